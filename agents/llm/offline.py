@@ -1,0 +1,410 @@
+"""The `offline` LLM provider: a deterministic stand-in for demos and tests.
+
+It never touches the network. Instead of reading the rendered prompt it reads the
+structured `request.inputs` (the AI user's profile, the task payload and the length
+limits) and writes a small in-character answer in the task's JSON schema: keywords
+of the persona and of the text it reacts to decide likes, replies and follows (by word
+overlap) and fill the sentences. Any variation is seeded from the inputs, so the same
+request always gives the same bytes. Every generated text says it is the stand-in.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections import Counter
+from dataclasses import dataclass
+from typing import Any, Callable, Iterable
+
+from agents.llm.offline_text import (
+    PHRASES, Terms, detect_tone, extract_terms, fit, language_of, overlap, pick, seed_of,
+    sentences, stem, strip_markdown,
+)
+from agents.llm.types import ChatRequest, ChatResponse
+from agents.prompts import scaled_lengths
+
+DEFAULT_MAX_CHARS = {
+    "post-impression": 1000,
+    "peer-impression": 1000,
+    "interest": 2000,
+    "new-post": 2000,
+    "reply-post": 1000,
+    "post-summary": 1000,
+}
+
+# (code, English label, Japanese label, cue words). More specific classes come first so
+# that they win ties; English cues are stemmed like text words, Japanese cues are
+# matched as substrings.
+NDC_TABLE: tuple[tuple[str, str, str, tuple[str, ...]], ...] = (
+    ("007.63", "Software", "ソフトウェア", (
+        "software", "programming", "python", "javascript", "rust", "database", "sql",
+        "postgresql", "django", "compiler", "code", "bug", "api", "redis", "cache", "server",
+        "linux", "query", "index", "プログラミング",
+        "ソフトウェア", "データベース", "コード", "バグ")),
+    ("007", "Information science", "情報科学", (
+        "computer", "algorithm", "data", "internet", "ai", "machine", "network",
+        "information", "robot", "コンピュータ", "アルゴリズム", "データ", "人工知能", "情報")),
+    ("626", "Vegetable gardening", "蔬菜園芸", (
+        "vegetable", "tomato", "compost", "soil", "seedling", "mulch", "野菜", "トマト",
+        "堆肥", "菜園", "苗")),
+    ("620", "Horticulture", "園芸", (
+        "garden", "gardening", "flower", "pruning", "bonsai", "園芸", "庭いじり", "ガーデニング",
+        "盆栽", "花壇")),
+    ("596", "Cooking", "料理", (
+        "cooking", "recipe", "bread", "sourdough", "baking", "kitchen", "soup", "dish",
+        "料理", "レシピ", "パン", "発酵", "台所")),
+    ("596.7", "Beverages", "飲料", ("coffee", "tea", "espresso", "コーヒー", "紅茶", "お茶")),
+    ("451", "Meteorology", "気象学", (
+        "weather", "climate", "rain", "storm", "typhoon", "天気", "気候", "台風", "気象")),
+    ("440", "Astronomy", "天文学", (
+        "astronomy", "star", "planet", "telescope", "galaxy", "space", "moon", "天文",
+        "宇宙", "惑星", "望遠鏡", "銀河")),
+    ("460", "Biology", "生物学", (
+        "biology", "cell", "evolution", "gene", "ecology", "生物", "進化", "遺伝", "生態")),
+    ("488", "Birds", "鳥類", ("bird", "birdwatching", "owl", "crow", "野鳥", "カラス")),
+    ("480", "Zoology", "動物学", ("animal", "cat", "dog", "insect", "動物", "猫", "犬", "昆虫")),
+    ("410", "Mathematics", "数学", (
+        "math", "mathematics", "theorem", "proof", "equation", "geometry", "数学", "定理",
+        "証明", "方程式")),
+    ("420", "Physics", "物理学", (
+        "physics", "quantum", "energy", "particle", "物理", "量子", "素粒子")),
+    ("490", "Medicine", "医学", (
+        "health", "medicine", "sleep", "doctor", "disease", "健康", "医療", "睡眠", "病気")),
+    ("519", "Environmental engineering", "環境工学", (
+        "environment", "pollution", "recycling", "sustainability", "環境", "汚染", "リサイクル")),
+    ("540", "Electrical engineering", "電気工学", (
+        "electronics", "circuit", "battery", "solar", "電子", "回路", "電池", "太陽光")),
+    ("330", "Economics", "経済", (
+        "economy", "economics", "market", "money", "price", "inflation", "investment",
+        "経済", "市場", "物価", "投資")),
+    ("370", "Education", "教育", (
+        "education", "school", "teacher", "student", "learning", "教育", "学校", "先生", "学習")),
+    ("360", "Society", "社会", ("society", "community", "social", "社会", "地域", "コミュニティ")),
+    ("140", "Psychology", "心理学", (
+        "psychology", "emotion", "mind", "habit", "motivation", "心理", "感情", "習慣")),
+    ("100", "Philosophy", "哲学", (
+        "philosophy", "ethics", "meaning", "truth", "existence", "哲学", "倫理", "存在")),
+    ("290", "Geography", "地理", (
+        "travel", "trip", "city", "map", "journey", "旅行", "地図", "旅", "観光")),
+    ("200", "History", "歴史", ("history", "ancient", "historical", "歴史", "古代", "江戸")),
+    ("740", "Photography", "写真", ("photo", "photography", "camera", "lens", "写真", "カメラ")),
+    ("720", "Painting", "絵画", ("painting", "drawing", "sketch", "watercolor", "絵画", "水彩")),
+    ("760", "Music", "音楽", (
+        "music", "song", "guitar", "piano", "jazz", "concert", "音楽", "ギター", "ピアノ", "ジャズ")),
+    ("778", "Film", "映画", ("film", "movie", "cinema", "映画")),
+    ("798", "Games", "ゲーム", ("game", "games", "chess", "puzzle", "ゲーム", "将棋", "囲碁")),
+    ("780", "Sports", "スポーツ", (
+        "sport", "sports", "running", "marathon", "football", "soccer", "baseball",
+        "スポーツ", "マラソン", "サッカー", "野球")),
+    ("900", "Literature", "文学", (
+        "novel", "poem", "poetry", "book", "books", "story", "fiction", "小説", "詩", "物語", "文学")),
+    ("800", "Language", "言語", ("language", "grammar", "word", "translation", "言語", "文法", "翻訳")),
+)
+GENERAL_NDC = ("000", "General works", "総記")
+
+
+def ndc_tag(text: str, lang: str) -> str:
+    """`<code>:<label>` of the table entry with the most cue hits in `text`."""
+    words = Counter(stem(m.group(0)) for m in re.finditer(r"[A-Za-z][A-Za-z0-9+#-]*", text))
+    best, best_hits = GENERAL_NDC, 0
+    for code, en_label, ja_label, cues in NDC_TABLE:
+        hits = 0
+        for cue in cues:
+            hits += words[stem(cue)] if cue.isascii() else text.count(cue)
+        if hits > best_hits:
+            best, best_hits = (code, en_label, ja_label), hits
+    code, en_label, ja_label = best
+    return f"{code}:{ja_label if lang == 'ja' else en_label}"
+
+
+def make_tags(ndc: str, keywords: Iterable[str], tag_num: int, tag_chars: int) -> list[str]:
+    """The NDC tag plus keywords: 2..tag_num tags (at most 5), none longer than tag_chars."""
+    wanted = max(2, min(int(tag_num or 5), 5))
+    tags = [ndc]
+    seen = {ndc.split(":", 1)[1].lower()}
+    for word in keywords:
+        if len(tags) >= wanted:
+            break
+        if 0 < len(word) <= tag_chars and word.lower() not in seen:
+            tags.append(word)
+            seen.add(word.lower())
+    if len(tags) < 2:
+        tags.append("memo" if ndc.isascii() else "メモ")
+    return tags
+
+
+def _s(value: Any) -> str:
+    return value if isinstance(value, str) else ""
+
+
+def _items(value: Any) -> list[dict[str, Any]]:
+    return [v for v in value if isinstance(v, dict)] if isinstance(value, list) else []
+
+
+def _words(value: Any) -> str:
+    return " ".join(v for v in value if isinstance(v, str)) if isinstance(value, list) else ""
+
+
+def _cap(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+@dataclass(frozen=True)
+class _Ctx:
+    task: str
+    lang: str
+    phrases: dict[str, Any]
+    profile: dict[str, Any]
+    payload: dict[str, Any]
+    max_chars: int
+    tag_chars: int
+    tag_num: int
+    seed: int
+    tone: str
+    persona: Terms
+
+    @classmethod
+    def build(cls, task: str, locale: str, inputs: dict[str, Any]) -> "_Ctx":
+        profile = inputs.get("profile") if isinstance(inputs.get("profile"), dict) else {}
+        payload = inputs.get("payload") if isinstance(inputs.get("payload"), dict) else {}
+        max_default, tag_default = scaled_lengths(locale, DEFAULT_MAX_CHARS.get(task, 1000), 40)
+        lang = language_of(locale)
+        character = _s(profile.get("aiPersonality")) + "\n" + _s(profile.get("introduction"))
+        persona = extract_terms(
+            [
+                (_words(profile.get("currentInterestTags")), 3.0),
+                (_s(profile.get("currentInterest")), 2.0),
+                (_s(profile.get("aiPersonality")), 1.0),
+                (_s(profile.get("introduction")), 1.0),
+            ]
+        )
+        return cls(
+            task=task,
+            lang=lang,
+            phrases=PHRASES[lang],
+            profile=profile,
+            payload=payload,
+            max_chars=max(1, int(inputs.get("max_chars") or max_default)),
+            tag_chars=max(1, int(inputs.get("tag_chars") or tag_default)),
+            tag_num=int(inputs.get("tag_num") or 5),
+            seed=seed_of(task, locale, inputs),
+            tone=detect_tone(character),
+            persona=persona,
+        )
+
+    def roll(self, salt: int) -> int:
+        """A number in 0..99 drawn from the seed; different salts give different draws."""
+        return (self.seed >> (salt * 7 % 56)) % 100
+
+    def persona_term(self, n: int = 0) -> str:
+        top = self.persona.top(n + 1)
+        return top[n] if len(top) > n else self.phrases["fallback_topic"][n % 2]
+
+    def tags(self, text: str, keywords: list[str]) -> list[str]:
+        return make_tags(ndc_tag(text, self.lang), keywords, self.tag_num, self.tag_chars)
+
+
+def _react(ctx: _Ctx, author: str, terms: Terms, matched: list[str]) -> str:
+    p, kws = ctx.phrases, terms.top(3)
+    if not kws:
+        return p["empty"]
+    k1 = matched[0] if matched else kws[0]
+    k2 = next((k for k in kws if k != k1), "")
+    if not matched:
+        return _cap(p["off"][ctx.tone].format(k1=k1))
+    others = [w for w in matched[1:] + ctx.persona.top(3) if w.lower() != k1.lower()]
+    m = others[0] if others else ctx.persona_term(1)
+    body = pick(p["open"][ctx.tone], ctx.seed) + ("" if ctx.lang == "ja" else " ")
+    body += p["link"].format(author=author or "the author", k1=k1, m=m)
+    if k2:
+        body += p["also"].format(k2=k2)
+    return body + ("" if ctx.lang == "ja" else " ") + p["point"][ctx.tone].format(k1=k1, m=m)
+
+
+def _post_impression(ctx: _Ctx) -> dict[str, Any]:
+    post = ctx.payload.get("post") if isinstance(ctx.payload.get("post"), dict) else {}
+    content, summary = _s(post.get("content")), _s(post.get("summary"))
+    terms = extract_terms([(strip_markdown(content), 1.0), (summary, 0.5)])
+    matched = overlap(ctx.persona, terms)
+    n, own = len(matched), post.get("isSelf") is True
+    # Likes are common for on-topic posts, replies rarer; off-topic gets neither.
+    like = not own and (n >= 2 or (n == 1 and ctx.roll(1) < 60))
+    reply = not own and n >= 2 and ctx.roll(2) < 25 + 10 * min(n - 2, 3)
+    body = _react(ctx, _s(post.get("author")), terms, matched)
+    return {
+        "impression": fit(body, ctx.lang, ctx.max_chars),
+        "tags": ctx.tags(content + "\n" + summary, matched + terms.top(5)),
+        "shouldLike": like,
+        "shouldReply": reply,
+    }
+
+
+def _peer_impression(ctx: _Ctx) -> dict[str, Any]:
+    peer, posts = ctx.payload, _items(ctx.payload.get("posts"))
+    nick = _s(peer.get("nickname")) or ("someone" if ctx.lang == "en" else "この人")
+    texts = [(_s(peer.get("introduction")), 1.0)]
+    texts += [(_s(x.get("summary")), 1.0) for x in posts]
+    texts += [(_words(x.get("tags")), 2.0) for x in posts]
+    terms = extract_terms(texts)
+    matched = overlap(ctx.persona, terms)
+    kws, p = terms.top(3), ctx.phrases
+    follow = len(matched) >= 2 or (len(matched) == 1 and ctx.roll(3) < 50)
+    if not kws:
+        body = p["peer_none"].format(nick=nick)
+    elif matched:
+        k2 = next((k for k in kws if k != matched[0]), ctx.persona_term(1))
+        body = p["peer_on"].format(nick=nick, k1=matched[0], k2=k2, m=matched[0])
+        body += p["peer_follow"][ctx.tone] if follow else ""
+    else:
+        body = p["peer_off"].format(nick=nick, k1=kws[0])
+    if _s(peer.get("lastImpression")).strip():
+        body = p["again"] + body
+    joined = " ".join(t for t, _ in texts)
+    return {
+        "impression": fit(body, ctx.lang, ctx.max_chars),
+        "tags": ctx.tags(joined, matched + kws),
+        "shouldFollow": follow,
+    }
+
+
+def _interest(ctx: _Ctx) -> dict[str, Any]:
+    users, posts = _items(ctx.payload.get("users")), _items(ctx.payload.get("posts"))
+    texts = [(_s(x.get("content")) + "\n" + _s(x.get("summary")), 1.0) for x in posts]
+    texts += [(_words(x.get("tags")), 2.0) for x in posts + users]
+    texts += [(_s(x.get("introduction")), 0.5) for x in users]
+    read = extract_terms(texts)
+    related = overlap(ctx.persona, read)
+    fresh = [k for k in read.ranked if k not in related][:2]
+    p = ctx.phrases
+    o1, o2 = ctx.persona_term(0), (related[0] if related else ctx.persona_term(1))
+    if o2 == o1:
+        o2 = ctx.persona_term(1)
+    has_previous = bool(_s(ctx.profile.get("currentInterest")).strip())
+    body = (p["int_keep"] if has_previous else p["int_start"]).format(o1=o1, o2=o2)
+    if fresh:
+        n1, n2 = fresh[0], (fresh[1] if len(fresh) > 1 else o2)
+        body += p["int_new"].format(n1=n1, n2=n2, o1=o1) + p["int_q"].format(n1=n1, o2=o2)
+    else:
+        body += p["int_same"].format(o1=o1)
+    return {
+        "interest": fit(body, ctx.lang, ctx.max_chars),
+        "tags": ctx.tags(body, [o1, *fresh, o2, *related]),
+    }
+
+
+def _new_post(ctx: _Ctx) -> dict[str, Any]:
+    own = _items(ctx.payload.get("posts"))
+    p, seed = ctx.phrases, ctx.seed
+    candidates = ctx.persona.top(6) or list(p["fallback_topic"])
+    last_topic = ""
+    if own:
+        last = extract_terms([(strip_markdown(_s(own[0].get("content"))), 1.0)]).top(1)
+        last_topic = last[0] if last else ""
+    # Bring a fresh angle: avoid making the newest post's main keyword the topic again.
+    fresh = [c for c in candidates if c.lower() != last_topic.lower()] or candidates
+    a = pick(fresh, seed, 1)
+    b = next((c for c in fresh[fresh.index(a) + 1 :] + fresh if c != a), p["fallback_topic"][1])
+    slots = {"a": a, "A": _cap(a), "b": b, "c": last_topic}
+    pool = list(p["pool"])
+    order = sorted(range(len(pool)), key=lambda i: seed_of(seed, i))
+    lines = [p["follow_up"].format(**slots)] if last_topic and ctx.roll(4) < 50 else []
+    lines += [pool[i].format(**slots) for i in order]
+    sep = "" if ctx.lang == "ja" else " "
+    title = pick(p["titles"], seed, 2).format(**slots) if ctx.max_chars >= 400 else ""
+    closer = p["close"][ctx.tone].format(**slots)
+    budget = int(ctx.max_chars * 0.7) - len(title) - len(closer) - 30
+    paragraph: list[str] = []
+    for line in lines[:5]:
+        if paragraph and len(sep.join(paragraph)) + len(line) > budget:
+            break
+        paragraph.append(line)
+    half = max(1, (len(paragraph) + 1) // 2)
+    blocks = [sep.join(paragraph[:half]), sep.join(paragraph[half:] + [closer])]
+    body = "\n\n".join(b for b in [title, *blocks] if b)
+    return {
+        "content": fit(body, ctx.lang, ctx.max_chars, sep="\n\n"),
+        "tags": ctx.tags(body, [a, b]),
+    }
+
+
+def _reply_post(ctx: _Ctx) -> dict[str, Any]:
+    post = ctx.payload.get("post") if isinstance(ctx.payload.get("post"), dict) else {}
+    content, summary = _s(post.get("content")), _s(post.get("summary"))
+    terms = extract_terms([(strip_markdown(content), 1.0), (summary, 0.5)])
+    matched = overlap(ctx.persona, terms)
+    p, kws = ctx.phrases, terms.top(3)
+    k = matched[0] if matched else (kws[0] if kws else ctx.persona_term(0))
+    k2 = next((w for w in kws if w != k), ctx.persona_term(0))
+    m = next((w for w in matched if w != k), ctx.persona_term(0))
+    chain = _items(ctx.payload.get("replyChain"))
+    body = p["earlier"] if any(x.get("isSelf") is True for x in chain) else ""
+    body += p["mention"].format(k=k) + p["reply_point"][ctx.tone].format(m=m)
+    body += pick(p["questions"], ctx.seed, 3).format(k=k, k2=k2)
+    return {
+        "content": fit(body, ctx.lang, ctx.max_chars),
+        "tags": ctx.tags(content + "\n" + summary, [k, *matched, *kws]),
+    }
+
+
+def _post_summary(ctx: _Ctx) -> dict[str, Any]:
+    plain = strip_markdown(_s(ctx.payload.get("content")), headings=False)
+    room = ctx.max_chars - len(ctx.phrases["empty_summary"]) - 12
+    sep = "" if ctx.lang == "ja" else " "
+    picked: list[str] = []
+    for sentence in sentences(plain):
+        if picked and len(sep.join(picked + [sentence])) > room:
+            break
+        picked.append(sentence)
+    body = sep.join(picked) or ctx.phrases["empty_summary"]
+    terms = extract_terms([(plain, 1.0)])
+    tags = ctx.tags(plain, terms.top(8))
+    used = {t.split(":", 1)[-1].lower() for t in tags}
+    keywords = [k for k in terms.ranked if k.lower() not in used][:10]
+    return {"summary": fit(body, ctx.lang, ctx.max_chars), "tags": tags, "keywords": keywords}
+
+
+_WRITERS: dict[str, Callable[[_Ctx], dict[str, Any]]] = {
+    "post-impression": _post_impression,
+    "peer-impression": _peer_impression,
+    "interest": _interest,
+    "new-post": _new_post,
+    "reply-post": _reply_post,
+    "post-summary": _post_summary,
+}
+
+
+def _chat(request: ChatRequest) -> str:
+    lang = language_of(request.locale)
+    p = PHRASES[lang]
+    users = [m.get("content", "") for m in request.messages if m.get("role") == "user"]
+    last = users[-1] if users else ""
+    text = p["chat"].format(n=len(last))
+    top = extract_terms([(last, 1.0)]).top(1)
+    if top:
+        text += p["chat_topic"].format(k=top[0])
+    if request.json_mode:
+        return json.dumps({"reply": text}, ensure_ascii=False)
+    return text
+
+
+class OfflineProvider:
+    """Deterministic stand-in for a chat model; answers from `request.inputs`."""
+
+    name = "offline"
+
+    def complete(self, request: ChatRequest) -> ChatResponse:
+        if request.task == "chat":
+            content = _chat(request)
+        else:
+            writer = _WRITERS.get(request.task)
+            if writer is None:
+                raise ValueError(f"offline provider: unknown task {request.task!r}")
+            ctx = _Ctx.build(request.task, request.locale, dict(request.inputs or {}))
+            content = json.dumps(writer(ctx), ensure_ascii=False)
+        prompt = "\n".join(str(m.get("content", "")) for m in request.messages)
+        return ChatResponse(
+            content=content,
+            model=request.model,
+            prompt_tokens=len(prompt) // 4,
+            completion_tokens=len(content) // 4,
+        )

@@ -1,0 +1,364 @@
+"""Language side of the offline LLM stand-in: keywords, overlap, tone and sentence frames.
+
+Deliberately simple and fully deterministic: frequency-ranked keywords (English words
+minus stop-words, plus runs of katakana or kanji for Japanese) and a crude suffix
+stemmer so that "gardening" meets "gardener". Nothing here is random; variation comes
+from `seed_of` over the inputs.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any, Iterable, Sequence
+
+STAND_IN = {"en": "(offline stand-in)", "ja": "（オフライン代替）"}
+
+_TOKEN_RE = re.compile(
+    r"(?P<lat>[A-Za-z][A-Za-z0-9'+#-]*)"
+    r"|(?P<kat>[\u30A1-\u30FA\u30FC]{2,})"
+    r"|(?P<kan>[\u4E00-\u9FFF\u3005]{2,})"
+)
+_URL_RE = re.compile(r"https?://\S+")
+
+STOP_WORDS = frozenset(
+    """
+    a about above after again against all almost also although always am among an and
+    another any anyone anything are aren't around as at away back be because been before
+    being below between both but by can can't cannot could couldn't did didn't do does
+    doesn't doing don't done down during each either else enough even ever every everyone
+    everything few first for from further get gets getting give given go goes going gone
+    good got great had hadn't has hasn't have haven't having he her here hers herself him
+    himself his how however i i'd i'll i'm i've if in into is isn't it it's its itself
+    just keep kind know last later least less let let's like liked likes little lot lots
+    love loves made make makes making many may maybe me might mine more most much must my
+    myself need needs never new next nice no nor not nothing now of off often oh ok okay
+    on once one only or other others our ours ourselves out over own part people perhaps
+    person post posts quite rather re really right said same say says see seem seems she
+    should shouldn't show since so some someone something sometimes soon still such sure
+    take than that that's the their theirs them themselves then there there's these they
+    they're thing things think this those though through thus time times to today too
+    took toward try two under until up upon us use used uses using very via want wants
+    was wasn't way ways we we're well were weren't what what's when where whether which
+    while who whom whose why will with within without won't would wouldn't yeah year years
+    yes yet you you'd you'll you're you've your yours yourself day days week weeks enjoy
+    enjoys bit able writes write writing speaks speak speaking voice tone style user users
+    character personality someone's who's each other's short long sentences sentence
+    hello hi name call called profile interested interest interests currently lately
+    add added almost already another anyway ask asked bad best better big came come comes
+    coming cut different does easy else end ended fact far feel feels felt find found
+    gave happen happened hard help high keeping kept large late lead least left lose lost
+    low main mean means meant move moved moving near nearly old open put ran read real
+    run said saw seen set small start started stay stayed stop tell tells thanks thank
+    told top true turn turned unless usually wonderful amazing awesome actually probably
+    simply instead especially certainly exactly already again enough whole half full
+    thick thicker thin long longer short shorter able ago become became becomes came
+    """.split()
+)
+JA_STOP_WORDS = frozenset(
+    "自分 今日 最近 感じ 本当 部分 方法 意味 以上 程度 今回 一番 全部 場合 必要 可能 大切 "
+    "言葉 人物 性格 口調 時間 投稿 返信 ユーザー コメント 話題 興味 関心 好奇心 一緒 毎日 "
+    "普段 大好 自己紹介 紹介 丁寧 文章".split()
+)
+
+# Tone words describe how a persona speaks, not what it talks about.
+TONE_CUES: dict[str, tuple[str, ...]] = {
+    "enthusiastic": (
+        "cheerful", "enthusiastic", "excited", "energetic", "passionate", "optimistic",
+        "upbeat", "bubbly", "exuberant", "陽気", "明るい", "元気", "情熱", "熱血", "楽観",
+    ),
+    "skeptical": (
+        "skeptical", "sceptical", "critical", "cynical", "grumpy", "sarcastic", "doubt",
+        "rigorous", "blunt", "contrarian", "懐疑", "皮肉", "辛口", "批判", "頑固", "理屈",
+    ),
+}
+_TONE_WORDS = frozenset(w for cues in TONE_CUES.values() for w in cues if w.isascii()) | {
+    "curious", "calm", "friendly", "quiet", "gentle", "polite", "casual", "funny", "witty",
+}
+
+# Our own sentence frames; {…} slots only ever receive keywords, names or numbers.
+PHRASES: dict[str, dict[str, Any]] = {
+    "en": {
+        "empty": "There is not much here for me to react to.",
+        "open": {
+            "enthusiastic": ("Oh, this is right up my street!", "Now this is my kind of post!"),
+            "skeptical": ("Interesting, but I have questions.", "I am not fully convinced yet."),
+            "calm": ("A thoughtful post.", "This one made me stop and think."),
+        },
+        "link": "What {author} says about {k1} ties straight into my own interest in {m}.",
+        "also": " The part on {k2} deserves more attention.",
+        "point": {
+            "enthusiastic": "I would love to see where this goes next, especially for {k1}.",
+            "skeptical": "Still, what evidence is there behind the claim about {k1}?",
+            "calm": "I will keep {k1} in mind the next time I think about {m}.",
+        },
+        "off": {
+            "enthusiastic": "A post about {k1}. Not my usual territory, but good for them!",
+            "skeptical": "A post about {k1}? Not something I follow; I have no opinion on it.",
+            "calm": "A post about {k1}. It is outside what I usually read, so I will leave it be.",
+        },
+        "again": "My view has not changed much since last time. ",
+        "peer_on": "{nick} writes about {k1} and {k2}, which overlaps with my interest in {m}.",
+        "peer_follow": {
+            "enthusiastic": " I want to keep reading them!",
+            "skeptical": " I do not always agree, but they are worth arguing with.",
+            "calm": " Their posts seem worth following.",
+        },
+        "peer_off": "{nick} seems to be into {k1}. Little context, and no real interest from me.",
+        "peer_none": "I know too little about {nick} to say anything yet.",
+        "int_keep": "I remain drawn to {o1} and {o2}.",
+        "int_start": "My starting point is {o1}.",
+        "int_new": " Lately I read about {n1} and {n2}; I want to explore how they connect to {o1}.",
+        "int_q": " An open question for me: could {n1} change the way I think about {o2}?",
+        "int_same": " Nothing I read recently pulled me away, so I am digging deeper into {o1}"
+        " and its practical side.",
+        "titles": ("# Notes on {a}", "# {A} and {b}", "# A second look at {a}"),
+        "follow_up": "Since my earlier post about {c}, I have found a new angle.",
+        "pool": (
+            "Lately I keep coming back to {a}.",
+            "What interests me is how {a} connects to {b}.",
+            "One question I cannot shake: does {a} really change how we think about {b}?",
+            "The details of {a} matter more than the headlines suggest.",
+            "I tried looking at {a} from the angle of {b}, and it held up better than I expected.",
+            "If I had a free afternoon, I would spend it testing one small idea about {a}.",
+            "Most discussions of {b} skip the practical side, and that is where {a} comes in.",
+        ),
+        "close": {
+            "enthusiastic": "**Who else is excited about {a}?** Tell me what you have tried!",
+            "skeptical": "I would like someone to prove me wrong about {a}, with evidence.",
+            "calm": "I will keep notes and come back to {a} later.",
+        },
+        "fallback_topic": ("this community", "everyday life"),
+        "earlier": "Picking up from what I said earlier: ",
+        "mention": 'You mention "{k}".',
+        "reply_point": {
+            "enthusiastic": " That is exactly the part I find exciting, especially next to {m}.",
+            "skeptical": " I am not sure it holds up, though, not from where I stand on {m}.",
+            "calm": " From my side, it connects with {m} in a way I had not considered.",
+        },
+        "questions": (
+            " How did you first run into {k}?",
+            " What would change if you applied {k} to {k2}?",
+            " Have you tried {k} in practice, or is it still an idea?",
+        ),
+        "empty_summary": "Empty post.",
+        "chat": "This is the offline stand-in, so no language model is answering."
+        " Your message had {n} characters.",
+        "chat_topic": " It seems to be about {k}.",
+    },
+    "ja": {
+        "empty": "反応できるほどの内容がない。",
+        "open": {
+            "enthusiastic": ("これはまさに自分好みの投稿だ！", "こういう話を待っていた！"),
+            "skeptical": ("面白いけれど、引っかかるところもある。", "まだ納得しきれていない。"),
+            "calm": ("考えさせられる投稿だ。", "静かに役立つ内容だと思う。"),
+        },
+        "link": "{author}さんの「{k1}」の話は、自分の関心である「{m}」とつながっている。",
+        "also": "「{k2}」の部分はもっと掘り下げてほしい。",
+        "point": {
+            "enthusiastic": "「{k1}」がこの先どうなるのか楽しみだ。",
+            "skeptical": "とはいえ、「{k1}」についての主張の根拠はどこにあるのだろう。",
+            "calm": "次に「{m}」を考えるとき、「{k1}」のことを思い出したい。",
+        },
+        "off": {
+            "enthusiastic": "「{k1}」の話か。自分の守備範囲ではないけれど、楽しそうで何より。",
+            "skeptical": "「{k1}」の話らしいが、正直よくわからないし、特に意見もない。",
+            "calm": "「{k1}」についての投稿。ふだん読む分野ではないので、今回は見送る。",
+        },
+        "again": "前回の印象から大きくは変わらない。",
+        "peer_on": "{nick}さんは「{k1}」や「{k2}」について書いていて、自分の関心の「{m}」と重なる。",
+        "peer_follow": {
+            "enthusiastic": "これからも読みたい！",
+            "skeptical": "いつも賛成するわけではないが、議論する価値のある相手だ。",
+            "calm": "投稿を追いかける価値がありそうだ。",
+        },
+        "peer_off": "{nick}さんは「{k1}」に関心があるようだ。判断材料が少なく、今のところ興味は湧かない。",
+        "peer_none": "{nick}さんについては、まだ何か言えるほど知らない。",
+        "int_keep": "相変わらず「{o1}」と「{o2}」に惹かれている。",
+        "int_start": "出発点は「{o1}」だ。",
+        "int_new": "最近「{n1}」や「{n2}」について読み、それが「{o1}」とどうつながるのかを探りたくなった。",
+        "int_q": "「{n1}」は「{o2}」の見方を変えるのだろうか、というのが今の問いだ。",
+        "int_same": "最近読んだものに引き離されることはなく、「{o1}」とその実践面をさらに掘り下げている。",
+        "titles": ("# 「{a}」についてのメモ", "# 「{a}」と「{b}」", "# 「{a}」をもう一度考える"),
+        "follow_up": "以前「{c}」について書いてから、新しい切り口が見えてきた。",
+        "pool": (
+            "最近、「{a}」のことばかり考えている。",
+            "気になるのは、「{a}」が「{b}」とどうつながるかだ。",
+            "「{a}」は本当に「{b}」の見方を変えるのだろうか。",
+            "「{a}」は、見出しよりも細部のほうが大事だと思う。",
+            "「{b}」の視点から「{a}」を眺めてみたら、思ったよりしっくりきた。",
+            "午後が丸ごと空いたら、「{a}」について小さな実験をしてみたい。",
+            "「{b}」の議論は実践の話を飛ばしがちだが、そこで「{a}」が効いてくる。",
+        ),
+        "close": {
+            "enthusiastic": "**「{a}」にわくわくしている人は他にいる？** 試したことをぜひ教えてほしい！",
+            "skeptical": "「{a}」について、根拠をもって反論してくれる人がいたら歓迎したい。",
+            "calm": "「{a}」についてはメモを取りつつ、また改めて書きたい。",
+        },
+        "fallback_topic": ("このコミュニティ", "日々の暮らし"),
+        "earlier": "先ほどの自分の話の続きになるが、",
+        "mention": "「{k}」の話、興味深く読みました。",
+        "reply_point": {
+            "enthusiastic": "そこがまさに面白いところで、特に「{m}」と並べるとわくわくします。",
+            "skeptical": "ただ、「{m}」の立場から見ると、本当に成り立つのか少し疑問です。",
+            "calm": "自分にとっては「{m}」と思いがけずつながる話でした。",
+        },
+        "questions": (
+            "「{k}」に最初に出会ったきっかけは何でしたか？",
+            "「{k}」を「{k2}」に当てはめたら何が変わるでしょう？",
+            "「{k}」は実際に試してみましたか、それともまだ構想の段階ですか？",
+        ),
+        "empty_summary": "本文なし。",
+        "chat": "こちらはオフライン代替なので、言語モデルは応答していません。メッセージは{n}文字でした。",
+        "chat_topic": "話題は「{k}」のようです。",
+    },
+}
+
+
+def language_of(locale: str | None) -> str:
+    loc = (locale or "").strip().replace("_", "-")
+    return "ja" if loc == "ja" or loc.startswith("ja-") else "en"
+
+
+def seed_of(*parts: Any) -> int:
+    """A stable integer from arbitrary JSON-like inputs (not Python's salted hash())."""
+    blob = json.dumps(parts, sort_keys=True, ensure_ascii=False, default=str)
+    return int.from_bytes(hashlib.sha256(blob.encode("utf-8")).digest()[:8], "big")
+
+
+def pick(options: Sequence[Any], seed: int, salt: int = 0) -> Any:
+    return options[(seed >> (salt * 5 % 48)) % len(options)]
+
+
+def stem(word: str) -> str:
+    """Crude English suffix stripping, enough to match word families."""
+    w = word.lower()
+    if not w.isascii() or len(w) <= 3:
+        return w
+    if w.endswith("ies") and len(w) > 4:
+        w = w[:-3] + "y"
+    elif w.endswith("oes"):
+        w = w[:-2]
+    elif w.endswith("s") and not w.endswith(("ss", "us", "is")):
+        w = w[:-1]
+    for suffix, min_len in (("ing", 6), ("ed", 5), ("er", 7)):
+        if w.endswith(suffix) and len(w) >= min_len:
+            w = w[: -len(suffix)]
+            if len(w) > 2 and w[-1] == w[-2] and w[-1] not in "aeiouls":
+                w = w[:-1]
+            break
+    return w
+
+
+def _starts_sentence(text: str, index: int) -> bool:
+    i = index - 1
+    while i >= 0 and text[i] in " \t\"'(":
+        i -= 1
+    return i < 0 or text[i] in ".!?:;\n#>*-"
+
+
+@dataclass
+class Terms:
+    """Keywords of a text: `ranked` display forms by score, `keys` their match keys."""
+
+    ranked: list[str] = field(default_factory=list)
+    keys: list[str] = field(default_factory=list)
+
+    def top(self, n: int) -> list[str]:
+        return self.ranked[:n]
+
+
+def extract_terms(weighted_texts: Iterable[tuple[str, float]]) -> Terms:
+    """Frequency-ranked keywords over several texts, each with a weight."""
+    scores: Counter[str] = Counter()
+    display: dict[str, str] = {}
+    order: dict[str, int] = {}
+    lowered: set[str] = set()
+    for text, weight in weighted_texts:
+        text = _URL_RE.sub(" ", text or "")
+        for m in _TOKEN_RE.finditer(text):
+            word = m.group(0)
+            if m.group("lat"):
+                word = word.strip("'-")
+                low = word.lower()
+                if word[1:] == low[1:] and _starts_sentence(text, m.start()):
+                    word = low  # capitalised only because it starts a sentence
+                if (len(word) < 3 and not (len(word) == 2 and word.isupper())) or (
+                    low in STOP_WORDS or low in _TONE_WORDS or low.endswith("'s")
+                ):
+                    continue
+                key = stem(word)
+                # Show the first lower-case spelling if there is one ("gardening", not
+                # "Gardening" from the start of a sentence), else the first spelling.
+                if key not in display or (word == low and key not in lowered):
+                    display[key] = word
+                if word == low:
+                    lowered.add(key)
+            else:
+                if word in JA_STOP_WORDS:
+                    continue
+                key = word
+                display.setdefault(key, word)
+            scores[key] += weight
+            order.setdefault(key, len(order))
+    keys = sorted(scores, key=lambda k: (-scores[k], order[k]))
+    return Terms(ranked=[display[k] for k in keys], keys=keys)
+
+
+def _keys_match(a: str, b: str) -> bool:
+    if a == b:
+        return True
+    if not a.isascii() and not b.isascii():  # Japanese runs: one contains the other
+        return len(a) >= 2 and len(b) >= 2 and (a in b or b in a)
+    return False
+
+
+def overlap(interests: Terms, text: Terms, limit: int = 40) -> list[str]:
+    """Display forms of `text` keywords that match one of the top `interests`."""
+    persona = interests.keys[:limit]
+    return [
+        shown
+        for key, shown in zip(text.keys, text.ranked)
+        if any(_keys_match(key, p) for p in persona)
+    ]
+
+
+def detect_tone(text: str) -> str:
+    low = (text or "").lower()
+    counts = {tone: sum(low.count(cue) for cue in cues) for tone, cues in TONE_CUES.items()}
+    best = max(counts, key=lambda t: counts[t])
+    return best if counts[best] > 0 else "calm"
+
+
+def strip_markdown(text: str, *, headings: bool = True) -> str:
+    """Plain text of Markdown; `headings=False` drops heading lines altogether."""
+    text = _URL_RE.sub("", text or "")
+    if not headings:
+        text = re.sub(r"^\s{0,3}#{1,6}\s.*$", "", text, flags=re.M)
+    text = re.sub(r"```.*?```", " ", text, flags=re.S)
+    text = re.sub(r"^\s{0,3}(#{1,6}\s+|[-*+]\s+|>\s?|\d+\.\s+)", "", text, flags=re.M)
+    text = re.sub(r"[*_`~]+", "", text)
+    text = re.sub(r"!?\[([^\]]*)\]\([^)]*\)", r"\1", text)
+    return re.sub(r"\s+", " ", text).strip()
+
+
+def sentences(text: str) -> list[str]:
+    """Split plain text after ". ! ?" (followed by a space) or "。！？"."""
+    parts = re.split(r"(?<=[.!?])\s+|(?<=[。！？])", text)
+    return [p.strip() for p in parts if p and p.strip()]
+
+
+def fit(body: str, lang: str, max_chars: int, sep: str | None = None) -> str:
+    """`body` plus the stand-in marker, cut so the whole is at most `max_chars` long."""
+    marker = STAND_IN[lang]
+    joiner = sep if sep is not None else ("" if lang == "ja" else " ")
+    tail = joiner + marker
+    if len(body) + len(tail) <= max_chars:
+        return body + tail
+    room = max_chars - len(tail) - 1
+    if room <= 0:
+        return marker[:max_chars]
+    return body[:room].rstrip() + "…" + tail

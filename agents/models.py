@@ -1,0 +1,184 @@
+"""AI memory, post summaries, run records and LLM usage (spec/data-model.md §4).
+
+Payloads of impressions are JSON text, opaque to the API as in the original; the
+cycle writes them with fixed key order.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+
+
+class PostSummary(models.Model):
+    """One row per post, created in the post's transaction. `summary` NULL = pending."""
+
+    post = models.OneToOneField("sns.Post", on_delete=models.CASCADE, primary_key=True, related_name="ai_summary")
+    # The content version: post creation time, then the time of every edit. A summary is
+    # stored only if this has not moved while the model was writing it.
+    source_updated_at = models.DateTimeField()
+    summary = models.TextField(null=True, blank=True)
+    hashes = models.BinaryField(null=True, blank=True)
+    features = models.BinaryField(null=True, blank=True)
+    embedding_model = models.CharField(max_length=100, blank=True, default="")
+    summarized_at = models.DateTimeField(null=True, blank=True)
+    attempts = models.IntegerField(default=0)
+    last_error = models.TextField(blank=True, default="")
+
+    class Meta:
+        indexes = [
+            models.Index(fields=["post"], condition=models.Q(summary__isnull=True), name="summary_pending_idx"),
+            models.Index(fields=["source_updated_at"], name="summary_source_idx"),
+        ]
+
+    def __str__(self):
+        return f"summary of {self.post_id}"
+
+
+class AiPostTag(models.Model):
+    post = models.ForeignKey("sns.Post", on_delete=models.CASCADE, related_name="ai_tags")
+    name = models.CharField(max_length=50)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["post", "name"], name="ai_post_tag_unique")]
+        indexes = [models.Index(fields=["name", "post"], name="ai_post_tag_name_idx")]
+
+    def __str__(self):
+        return self.name
+
+
+class Interest(models.Model):
+    """The AI user's current interest: prose, up to five tags, a hysteresis-blended vector."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, primary_key=True, related_name="ai_interest"
+    )
+    updated_at = models.DateTimeField()
+    interest = models.TextField()
+    tags = models.JSONField(default=list)
+    features = models.BinaryField()
+    embedding_model = models.CharField(max_length=100, blank=True, default="")
+
+    def __str__(self):
+        return f"interest of {self.user_id}"
+
+
+class PeerImpression(models.Model):
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="peer_impressions")
+    peer = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    updated_at = models.DateTimeField()
+    payload = models.TextField()
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["user", "peer"], name="peer_impression_unique")]
+        indexes = [
+            models.Index(fields=["peer", "updated_at"], name="peer_impression_peer_idx"),
+            models.Index(fields=["user", "updated_at"], name="peer_impression_user_idx"),
+        ]
+
+    def __str__(self):
+        return f"{self.user_id} on {self.peer_id}"
+
+
+class PostImpression(models.Model):
+    """Also the "already read" marker: an AI user never reads a post twice."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="post_impressions")
+    peer = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    post = models.ForeignKey("sns.Post", on_delete=models.CASCADE, related_name="+")
+    updated_at = models.DateTimeField()
+    payload = models.TextField()
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["user", "post"], name="post_impression_unique")]
+        indexes = [
+            models.Index(fields=["post", "user", "updated_at"], name="post_impression_post_idx"),
+            models.Index(fields=["user", "updated_at"], name="post_impression_user_idx"),
+        ]
+
+    def __str__(self):
+        return f"{self.user_id} read {self.post_id}"
+
+
+class AgentState(models.Model):
+    """Scheduling state of one AI user: when it is due, and a lease so two cycles of
+    the same user never overlap (the lease expires if a worker dies)."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, primary_key=True, related_name="agent_state"
+    )
+    next_run_at = models.DateTimeField()
+    last_run_at = models.DateTimeField(null=True, blank=True)
+    lease_until = models.DateTimeField(null=True, blank=True)
+    lease_run = models.BigIntegerField(null=True, blank=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["next_run_at"], name="agent_state_due_idx")]
+
+    def __str__(self):
+        return f"schedule of {self.user_id}"
+
+
+class CycleRun(models.Model):
+    class Status(models.TextChoices):
+        RUNNING = "running"
+        DONE = "done"
+        FAILED = "failed"
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="cycle_runs")
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.RUNNING)
+    started_at = models.DateTimeField()
+    finished_at = models.DateTimeField(null=True, blank=True)
+    # {stage: {"outcome": "ok"|"skipped"|"failed", "ms": int, "error": str, ...}}
+    stages = models.JSONField(default=dict)
+    # Inputs and decisions: candidates, reads, likes, replies, follows, interest before/after.
+    details = models.JSONField(default=dict)
+    llm_calls = models.IntegerField(default=0)
+    prompt_tokens = models.IntegerField(default=0)
+    completion_tokens = models.IntegerField(default=0)
+    cached_tokens = models.IntegerField(default=0)
+    cost = models.DecimalField(max_digits=12, decimal_places=6, default=0)
+    elapsed_ms = models.IntegerField(default=0)
+
+    class Meta:
+        indexes = [
+            models.Index(fields=["user", "-started_at"], name="cycle_run_user_idx"),
+            models.Index(fields=["-started_at"], name="cycle_run_time_idx"),
+        ]
+
+    def __str__(self):
+        return f"run {self.pk} of {self.user_id}"
+
+
+class LlmUsage(models.Model):
+    class Outcome(models.TextChoices):
+        OK = "ok"
+        ERROR = "error"
+        REFUSED = "refused"
+
+    created_at = models.DateTimeField()
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    run = models.ForeignKey(CycleRun, on_delete=models.SET_NULL, null=True, blank=True, related_name="usages")
+    stage = models.CharField(max_length=40, blank=True, default="")
+    task = models.CharField(max_length=40, blank=True, default="")
+    provider = models.CharField(max_length=20)
+    model = models.CharField(max_length=100)
+    prompt_tokens = models.IntegerField(default=0)
+    completion_tokens = models.IntegerField(default=0)
+    cached_tokens = models.IntegerField(default=0)
+    cost = models.DecimalField(max_digits=12, decimal_places=6, default=0)
+    latency_ms = models.IntegerField(default=0)
+    attempts = models.IntegerField(default=1)
+    outcome = models.CharField(max_length=10, choices=Outcome.choices)
+    error = models.TextField(blank=True, default="")
+
+    class Meta:
+        indexes = [
+            models.Index(fields=["created_at"], name="llm_usage_time_idx"),
+            models.Index(fields=["user", "created_at"], name="llm_usage_user_idx"),
+        ]
+
+    def __str__(self):
+        return f"{self.task} {self.model} {self.outcome}"

@@ -1,0 +1,206 @@
+"""Prompt templates: the only module that reads `prompts/<task>-<locale>.txt`.
+
+Templates are plain text files with `{{NAME}}` placeholders. Inputs are inserted as
+JSON documents (never through `str.format` over user text), and any placeholder-shaped
+text inside those documents is deleted first, so a post cannot inject a placeholder and
+braces in user text are harmless. Rendering is deterministic: the same inputs give the
+same bytes, and the common profile comes first so that every call one AI user makes in
+a cycle shares the same prompt prefix (which providers can cache).
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import math
+import re
+from pathlib import Path
+from typing import Any
+
+DEFAULT_PROMPT_DIR = Path(__file__).resolve().parent.parent / "prompts"
+
+COMMON_PROFILE = "common-profile"
+SUMMARY_TASK = "post-summary"
+# Tasks rendered as common profile + task template, keyed to the placeholder that
+# receives the task's own JSON payload.
+AGENT_TASK_PLACEHOLDERS: dict[str, str] = {
+    "post-impression": "{{POST_JSON}}",
+    "peer-impression": "{{PROFILE_JSON}}",
+    "interest": "{{POSTS_JSON}}",
+    "new-post": "{{POST_JSON}}",
+    "reply-post": "{{POST_JSON}}",
+}
+AGENT_TASKS = tuple(AGENT_TASK_PLACEHOLDERS)
+TASKS = (COMMON_PROFILE, *AGENT_TASKS, SUMMARY_TASK)
+
+PLACEHOLDER_RE = re.compile(r"\{\{[A-Z_]+\}\}")
+CJK_LANGUAGES = ("ja", "zh", "ko")
+
+
+def prompt_dir() -> Path:
+    """The template directory: `settings.STGY_PROMPT_DIR` if set, else `<repo>/prompts`.
+
+    Settings are read here, not at import time, and a process without Django
+    configured (scripts, plain unit tests) simply gets the default directory.
+    """
+    try:
+        from django.conf import settings
+        from django.core.exceptions import ImproperlyConfigured
+    except ImportError:  # Django is a dependency, but the loader does not need it
+        return DEFAULT_PROMPT_DIR
+    try:
+        configured = getattr(settings, "STGY_PROMPT_DIR", None)
+    except ImproperlyConfigured:
+        return DEFAULT_PROMPT_DIR
+    return Path(configured) if configured else DEFAULT_PROMPT_DIR
+
+
+def normalize_locale(locale: str | None) -> str:
+    """Trim and replace every "_" by "-" (`ja_JP` -> `ja-JP`)."""
+    return (locale or "").strip().replace("_", "-")
+
+
+def _language(locale: str) -> str:
+    return locale.split("-", 1)[0]
+
+
+def is_cjk(locale: str | None) -> bool:
+    """True for `ja`, `zh`, `ko` and their regional variants (`ja-JP`, `zh-TW`, ...)."""
+    loc = normalize_locale(locale)
+    return any(loc == lang or loc.startswith(lang + "-") for lang in CJK_LANGUAGES)
+
+
+def locale_label(locale: str | None) -> str:
+    """The text that replaces `{{LOCALE}}`: a language name the model cannot misread."""
+    loc = normalize_locale(locale)
+    if loc == "en" or loc.startswith("en-"):
+        return f"English ({loc})"
+    if loc == "ja" or loc.startswith("ja-"):
+        return f"日本語（{loc}）"
+    return loc
+
+
+def scaled_lengths(locale: str | None, max_chars: int, tag_chars: int) -> tuple[int, int]:
+    """Halve both lengths (rounding up) for CJK locales, whose characters carry more."""
+    if is_cjk(locale):
+        return math.ceil(max_chars * 0.5), math.ceil(tag_chars * 0.5)
+    return int(max_chars), int(tag_chars)
+
+
+def _candidates(prefix: str, locale: str, default: str) -> list[str]:
+    names: list[str] = []
+    loc = normalize_locale(locale)
+    dflt = normalize_locale(default)
+    for part in (loc, _language(loc), dflt, _language(dflt)):
+        name = f"{prefix}-{part}"
+        if part and name not in names:
+            names.append(name)
+    return names
+
+
+def find_prompt_file(prefix: str, locale: str | None, default: str = "en") -> Path:
+    """First existing file of `<prefix>-<locale>`, `-<language>`, `-<default>`,
+    `-<default language>` (each with `.txt`) in `prompt_dir()`."""
+    directory = prompt_dir()
+    candidates = _candidates(prefix, locale or "", default)
+    for name in candidates:
+        path = directory / f"{name}.txt"
+        if path.is_file():
+            return path
+    tried = ", ".join(f"{name}.txt" for name in candidates)
+    raise FileNotFoundError(
+        f"prompt file not found: {prefix} for locale {locale!r} in {directory} (tried {tried})"
+    )
+
+
+@functools.lru_cache(maxsize=128)
+def _read_template(path: Path) -> str:
+    return path.read_text(encoding="utf-8")
+
+
+def load_prompt(prefix: str, locale: str | None, default: str = "en") -> str:
+    """Contents of the template chosen by `find_prompt_file` (cached per path)."""
+    return _read_template(find_prompt_file(prefix, locale, default))
+
+
+def strip_placeholders(text: str) -> str:
+    """Delete every `{{NAME}}` substring, repeatedly, so none can survive or be rebuilt
+    (e.g. `{{MAX{{X}}_CHARS}}` would become `{{MAX_CHARS}}` after a single pass)."""
+    while True:
+        stripped = PLACEHOLDER_RE.sub("", text)
+        if stripped == text:
+            return stripped
+        text = stripped
+
+
+def prompt_json(obj: Any) -> str:
+    """Serialise an input document: 2-space indent, key order kept, non-ASCII literal,
+    placeholders removed."""
+    return strip_placeholders(json.dumps(obj, indent=2, ensure_ascii=False))
+
+
+def _number(value: int | float) -> str:
+    if isinstance(value, bool):
+        raise TypeError("a prompt length must be a number, not a bool")
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value)
+
+
+def _fill_common(
+    text: str, *, locale: str, max_chars: int | float, tag_chars: int | float, tag_num: int
+) -> str:
+    text = text.replace("{{MAX_CHARS}}", _number(max_chars))
+    text = text.replace("{{TAG_CHARS}}", _number(tag_chars))
+    text = text.replace("{{TAG_NUM}}", _number(tag_num))
+    return text.replace("{{LOCALE}}", locale_label(locale))
+
+
+def render_agent_prompt(
+    task: str,
+    *,
+    locale: str,
+    profile: dict[str, Any],
+    payload: dict[str, Any],
+    max_chars: int,
+    tag_chars: int,
+    tag_num: int,
+) -> str:
+    """Common profile (with the AI user's `profile`) followed by the task template
+    (with the task's `payload`), for one of AGENT_TASKS.
+
+    `locale` is the task locale (it picks both files and the `{{LOCALE}}` text);
+    `max_chars` / `tag_chars` are final values (apply `scaled_lengths` beforehand).
+    """
+    if task not in AGENT_TASK_PLACEHOLDERS:
+        raise ValueError(f"not an AI-user prompt task: {task!r}")
+    loc = normalize_locale(locale)
+    common = load_prompt(COMMON_PROFILE, loc).strip()
+    template = load_prompt(task, loc).strip()
+    profile_json = prompt_json(profile)
+    payload_json = prompt_json(payload)
+    if task == "peer-impression":
+        # Both parts use {{PROFILE_JSON}}: the AI user's own profile in the common part,
+        # the peer in the task part, so they are filled before being joined.
+        common = common.replace("{{PROFILE_JSON}}", profile_json)
+        template = template.replace("{{PROFILE_JSON}}", payload_json)
+        text = f"{common}\n\n{template}\n"
+    else:
+        text = f"{common}\n\n{template}\n"
+        text = text.replace("{{PROFILE_JSON}}", profile_json)
+        text = text.replace(AGENT_TASK_PLACEHOLDERS[task], payload_json)
+    return _fill_common(text, locale=loc, max_chars=max_chars, tag_chars=tag_chars, tag_num=tag_num)
+
+
+def render_summary_prompt(
+    *,
+    locale: str,
+    payload: dict[str, Any],
+    max_chars: int,
+    tag_chars: int,
+    tag_num: int,
+) -> str:
+    """The post-summary template alone (untrimmed): a neutral summariser, no persona."""
+    loc = normalize_locale(locale)
+    text = load_prompt(SUMMARY_TASK, loc).replace("{{POST_JSON}}", prompt_json(payload))
+    return _fill_common(text, locale=loc, max_chars=max_chars, tag_chars=tag_chars, tag_num=tag_num)

@@ -1,0 +1,58 @@
+"""Permission checks. Each returns the object or raises; the services call them, so
+the web pages, the API and the AI agents pass through the same gate."""
+
+from __future__ import annotations
+
+from .errors import Forbidden, NotFound
+from .models import Block, Follow, Post, User
+
+
+def access_writable(actor: User) -> User:
+    if actor.is_frozen and not actor.is_admin:
+        raise Forbidden("user is frozen")
+    return actor
+
+
+def access_admin(actor: User | None) -> User:
+    if actor is None or not actor.is_admin:
+        raise Forbidden("admin only")
+    return actor
+
+
+def is_blocked_by(owner_id: int, actor: User, *, owner: User | None = None) -> bool:
+    """Does `owner` refuse interaction from `actor`? An explicit block, or the owner's
+    blockStrangers with no follow from owner to actor. Admins are never blocked."""
+    if actor.is_admin or owner_id == actor.id:
+        return False
+    if Block.objects.filter(blocker_id=owner_id, blockee_id=actor.id).exists():
+        return True
+    if owner is None:
+        owner = User.objects.only("block_strangers").get(pk=owner_id)
+    if owner.block_strangers:
+        return not Follow.objects.filter(follower_id=owner_id, followee_id=actor.id).exists()
+    return False
+
+
+def access_user(user_id: int) -> User:
+    try:
+        return User.objects.get(pk=user_id)
+    except User.DoesNotExist:
+        raise NotFound("not found") from None
+
+
+def access_user_self_or_admin(actor: User, user_id: int) -> User:
+    if actor.id != user_id and not actor.is_admin:
+        raise Forbidden("forbidden")
+    return access_user(user_id)
+
+
+def access_post(actor: User, post_id: int, *, for_write: bool = False) -> Post:
+    try:
+        post = Post.objects.select_related("owner").get(pk=post_id)
+    except Post.DoesNotExist:
+        raise NotFound("not found") from None
+    if for_write:
+        access_writable(actor)
+        if post.owner_id != actor.id and not actor.is_admin:
+            raise Forbidden("forbidden")
+    return post

@@ -1,0 +1,45 @@
+"""One translation of errors into `{"error": "..."}` bodies for the whole API."""
+
+from __future__ import annotations
+
+import logging
+
+from django.http import Http404
+from rest_framework import exceptions
+from rest_framework.response import Response
+
+from sns.errors import DomainError
+
+log = logging.getLogger(__name__)
+
+_DRF_MESSAGES = {
+    exceptions.NotAuthenticated: "login required",
+    exceptions.AuthenticationFailed: "login required",
+    exceptions.ParseError: "invalid body",
+}
+
+
+def api_exception_handler(exc, context):
+    if isinstance(exc, DomainError):
+        return Response({"error": exc.message}, status=exc.status)
+    if isinstance(exc, Http404):
+        return Response({"error": "not found"}, status=404)
+    if isinstance(exc, exceptions.APIException):
+        message = _DRF_MESSAGES.get(type(exc))
+        if message is None:
+            detail = exc.detail
+            message = detail if isinstance(detail, str) else _flatten(detail)
+        response = Response({"error": str(message)}, status=exc.status_code)
+        if getattr(exc, "wait", None):
+            response["Retry-After"] = str(int(exc.wait))
+        return response
+    log.exception("unhandled API error", exc_info=exc)
+    return Response({"error": "internal server error"}, status=500)
+
+
+def _flatten(detail) -> str:
+    if isinstance(detail, dict):
+        return "; ".join(f"{k}: {_flatten(v)}" for k, v in detail.items())
+    if isinstance(detail, list):
+        return "; ".join(_flatten(v) for v in detail)
+    return str(detail)

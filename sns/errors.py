@@ -1,0 +1,48 @@
+"""One error vocabulary for the rulebook; the API and page handlers translate it."""
+
+
+class DomainError(Exception):
+    status = 400
+
+    def __init__(self, message: str):
+        super().__init__(message)
+        self.message = message
+
+
+class InvalidInput(DomainError):
+    status = 400
+
+
+class Conflict(DomainError):
+    """A write that contradicts existing state (already liked, already following).
+    The original answers these with 400, and so do we."""
+
+    status = 400
+
+
+class NotAllowed(DomainError):
+    """The rules refuse this action for this actor (blocked, likes disabled...): 400."""
+
+    status = 400
+
+
+class Forbidden(DomainError):
+    status = 403
+
+
+class Throttled(DomainError):
+    status = 403
+
+
+class NotFound(DomainError):
+    status = 404
+
+    def __init__(self, message: str = "not found"):
+        super().__init__(message)
+
+
+class LoginRequired(DomainError):
+    status = 401
+
+    def __init__(self, message: str = "login required"):
+        super().__init__(message)

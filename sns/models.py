@@ -1,0 +1,262 @@
+"""Tables of the social network (spec/data-model.md §1–§3).
+
+Rows are written only through `sns.services`; models hold fields, constraints and
+cheap properties.
+"""
+
+from __future__ import annotations
+
+from django.contrib.auth.base_user import AbstractBaseUser, BaseUserManager
+from django.db import models
+from django.utils.crypto import salted_hmac
+from django.db.models import Q
+
+from .ids import id_to_datetime, id_to_hex, new_id
+
+
+class AiTier(models.TextChoices):
+    ADVANCED = "advanced", "advanced"
+    BALANCED = "balanced", "balanced"
+    BASIC = "basic", "basic"
+
+
+class UserManager(BaseUserManager):
+    use_in_migrations = True
+
+    def create_user(self, email, password=None, **fields):
+        if not email:
+            raise ValueError("email is required")
+        fields.setdefault("nickname", email.split("@")[0][:50])
+        user = self.model(email=self.normalize_email(email).lower(), **fields)
+        user.set_password(password)
+        user.save(using=self._db)
+        return user
+
+    def create_superuser(self, email, password=None, **fields):
+        fields["is_admin"] = True
+        return self.create_user(email, password, **fields)
+
+
+class User(AbstractBaseUser):
+    id = models.BigIntegerField(primary_key=True, default=new_id, editable=False)
+    email = models.EmailField(max_length=100, unique=True)
+    nickname = models.CharField(max_length=50)
+    introduction = models.TextField(blank=True, default="")
+    snippet = models.CharField(max_length=4096, blank=True, default="")
+    avatar = models.CharField(max_length=100, null=True, blank=True)
+    locale = models.CharField(max_length=50, default="en-US")
+    timezone = models.CharField(max_length=50, default="UTC")
+    ai_model = models.CharField(max_length=50, choices=AiTier.choices, null=True, blank=True)
+    ai_personality = models.TextField(null=True, blank=True)
+    is_admin = models.BooleanField(default=False)
+    is_frozen = models.BooleanField(default=False)
+    block_strangers = models.BooleanField(default=False)
+    updated_at = models.DateTimeField(null=True, blank=True)
+    follower_count = models.IntegerField(default=0)
+    followee_count = models.IntegerField(default=0)
+    post_count = models.IntegerField(default=0)
+
+    objects = UserManager()
+
+    USERNAME_FIELD = "email"
+    EMAIL_FIELD = "email"
+    REQUIRED_FIELDS = ["nickname"]
+
+    class Meta:
+        indexes = [
+            models.Index(fields=["nickname", "id"], name="user_nickname_idx"),
+            models.Index(fields=["id"], condition=Q(ai_model__isnull=False), name="user_ai_idx"),
+        ]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(ai_model__isnull=True) | Q(ai_model__in=AiTier.values),
+                name="user_ai_model_tier",
+            )
+        ]
+
+    def __str__(self):
+        return f"{self.nickname} <{self.email}>"
+
+    @property
+    def hex_id(self) -> str:
+        return id_to_hex(self.id)
+
+    @property
+    def created_at(self):
+        return id_to_datetime(self.id)
+
+    @property
+    def is_ai(self) -> bool:
+        return self.ai_model is not None
+
+    # Django admin integration: admins are staff and superusers.
+    @property
+    def is_staff(self) -> bool:
+        return self.is_admin
+
+    @property
+    def is_superuser(self) -> bool:
+        return self.is_admin
+
+    def _get_session_auth_hash(self, secret=None):
+        # Sessions carry this hash; folding the admin and frozen flags in means that
+        # changing either ends every session of the user, as the original does.
+        return salted_hmac(
+            "sns.User.session",
+            f"{self.password}|{self.is_admin}|{self.is_frozen}",
+            secret=secret,
+            algorithm="sha256",
+        ).hexdigest()
+
+    def has_perm(self, perm, obj=None) -> bool:
+        return self.is_admin
+
+    def has_perms(self, perm_list, obj=None) -> bool:
+        return self.is_admin
+
+    def has_module_perms(self, app_label) -> bool:
+        return self.is_admin
+
+
+class Post(models.Model):
+    id = models.BigIntegerField(primary_key=True, default=new_id, editable=False)
+    owner = models.ForeignKey(User, on_delete=models.CASCADE, related_name="posts", db_column="owned_by")
+    # No foreign key, as in the original: deleting a parent leaves its replies in place.
+    reply_to = models.BigIntegerField(null=True, blank=True)
+    content = models.TextField()
+    snippet = models.CharField(max_length=4096, blank=True, default="")
+    locale = models.CharField(max_length=50, null=True, blank=True)
+    allow_likes = models.BooleanField(default=True)
+    allow_replies = models.BooleanField(default=True)
+    published_at = models.DateTimeField(null=True, blank=True)
+    updated_at = models.DateTimeField(null=True, blank=True)
+    like_count = models.IntegerField(default=0)
+    reply_count = models.IntegerField(default=0)
+    # Set on posts an AI cycle writes: "<run id>:<slot>", so a redelivered stage
+    # cannot create the same post twice.
+    idempotency_key = models.CharField(max_length=100, null=True, blank=True, unique=True)
+
+    class Meta:
+        indexes = [
+            models.Index(fields=["owner", "id"], name="post_owner_idx"),
+            models.Index(fields=["reply_to", "id"], name="post_reply_to_idx"),
+            models.Index(fields=["id"], condition=Q(reply_to__isnull=True), name="post_root_idx"),
+            models.Index(
+                fields=["owner", "id"], condition=Q(reply_to__isnull=True), name="post_owner_root_idx"
+            ),
+        ]
+
+    def __str__(self):
+        return f"{id_to_hex(self.id)} by {self.owner_id}"
+
+    @property
+    def hex_id(self) -> str:
+        return id_to_hex(self.id)
+
+    @property
+    def created_at(self):
+        return id_to_datetime(self.id)
+
+    @property
+    def is_reply(self) -> bool:
+        return self.reply_to is not None
+
+    @property
+    def effective_locale(self) -> str:
+        return self.locale or self.owner.locale
+
+
+class PostTag(models.Model):
+    post = models.ForeignKey(Post, on_delete=models.CASCADE, related_name="tags")
+    name = models.CharField(max_length=50)
+    is_root = models.BooleanField(default=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["post", "name"], name="post_tag_unique")]
+        indexes = [
+            models.Index(fields=["name", "post"], name="post_tag_name_idx"),
+            models.Index(fields=["name", "post"], condition=Q(is_root=True), name="post_tag_root_idx"),
+        ]
+
+    def __str__(self):
+        return self.name
+
+
+class Like(models.Model):
+    post = models.ForeignKey(Post, on_delete=models.CASCADE, related_name="likes")
+    user = models.ForeignKey(User, on_delete=models.CASCADE, related_name="likes", db_column="liked_by")
+    created_at = models.DateTimeField()
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["post", "user"], name="like_unique")]
+        indexes = [
+            models.Index(fields=["post", "created_at"], name="like_post_time_idx"),
+            models.Index(fields=["user", "created_at"], name="like_user_time_idx"),
+        ]
+
+    def __str__(self):
+        return f"{self.user_id} likes {self.post_id}"
+
+
+class Follow(models.Model):
+    follower = models.ForeignKey(User, on_delete=models.CASCADE, related_name="following_rows")
+    followee = models.ForeignKey(User, on_delete=models.CASCADE, related_name="follower_rows")
+    created_at = models.DateTimeField()
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["follower", "followee"], name="follow_unique")]
+        indexes = [
+            models.Index(fields=["follower", "created_at"], name="follow_follower_time_idx"),
+            models.Index(fields=["followee", "created_at"], name="follow_followee_time_idx"),
+        ]
+
+    def __str__(self):
+        return f"{self.follower_id} follows {self.followee_id}"
+
+
+class Block(models.Model):
+    blocker = models.ForeignKey(User, on_delete=models.CASCADE, related_name="blocking_rows")
+    blockee = models.ForeignKey(User, on_delete=models.CASCADE, related_name="blocked_by_rows")
+    created_at = models.DateTimeField()
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["blocker", "blockee"], name="block_unique")]
+        indexes = [
+            models.Index(fields=["blocker", "created_at"], name="block_blocker_time_idx"),
+            models.Index(fields=["blockee", "created_at"], name="block_blockee_time_idx"),
+        ]
+
+    def __str__(self):
+        return f"{self.blocker_id} blocks {self.blockee_id}"
+
+
+class Notification(models.Model):
+    """One row per recipient, slot and day; new events fold into it (spec/api.md §4)."""
+
+    user = models.ForeignKey(User, on_delete=models.CASCADE, related_name="notifications")
+    slot = models.CharField(max_length=50)
+    term = models.CharField(max_length=10)
+    is_read = models.BooleanField(default=False)
+    payload = models.JSONField(default=dict)
+    updated_at = models.DateTimeField()
+    created_at = models.DateTimeField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["user", "slot", "term"], name="notification_unique")
+        ]
+        indexes = [
+            models.Index(fields=["user", "is_read", "updated_at"], name="notification_feed_idx"),
+            models.Index(fields=["created_at"], name="notification_created_idx"),
+        ]
+
+    def __str__(self):
+        return f"{self.user_id} {self.slot} {self.term}"
+
+
+class AgreementTerm(models.Model):
+    id = models.BigIntegerField(primary_key=True, default=new_id, editable=False)
+    contents = models.TextField()
+
+    def __str__(self):
+        return id_to_hex(self.id)

@@ -1,0 +1,27 @@
+"""The rulebook: every social write, acting user first. Pages, the API and the AI
+agents all call these functions; nothing else writes social rows."""
+
+from .notifications import notification_mark, notification_mark_all, notifications_purge
+from .posts import post_create, post_delete, post_update
+from .social import block_add, block_remove, follow_add, follow_remove, like_add, like_remove
+from .users import user_create, user_delete, user_set_password, user_signup, user_update
+
+__all__ = [
+    "block_add",
+    "block_remove",
+    "follow_add",
+    "follow_remove",
+    "like_add",
+    "like_remove",
+    "notification_mark",
+    "notification_mark_all",
+    "notifications_purge",
+    "post_create",
+    "post_delete",
+    "post_update",
+    "user_create",
+    "user_delete",
+    "user_set_password",
+    "user_signup",
+    "user_update",
+]

@@ -1,0 +1,214 @@
+"""Accounts: sign-up, creation by admins, profile updates, passwords, deletion."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.contrib.auth import password_validation
+from django.core.exceptions import ValidationError
+from django.core.validators import validate_email
+from django.db import transaction
+from django.db.models import F
+from django.utils import timezone
+
+from .. import throttle
+from ..access import access_admin, access_user_self_or_admin, access_writable
+from ..errors import Conflict, Forbidden, InvalidInput
+from ..markdown import make_snippet
+from ..models import AiTier, Follow, Like, Post, User
+from ..text import normalize_locale, normalize_timezone
+
+_UNSET = object()
+
+
+def _clean_email(email) -> str:
+    if not isinstance(email, str) or not email.strip():
+        raise InvalidInput("email is required")
+    email = email.strip().lower()
+    try:
+        validate_email(email)
+    except ValidationError:
+        raise InvalidInput("email is invalid") from None
+    if len(email) > 100:
+        raise InvalidInput("email is too long")
+    return email
+
+
+def _clean_nickname(nickname) -> str:
+    if not isinstance(nickname, str) or not nickname.strip():
+        raise InvalidInput("nickname is required")
+    nickname = " ".join(nickname.split())
+    if len(nickname) > 50:
+        raise InvalidInput("nickname is too long")
+    return nickname
+
+
+def _clean_password(password, user: User | None = None) -> str:
+    if not isinstance(password, str) or not password:
+        raise InvalidInput("password required")
+    try:
+        password_validation.validate_password(password, user)
+    except ValidationError as exc:
+        raise InvalidInput(" ".join(exc.messages)) from None
+    return password
+
+
+def _clean_ai_model(ai_model):
+    if ai_model in (None, ""):
+        return None
+    if ai_model not in AiTier.values:
+        raise InvalidInput("aiModel must be one of advanced, balanced, basic")
+    return ai_model
+
+
+def _clean_long_text(actor: User, value, name: str, limit_setting: str) -> str:
+    if not isinstance(value, str):
+        raise InvalidInput(f"{name} must be a string")
+    if not actor.is_admin and len(value) > getattr(settings, limit_setting):
+        raise InvalidInput(f"{name} is too long")
+    return value
+
+
+def _create(*, email, nickname, password, **fields) -> User:
+    email = _clean_email(email)
+    if User.objects.filter(email=email).exists():
+        raise Conflict("email is already in use")
+    user = User(email=email, nickname=_clean_nickname(nickname), **fields)
+    user.snippet = make_snippet(user.introduction)
+    user.set_password(_clean_password(password, user))
+    user.save(force_insert=True)
+    return user
+
+
+def user_signup(*, email, nickname, password, locale="en-US", timezone_name="UTC") -> User:
+    """Self-service sign-up of a human account."""
+    return _create(
+        email=email,
+        nickname=nickname,
+        password=password,
+        locale=normalize_locale(locale or "en-US"),
+        timezone=normalize_timezone(timezone_name or "UTC"),
+    )
+
+
+def user_create(
+    actor: User,
+    *,
+    email,
+    nickname,
+    password,
+    is_admin=False,
+    block_strangers=False,
+    locale="en-US",
+    timezone_name="UTC",
+    introduction="",
+    avatar=None,
+    ai_model=None,
+    ai_personality=None,
+    user_id: int | None = None,
+) -> User:
+    access_admin(actor)
+    access_writable(actor)
+    fields = dict(
+        is_admin=bool(is_admin),
+        block_strangers=bool(block_strangers),
+        locale=normalize_locale(locale or "en-US"),
+        timezone=normalize_timezone(timezone_name or "UTC"),
+        introduction=_clean_long_text(actor, introduction or "", "introduction", "STGY_INTRODUCTION_LENGTH_LIMIT"),
+        avatar=avatar or None,
+        ai_model=_clean_ai_model(ai_model),
+        ai_personality=ai_personality if ai_personality else None,
+    )
+    if user_id is not None:
+        if User.objects.filter(pk=user_id).exists():
+            raise Conflict("id is already in use")
+        fields["id"] = user_id
+    return _create(email=email, nickname=nickname, password=password, **fields)
+
+
+def user_update(
+    actor: User,
+    user_id: int,
+    *,
+    email=_UNSET,
+    nickname=_UNSET,
+    introduction=_UNSET,
+    avatar=_UNSET,
+    locale=_UNSET,
+    timezone_name=_UNSET,
+    block_strangers=_UNSET,
+    ai_personality=_UNSET,
+    is_admin=_UNSET,
+    is_frozen=_UNSET,
+    ai_model=_UNSET,
+) -> User:
+    access_writable(actor)
+    user = access_user_self_or_admin(actor, user_id)
+    if not actor.is_admin:
+        for name, value in (("isAdmin", is_admin), ("isFrozen", is_frozen), ("aiModel", ai_model)):
+            if value is not _UNSET:
+                raise Forbidden(f"forbidden to change {name}")
+        if ai_personality is not _UNSET and not user.is_ai:
+            raise Forbidden("forbidden to change aiPersonality")
+    size = 0
+    if email is not _UNSET:
+        new_email = _clean_email(email)
+        if new_email != user.email and User.objects.filter(email=new_email).exists():
+            raise Conflict("email is already in use")
+        user.email = new_email
+    if nickname is not _UNSET:
+        user.nickname = _clean_nickname(nickname)
+        size += len(user.nickname)
+    if introduction is not _UNSET:
+        user.introduction = _clean_long_text(actor, introduction, "introduction", "STGY_INTRODUCTION_LENGTH_LIMIT")
+        user.snippet = make_snippet(user.introduction)
+        size += len(user.introduction)
+    if ai_personality is not _UNSET:
+        text = _clean_long_text(actor, ai_personality or "", "aiPersonality", "STGY_AI_PERSONALITY_LENGTH_LIMIT")
+        user.ai_personality = text or None
+        size += len(text)
+    if avatar is not _UNSET:
+        user.avatar = avatar or None
+    if locale is not _UNSET:
+        user.locale = normalize_locale(locale)
+    if timezone_name is not _UNSET:
+        user.timezone = normalize_timezone(timezone_name)
+    if block_strangers is not _UNSET:
+        user.block_strangers = bool(block_strangers)
+    if is_admin is not _UNSET:
+        user.is_admin = bool(is_admin)
+    if is_frozen is not _UNSET:
+        user.is_frozen = bool(is_frozen)
+    if ai_model is not _UNSET:
+        user.ai_model = _clean_ai_model(ai_model)
+    throttle.throttle_check(actor, throttle.USER_UPDATES, size=size)
+    user.updated_at = timezone.now()
+    # Changing isAdmin or isFrozen changes the session hash (User._get_session_auth_hash),
+    # which ends every session of that user.
+    user.save()
+    return user
+
+
+def user_set_password(actor: User, user_id: int, password) -> None:
+    access_writable(actor)
+    user = access_user_self_or_admin(actor, user_id)
+    user.set_password(_clean_password(password, user))
+    user.updated_at = timezone.now()
+    user.save(update_fields=["password", "updated_at"])
+
+
+def user_delete(actor: User, user_id: int) -> None:
+    """Delete an account with its posts, likes, follows, blocks and AI memory, keeping
+    the counters of everyone else right."""
+    access_writable(actor)
+    user = access_user_self_or_admin(actor, user_id)
+    with transaction.atomic():
+        for followee_id in Follow.objects.filter(follower_id=user.id).values_list("followee_id", flat=True):
+            User.objects.filter(pk=followee_id, follower_count__gt=0).update(follower_count=F("follower_count") - 1)
+        for follower_id in Follow.objects.filter(followee_id=user.id).values_list("follower_id", flat=True):
+            User.objects.filter(pk=follower_id, followee_count__gt=0).update(followee_count=F("followee_count") - 1)
+        for post_id in Like.objects.filter(user_id=user.id).values_list("post_id", flat=True):
+            Post.objects.filter(pk=post_id, like_count__gt=0).update(like_count=F("like_count") - 1)
+        parents = Post.objects.filter(owner_id=user.id, reply_to__isnull=False).values_list("reply_to", flat=True)
+        for parent_id in parents:
+            Post.objects.filter(pk=parent_id, reply_count__gt=0).update(reply_count=F("reply_count") - 1)
+        user.delete()

@@ -1,0 +1,65 @@
+"""Hourly write throttles per user (posts, likes, follows/blocks/profile updates).
+
+A sliding one-hour window kept as sixty one-minute buckets in the cache (Redis in
+production, process memory in the embedded mode). Admins are never throttled; AI
+users are, exactly like humans.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+from django.conf import settings
+from django.core.cache import cache
+
+from .errors import Throttled
+
+_WINDOW_MINUTES = 60
+
+
+@dataclass(frozen=True)
+class Limit:
+    kind: str
+    count_setting: str
+    size_setting: str | None
+    message: str
+
+
+POSTS = Limit("posts", "STGY_HOURLY_POSTS_COUNT_LIMIT", "STGY_HOURLY_POSTS_SIZE_LIMIT", "too often posts")
+LIKES = Limit("likes", "STGY_HOURLY_LIKES_COUNT_LIMIT", None, "too often likes")
+USER_UPDATES = Limit(
+    "user-updates",
+    "STGY_HOURLY_USER_UPDATES_COUNT_LIMIT",
+    "STGY_HOURLY_USER_UPDATES_SIZE_LIMIT",
+    "too often updates",
+)
+
+
+def _keys(limit: Limit, user_id: int, minute: int) -> list[tuple[str, str]]:
+    base = f"throttle:{limit.kind}:{user_id}"
+    return [(f"{base}:n:{m}", f"{base}:s:{m}") for m in range(minute - _WINDOW_MINUTES + 1, minute + 1)]
+
+
+def throttle_check(user, limit: Limit, size: int = 0) -> None:
+    """Raise Throttled if one more action of `size` would exceed the hourly limit,
+    otherwise count it. Check-then-count is not atomic across processes; a burst can
+    overshoot by the number of concurrent writers, which is acceptable for a throttle."""
+    if user.is_admin:
+        return
+    minute = int(time.time() // 60)
+    keys = _keys(limit, user.id, minute)
+    values = cache.get_many([k for pair in keys for k in pair])
+    count = sum(int(values.get(n, 0)) for n, _ in keys)
+    total_size = sum(int(values.get(s, 0)) for _, s in keys)
+    if count + 1 > getattr(settings, limit.count_setting):
+        raise Throttled(limit.message)
+    if limit.size_setting and total_size + size > getattr(settings, limit.size_setting):
+        raise Throttled(limit.message)
+    count_key, size_key = keys[-1]
+    ttl = (_WINDOW_MINUTES + 1) * 60
+    cache.add(count_key, 0, ttl)
+    cache.incr(count_key)
+    if size:
+        cache.add(size_key, 0, ttl)
+        cache.incr(size_key, size)

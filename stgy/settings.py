@@ -1,0 +1,287 @@
+"""STGY settings: every value is read here, once, through django-environ.
+
+The defaults give the embedded mode (SQLite under var/, tasks run in-process, AI off
+unless a provider is chosen). Production sets DATABASE_URL, REDIS_URL, SECRET_KEY and
+DEBUG=false; `.env.example` lists every variable.
+"""
+
+from datetime import timedelta
+from pathlib import Path
+
+import environ
+from django.core.exceptions import ImproperlyConfigured
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+VAR_DIR = Path(environ.Env().str("STGY_VAR_DIR", default=str(BASE_DIR / "var")))
+
+env = environ.Env()
+if (BASE_DIR / ".env").is_file():
+    environ.Env.read_env(BASE_DIR / ".env")
+
+
+def _num(name, default, cast=int):
+    """An unset *or empty* numeric variable means the default (spec README item 10)."""
+    raw = env.str(name, default="").strip()
+    if raw == "":
+        return default
+    try:
+        return cast(raw)
+    except ValueError as exc:
+        raise ImproperlyConfigured(f"{name} must be a number, got {raw!r}") from exc
+
+
+DEBUG = env.bool("DEBUG", default=True)
+SECRET_KEY = env.str("SECRET_KEY", default="")
+if not SECRET_KEY:
+    if not DEBUG:
+        raise ImproperlyConfigured("SECRET_KEY is required when DEBUG is off")
+    SECRET_KEY = "insecure-embedded-demo-key-do-not-use-in-production"
+ALLOWED_HOSTS = env.list("ALLOWED_HOSTS", default=["127.0.0.1", "localhost", "[::1]", "testserver"])
+CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", default=[])
+
+INSTALLED_APPS = [
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "django.contrib.staticfiles",
+    "rest_framework",
+    "drf_spectacular",
+    "sns",
+    "agents",
+]
+
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+]
+
+ROOT_URLCONF = "stgy.urls"
+WSGI_APPLICATION = "stgy.wsgi.application"
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [BASE_DIR / "templates"],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+            ],
+        },
+    },
+]
+
+DATABASES = {
+    "default": env.db("DATABASE_URL", default=f"sqlite:///{VAR_DIR / 'stgy.sqlite3'}"),
+}
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    # The embedded demo writes from the web thread and the agent thread at once.
+    DATABASES["default"].setdefault("OPTIONS", {}).update(
+        {"timeout": 30, "transaction_mode": "IMMEDIATE", "init_command": "PRAGMA journal_mode=WAL;"}
+    )
+DATABASES["default"].setdefault("CONN_MAX_AGE", _num("CONN_MAX_AGE", 0))
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+AUTH_USER_MODEL = "sns.User"
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator", "OPTIONS": {"min_length": 8}},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+]
+PASSWORD_HASHERS = env.list(
+    "PASSWORD_HASHERS",
+    default=[
+        "django.contrib.auth.hashers.PBKDF2PasswordHasher",
+        "django.contrib.auth.hashers.ScryptPasswordHasher",
+    ],
+)
+LOGIN_URL = "web:login"
+LOGIN_REDIRECT_URL = "web:home"
+LOGOUT_REDIRECT_URL = "web:login"
+
+# Sessions: one session system for pages and the JSON API, cookie named as the
+# original's. SameSite=Strict keeps the cookie off every cross-site request.
+SESSION_COOKIE_NAME = "session_id"
+SESSION_COOKIE_SAMESITE = "Strict"
+SESSION_COOKIE_HTTPONLY = True
+SESSION_COOKIE_AGE = _num("STGY_SESSION_TTL", 604800)
+SESSION_SAVE_EVERY_REQUEST = True  # sliding expiry, like the original's TTL refresh on read
+SESSION_COOKIE_SECURE = env.bool("SESSION_COOKIE_SECURE", default=not DEBUG)
+CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
+CSRF_COOKIE_SAMESITE = "Strict"
+SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+
+LANGUAGE_CODE = "en-us"
+TIME_ZONE = "UTC"
+USE_I18N = True
+USE_TZ = True
+
+STATIC_URL = "static/"
+STATIC_ROOT = VAR_DIR / "static"
+STATICFILES_DIRS = [BASE_DIR / "static"] if (BASE_DIR / "static").is_dir() else []
+
+# --- Redis: cache, broker, throttles. Absent -> in-process everything. ---
+REDIS_URL = env.str("REDIS_URL", default="")
+if REDIS_URL:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}}
+    SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
+else:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "stgy"}}
+    SESSION_ENGINE = "django.contrib.sessions.backends.db"
+
+CELERY_BROKER_URL = REDIS_URL or "memory://"
+CELERY_RESULT_BACKEND = None
+CELERY_TASK_ALWAYS_EAGER = not REDIS_URL
+CELERY_TASK_EAGER_PROPAGATES = False
+CELERY_TASK_SERIALIZER = "json"
+CELERY_ACCEPT_CONTENT = ["json"]
+CELERY_TASK_ACKS_LATE = True
+CELERY_TASK_REJECT_ON_WORKER_LOST = True
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+CELERY_TASK_SOFT_TIME_LIMIT = _num("CELERY_TASK_SOFT_TIME_LIMIT", 600)
+CELERY_TASK_TIME_LIMIT = _num("CELERY_TASK_TIME_LIMIT", 720)
+CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": _num("CELERY_VISIBILITY_TIMEOUT", 3600)}
+CELERY_TIMEZONE = "UTC"
+CELERY_BEAT_SCHEDULE = {
+    "agents-dispatch": {"task": "agents.dispatch_cycles", "schedule": timedelta(minutes=1)},
+    "agents-summary-sweep": {"task": "agents.sweep_summaries", "schedule": timedelta(minutes=5)},
+    "sns-purge-notifications": {"task": "sns.purge_notifications", "schedule": timedelta(hours=6)},
+}
+
+# --- REST framework / OpenAPI ---
+REST_FRAMEWORK = {
+    "DEFAULT_AUTHENTICATION_CLASSES": ["sns.api.authentication.SessionCookieAuthentication"],
+    "DEFAULT_PERMISSION_CLASSES": ["sns.api.permissions.LoginRequired"],
+    "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
+    "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
+    "EXCEPTION_HANDLER": "sns.api.errors.api_exception_handler",
+    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "UNAUTHENTICATED_USER": None,
+    "DEFAULT_THROTTLE_RATES": {"login": env.str("STGY_LOGIN_RATE", default="10/min")},
+}
+SPECTACULAR_SETTINGS = {
+    "TITLE": "STGY API",
+    "DESCRIPTION": "JSON API of STGY, a social network where AI users live beside humans.",
+    "VERSION": "1.0.0",
+    "SERVE_INCLUDE_SCHEMA": False,
+}
+
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
+    "root": {"handlers": ["console"], "level": env.str("LOG_LEVEL", default="INFO")},
+    "loggers": {"django.db.backends": {"level": "INFO"}},
+}
+
+# --- STGY domain limits (spec/agent-cycle.md §13 names) ---
+STGY_ID_ISSUE_WORKER_ID = _num("STGY_ID_ISSUE_WORKER_ID", None)
+STGY_MAX_PAGE_LIMIT = _num("STGY_MAX_PAGE_LIMIT", 100)
+STGY_CONTENT_LENGTH_LIMIT = _num("STGY_CONTENT_LENGTH_LIMIT", 10000)
+STGY_TAGS_NUMBER_LIMIT = _num("STGY_TAGS_NUMBER_LIMIT", 5)
+STGY_INTRODUCTION_LENGTH_LIMIT = _num("STGY_INTRODUCTION_LENGTH_LIMIT", 2500)
+STGY_AI_PERSONALITY_LENGTH_LIMIT = _num("STGY_AI_PERSONALITY_LENGTH_LIMIT", 2500)
+STGY_HOURLY_POSTS_COUNT_LIMIT = _num("STGY_HOURLY_POSTS_COUNT_LIMIT", 60)
+STGY_HOURLY_POSTS_SIZE_LIMIT = _num("STGY_HOURLY_POSTS_SIZE_LIMIT", 2_000_000)
+STGY_HOURLY_LIKES_COUNT_LIMIT = _num("STGY_HOURLY_LIKES_COUNT_LIMIT", 60)
+STGY_HOURLY_USER_UPDATES_COUNT_LIMIT = _num("STGY_HOURLY_USER_UPDATES_COUNT_LIMIT", 60)
+STGY_HOURLY_USER_UPDATES_SIZE_LIMIT = _num("STGY_HOURLY_USER_UPDATES_SIZE_LIMIT", 1_000_000)
+STGY_NOTIFICATION_SHOWN_RECORDS = _num("STGY_NOTIFICATION_SHOWN_RECORDS", 50)
+STGY_NOTIFICATION_PAYLOAD_RECORDS = _num("STGY_NOTIFICATION_PAYLOAD_RECORDS", 10)
+STGY_NOTIFICATION_RETENTION_DAYS = _num("STGY_NOTIFICATION_RETENTION_DAYS", 31)
+STGY_NOTIFY_FROM_AI_USERS = env.bool("STGY_NOTIFY_FROM_AI_USERS", default=True)
+
+# --- AI: provider, models, budgets ---
+OPENAI_API_KEY = env.str("OPENAI_API_KEY", default="")
+OPENAI_BASE_URL = env.str("OPENAI_BASE_URL", default="")
+STGY_AI_PROVIDER = env.str(
+    "STGY_AI_PROVIDER", default="openai" if (OPENAI_API_KEY or OPENAI_BASE_URL) else "none"
+)
+STGY_AI_MODEL_ADVANCED = env.str("STGY_AI_MODEL_ADVANCED", default="gpt-5.6-sol")
+STGY_AI_MODEL_BALANCED = env.str("STGY_AI_MODEL_BALANCED", default="gpt-5.6-terra")
+STGY_AI_MODEL_BASIC = env.str("STGY_AI_MODEL_BASIC", default="gpt-5.6-luna")
+STGY_AI_RPC_TIMEOUT_MS = _num("STGY_AI_RPC_TIMEOUT_MS", 600000)
+STGY_AI_MAX_RETRIES = _num("STGY_AI_MAX_RETRIES", 3)
+STGY_AI_RETRY_BASE_DELAY = _num("STGY_AI_RETRY_BASE_DELAY", 1.0, float)
+STGY_AI_RETRY_MAX_DELAY = _num("STGY_AI_RETRY_MAX_DELAY", 30.0, float)
+STGY_AI_CONCURRENCY = _num("STGY_AI_CONCURRENCY", 16)
+STGY_AI_SITE_DAILY_TOKEN_BUDGET = _num("STGY_AI_SITE_DAILY_TOKEN_BUDGET", 0)
+STGY_AI_USER_DAILY_TOKEN_BUDGET = _num("STGY_AI_USER_DAILY_TOKEN_BUDGET", 0)
+# Price per million tokens: "model=input:cached_input:output,..."
+STGY_AI_PRICES = env.str("STGY_AI_PRICES", default="")
+STGY_EMBEDDING_PROVIDER = env.str("STGY_EMBEDDING_PROVIDER", default="hash")
+STGY_EMBEDDING_OPENAI_MODEL = env.str("STGY_EMBEDDING_OPENAI_MODEL", default="text-embedding-3-small")
+STGY_EMBEDDING_LOCAL_MODEL = env.str("STGY_EMBEDDING_LOCAL_MODEL", default="all-MiniLM-L6-v2")
+STGY_PROMPT_DIR = Path(env.str("STGY_PROMPT_DIR", default=str(BASE_DIR / "prompts")))
+
+# --- AI-user cycle knobs (spec/agent-cycle.md §13) ---
+STGY_AI_TAG_MAX_COUNT = _num("STGY_AI_TAG_MAX_COUNT", 5)
+STGY_AI_TAG_MAX_LENGTH = _num("STGY_AI_TAG_MAX_LENGTH", 40)
+STGY_AI_USER_LOOP_SLEEP_MS = _num("STGY_AI_USER_LOOP_SLEEP_MS", 43_200_000)
+STGY_AI_USER_LOOP_JITTER = _num("STGY_AI_USER_LOOP_JITTER", 0.2, float)
+STGY_AI_USER_STAGE_CONCURRENCY = _num("STGY_AI_USER_STAGE_CONCURRENCY", 10)
+STGY_AI_USER_LOCK_SECONDS = _num("STGY_AI_USER_LOCK_SECONDS", 1800)
+STGY_AI_USER_FETCH_POST_LIMIT = _num("STGY_AI_USER_FETCH_POST_LIMIT", 30)
+STGY_AI_USER_COMPARE_POST_LIMIT = _num("STGY_AI_USER_COMPARE_POST_LIMIT", 100)
+STGY_AI_USER_READ_POST_LIMIT = _num("STGY_AI_USER_READ_POST_LIMIT", 10)
+STGY_AI_USER_READ_PEER_POST_LIMIT = _num("STGY_AI_USER_READ_PEER_POST_LIMIT", 10)
+STGY_AI_USER_READ_OWN_POST_LIMIT = _num("STGY_AI_USER_READ_OWN_POST_LIMIT", 10)
+STGY_AI_USER_LIKE_MAX_INTEREST_RANK = _num("STGY_AI_USER_LIKE_MAX_INTEREST_RANK", 2)
+STGY_AI_USER_LIKE_MIN_SIMILARITY = _num("STGY_AI_USER_LIKE_MIN_SIMILARITY", 0.5, float)
+STGY_AI_USER_REPLY_MAX_INTEREST_RANK = _num("STGY_AI_USER_REPLY_MAX_INTEREST_RANK", 2)
+STGY_AI_USER_REPLY_MIN_SIMILARITY = _num("STGY_AI_USER_REPLY_MIN_SIMILARITY", 0.6, float)
+STGY_AI_USER_POST_TEXT_LIMIT = _num("STGY_AI_USER_POST_TEXT_LIMIT", 10000)
+STGY_AI_USER_INTRO_TEXT_LIMIT = _num("STGY_AI_USER_INTRO_TEXT_LIMIT", 10000)
+STGY_AI_USER_IMPRESSION_PEER_TEXT_LIMIT = _num("STGY_AI_USER_IMPRESSION_PEER_TEXT_LIMIT", 2000)
+STGY_AI_USER_IMPRESSION_LENGTH = _num("STGY_AI_USER_IMPRESSION_LENGTH", 1000)
+STGY_AI_USER_INTEREST_LENGTH = _num("STGY_AI_USER_INTEREST_LENGTH", 2000)
+STGY_AI_USER_INTEREST_HYSTERESIS_COEFFICIENT = _num(
+    "STGY_AI_USER_INTEREST_HYSTERESIS_COEFFICIENT", 0.5, float
+)
+STGY_AI_USER_NEW_POST_LENGTH = _num("STGY_AI_USER_NEW_POST_LENGTH", 2000)
+STGY_AI_USER_REPLY_LENGTH = _num("STGY_AI_USER_REPLY_LENGTH", 1000)
+STGY_AI_USER_POST_LENGTH_FLUCTUATION_RATIO = _num(
+    "STGY_AI_USER_POST_LENGTH_FLUCTUATION_RATIO", 2.0, float
+)
+STGY_AI_USER_NEW_POST_TAGS = _num("STGY_AI_USER_NEW_POST_TAGS", 3)
+STGY_AI_USER_OUTPUT_TEXT_LIMIT = _num("STGY_AI_USER_OUTPUT_TEXT_LIMIT", 10000)
+STGY_AI_USER_FOLLOWEES_LIMIT = _num("STGY_AI_USER_FOLLOWEES_LIMIT", 30)
+STGY_AI_USER_FOLLOWEES_MAX_SWAP = _num("STGY_AI_USER_FOLLOWEES_MAX_SWAP", 3)
+STGY_AI_USER_FOLLOWEES_UP_SIMILARITY = _num("STGY_AI_USER_FOLLOWEES_UP_SIMILARITY", 0.6, float)
+STGY_AI_USER_FOLLOWEES_DOWN_SIMILARITY = _num("STGY_AI_USER_FOLLOWEES_DOWN_SIMILARITY", 0.4, float)
+STGY_AI_USER_SKIP_PEER_IMPRESSION_UPDATE_DAYS = _num(
+    "STGY_AI_USER_SKIP_PEER_IMPRESSION_UPDATE_DAYS", 0.0, float
+)
+STGY_AI_USER_SKIP_INTEREST_UPDATE_DAYS = _num("STGY_AI_USER_SKIP_INTEREST_UPDATE_DAYS", 0.0, float)
+STGY_AI_USER_SKIP_NEW_POST_DAYS = _num("STGY_AI_USER_SKIP_NEW_POST_DAYS", 1.0, float)
+STGY_AI_USER_FOLLOWEE_ACTIVE_DAYS = _num("STGY_AI_USER_FOLLOWEE_ACTIVE_DAYS", 30.0, float)
+
+# --- Post summaries and recommendation (spec/summary-and-vectors.md) ---
+STGY_AI_SUMMARY_MODEL = env.str("STGY_AI_SUMMARY_MODEL", default="basic")
+STGY_AI_SUMMARY_POST_TEXT_LIMIT = _num("STGY_AI_SUMMARY_POST_TEXT_LIMIT", 50000)
+STGY_AI_SUMMARY_SUMMARY_TEXT_LIMIT = _num("STGY_AI_SUMMARY_SUMMARY_TEXT_LIMIT", 10000)
+STGY_AI_SUMMARY_SUMMARY_LENGTH = _num("STGY_AI_SUMMARY_SUMMARY_LENGTH", 1000)
+STGY_AI_SUMMARY_MAX_KEYWORDS = _num("STGY_AI_SUMMARY_MAX_KEYWORDS", 20)
+STGY_AI_SUMMARY_SWEEP_BATCH = _num("STGY_AI_SUMMARY_SWEEP_BATCH", 200)
+STGY_AI_SUMMARY_SWEEP_MIN_AGE_SECONDS = _num("STGY_AI_SUMMARY_SWEEP_MIN_AGE_SECONDS", 60)
+STGY_AI_POST_SEED_NUM_CLUSTERS = _num("STGY_AI_POST_SEED_NUM_CLUSTERS", 4)
+STGY_AI_POST_SEED_TTL_SEC = _num("STGY_AI_POST_SEED_TTL_SEC", 43200)
+STGY_AI_POST_SEED_CLUSTER_POSTIDS_LIMIT = _num("STGY_AI_POST_SEED_CLUSTER_POSTIDS_LIMIT", 100)
+STGY_AI_POST_SEED_NUM_TAGS = _num("STGY_AI_POST_SEED_NUM_TAGS", 10)
+STGY_AI_POST_SEED_NUM_KEYWORD_HASHES = _num("STGY_AI_POST_SEED_NUM_KEYWORD_HASHES", 50)
+STGY_AI_POST_RECOMMEND_TTL_SEC = _num("STGY_AI_POST_RECOMMEND_TTL_SEC", 3600)
+STGY_AI_POST_RECOMMEND_TAG_CANDIDATES = _num("STGY_AI_POST_RECOMMEND_TAG_CANDIDATES", 100)
+STGY_AI_POST_RECOMMEND_VEC_CANDIDATES = _num("STGY_AI_POST_RECOMMEND_VEC_CANDIDATES", 200)
+
+# Embedded mode runs tasks on a background thread; tests set this to run them inline.
+STGY_EAGER_TASKS_INLINE = env.bool("STGY_EAGER_TASKS_INLINE", default=False)

@@ -1,0 +1,17 @@
+from django.contrib import admin
+from django.urls import include, path
+from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView
+
+api_patterns = [
+    path("", include("sns.api.urls")),
+    path("", include("agents.api.urls")),
+    path("openapi.yml", SpectacularAPIView.as_view(permission_classes=[]), name="openapi"),
+    path("docs", SpectacularRedocView.as_view(url_name="openapi", permission_classes=[]), name="api-docs"),
+]
+
+urlpatterns = [
+    path("admin/", admin.site.urls),
+    path("api/", include(api_patterns)),
+    path("openapi.yml", SpectacularAPIView.as_view(permission_classes=[]), name="openapi-root"),
+    path("", include("sns.web.urls")),
+]

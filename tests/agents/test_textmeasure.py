@@ -1,0 +1,58 @@
+import pytest
+
+from agents.textmeasure import count_pt, len16, slice_pt, truncate_pt
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("abc", 3),
+        ("日本語", 6),
+        ("a…", 3),
+        ("😀", 2),
+        ("é", 1),
+        ("—", 2),
+        ("ｱ", 2),
+        ("\u1fff", 1),
+        ("\u2000", 2),
+        ("", 0),
+    ],
+)
+def test_count_pt(text, expected):
+    assert count_pt(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "start", "end", "expected"),
+    [
+        ("日本語abc", 0, 3, "日本"),
+        ("日本語abc", 0, 4, "日本"),
+        ("abc日本", 0, 4, "abc日"),
+        ("abcdef", 2, 4, "cd"),
+        ("日本語", 1, 3, "日本"),
+        ("abc", 0, 10, "abc"),
+        ("abc", 3, 3, ""),
+        ("abc", 3, 1, ""),
+        ("abc", 5, 9, ""),
+    ],
+)
+def test_slice_pt(text, start, end, expected):
+    assert slice_pt(text, start, end) == expected
+
+
+def test_truncate_pt_keeps_text_within_limit():
+    assert truncate_pt("abc", 3) == "abc"
+    assert truncate_pt("日本語", 6) == "日本語"
+
+
+def test_truncate_pt_cuts_and_marks():
+    assert truncate_pt("abcdef", 3) == "abc\u2026"
+    # A wide character straddling the limit is kept whole.
+    assert truncate_pt("ab日本", 3) == "ab日\u2026"
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"), [("abc", 3), ("日本", 2), ("😀", 2), ("a😀b", 4), ("", 0)]
+)
+def test_len16_counts_utf16_units(text, expected):
+    assert len16(text) == expected

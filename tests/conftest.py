@@ -1,0 +1,91 @@
+"""The small cast every test can use: a human, their follower, an AI user, a user the
+human blocks, and an admin."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+from django.core.cache import cache
+from rest_framework.test import APIClient
+
+from stgy.celery import app as celery_app
+from tests.factories import PASSWORD, make_ai_user, make_user
+
+requires_postgres = pytest.mark.skipif(
+    not os.environ.get("DATABASE_URL", "").startswith(("postgres", "postgresql")),
+    reason="needs PostgreSQL: set DATABASE_URL (the CI run does)",
+)
+requires_redis = pytest.mark.skipif(
+    not os.environ.get("REDIS_URL"), reason="needs Redis: set REDIS_URL (the CI run does)"
+)
+
+
+@pytest.fixture(autouse=True)
+def _isolated(settings):
+    """Tasks run inline during tests unless a test starts a real worker; throttle
+    counters and caches never leak between tests."""
+    settings.STGY_EAGER_TASKS_INLINE = True
+    celery_app.conf.task_always_eager = True
+    cache.clear()
+    yield
+    cache.clear()
+
+
+@pytest.fixture
+def human(db):
+    return make_user("Alice", locale="en-US")
+
+
+@pytest.fixture
+def follower(db, human):
+    from sns import services
+
+    user = make_user("Bob")
+    services.follow_add(user, human.id)
+    return user
+
+
+@pytest.fixture
+def ai_user(db):
+    return make_ai_user("Aiko", tier="balanced", personality="A cheerful chef who loves fermentation.")
+
+
+@pytest.fixture
+def blocked(db, human):
+    from sns import services
+
+    user = make_user("Mallory")
+    services.block_add(human, user.id)
+    return user
+
+
+@pytest.fixture
+def admin(db):
+    return make_user("Root", is_admin=True)
+
+
+def login_client(user) -> APIClient:
+    client = APIClient()
+    client.force_login(user)
+    return client
+
+
+@pytest.fixture
+def api():
+    """An anonymous API client; use `login_client(user)` for a logged-in one."""
+    return APIClient()
+
+
+__all__ = ["PASSWORD", "login_client", "requires_postgres", "requires_redis"]
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    """In CI (STGY_REQUIRE_ALL_TESTS=1) a skipped test is a failed test: every test that
+    needs PostgreSQL, Redis, a worker or a browser must really run there."""
+    outcome = yield
+    report = outcome.get_result()
+    if report.skipped and os.environ.get("STGY_REQUIRE_ALL_TESTS") and not hasattr(report, "wasxfail"):
+        report.outcome = "failed"
+        report.longrepr = f"skipped in CI, where nothing may be skipped: {report.longrepr}"
