@@ -1,0 +1,161 @@
+"""Stage 4: likes and replies (spec/agent-cycle.md §6).
+
+Code decides what is allowed (similarity rank, raw cosine thresholds, the post's own
+permissions, never into a thread between two other people); the model's literal
+`true` is necessary but never sufficient. Every write goes through sns.services as
+the AI user, so blocks, frozen accounts and throttles apply as to a human.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from django.conf import settings
+
+from agents.llm.parsing import parse_reply
+from agents.textmeasure import truncate_pt
+from sns import services
+from sns.errors import Conflict, DomainError
+from sns.ids import parse_id
+from sns.models import Post, PostTag
+
+from . import inputs
+from .context import StageContext
+from .llm_calls import LlmJob, fluctuated_length, run_jobs
+
+REPLY_CHAIN_LIMIT = 5
+REPLY_CHAIN_TEXT_LIMIT = 3000
+EXISTING_REPLIES_LIMIT = 5
+EXISTING_REPLY_TEXT_LIMIT = 1000
+
+
+def plan_actions(reads: list[dict], decisions: dict, posts: dict[int, Post], me_id: int) -> list[dict[str, Any]]:
+    """Rank the read posts by raw similarity and decide, per post, like and reply."""
+    ordered = sorted(reads, key=lambda r: r["sim"], reverse=True)
+    plan = []
+    for index, read in enumerate(ordered):
+        rank = index + 1
+        post = posts.get(parse_id(read["postId"]))
+        if post is None or post.owner_id == me_id:
+            continue  # own posts still consume a rank
+        decision = decisions.get(read["postId"]) or {}
+        sim = read["sim"]
+        like = (
+            decision.get("shouldLike") is True
+            and rank <= settings.STGY_AI_USER_LIKE_MAX_INTEREST_RANK
+            and sim >= settings.STGY_AI_USER_LIKE_MIN_SIMILARITY
+            and post.allow_likes
+        )
+        in_my_thread = post.reply_to is None or getattr(post, "reply_to_owner_id", None) == me_id
+        reply = (
+            decision.get("shouldReply") is True
+            and rank <= settings.STGY_AI_USER_REPLY_MAX_INTEREST_RANK
+            and sim >= settings.STGY_AI_USER_REPLY_MIN_SIMILARITY
+            and post.allow_replies
+            and in_my_thread
+        )
+        plan.append({"post": post, "rank": rank, "sim": sim, "like": like, "reply": reply, "decision": decision})
+    return plan
+
+
+def likes_and_replies(ctx: StageContext) -> dict[str, Any]:
+    if not ctx.had_interest_at_start:
+        ctx.details["likes"], ctx.details["replies"] = [], []
+        return {"skipped": "no interest at cycle start (first run)"}
+    me = ctx.user
+    reads = ctx.details.get("reads") or []
+    from sns.selectors import post_queryset
+
+    posts = {p.id: p for p in post_queryset().filter(id__in=[parse_id(r["postId"]) for r in reads])}
+    plan = plan_actions(reads, ctx.details.get("postDecisions") or {}, posts, me.id)
+    likes, replies = [], []
+    for item in plan:
+        if not item["like"]:
+            continue
+        post = item["post"]
+        record = {"postId": post.hex_id, "rank": item["rank"], "sim": item["sim"], "judgement": "shouldLike"}
+        try:
+            services.like_add(me, post.id)
+            record["result"] = "liked"
+        except Conflict:
+            record["result"] = "already liked"
+        except DomainError as exc:
+            record["result"] = f"refused: {exc.message}"
+        likes.append(record)
+    ctx.details["likes"] = likes
+
+    to_reply = [item for item in plan if item["reply"]]
+    if to_reply:
+        replies = _write_replies(ctx, to_reply)
+    ctx.details["replies"] = replies
+    return {"likes": sum(1 for r in likes if r["result"] == "liked"), "replies": sum(1 for r in replies if r.get("replyId"))}
+
+
+def _write_replies(ctx: StageContext, items: list[dict]) -> list[dict]:
+    me = ctx.user
+    targets = [item["post"] for item in items]
+    chains = inputs.ancestor_chains(me.id, targets, depth=REPLY_CHAIN_LIMIT)
+    existing = inputs.latest_direct_replies(me.id, [p.id for p in targets], per_post=EXISTING_REPLIES_LIMIT)
+    context_ids = {a.id for c in chains.values() for a in c} | {r.id for rs in existing.values() for r in rs}
+    summaries = inputs.summaries_for(context_ids | {p.id for p in targets})
+    own = inputs.post_impression_payloads(me.id, [p.id for p in targets])
+    peers = inputs.peer_payloads(me.id, {p.owner_id for p in targets})
+    author_tags: dict[int, list[str]] = {}
+    for tag in PostTag.objects.filter(post_id__in=[p.id for p in targets]).order_by("name"):
+        author_tags.setdefault(tag.post_id, []).append(tag.name)
+    rng = random.Random(f"{ctx.run.pk}:replies")
+    tag_num = min(max(2, settings.STGY_AI_USER_NEW_POST_TAGS), settings.STGY_AI_TAG_MAX_COUNT)
+    jobs = []
+    for item in items:
+        post = item["post"]
+        locale = inputs.post_locale(post, me.locale)
+        impression = own.get(post.id, {})
+        payload = {
+            "replyChain": [
+                inputs.context_post(a, me=me, content_limit=REPLY_CHAIN_TEXT_LIMIT, summaries=summaries)
+                for a in chains[post.id]
+            ],
+            "post": {
+                "locale": locale,
+                "author": post.owner.nickname,
+                "createdAt": inputs.iso(post.created_at),
+                "content": truncate_pt(post.content, settings.STGY_AI_USER_POST_TEXT_LIMIT),
+                "tags": author_tags.get(post.id, [])[: settings.STGY_AI_TAG_MAX_COUNT],
+                "summary": inputs.summary_text(summaries, post.id),
+                "impression": inputs.impression_text(impression),
+                "impressionTags": inputs.impression_tags(impression),
+                "peerImpression": inputs.impression_text(peers.get(post.owner_id, ({}, None))[0]),
+                "isSelf": post.owner_id == me.id,
+            },
+            "existingReplies": [
+                inputs.context_post(r, me=me, content_limit=EXISTING_REPLY_TEXT_LIMIT, summaries=summaries)
+                for r in existing.get(post.id, [])
+            ],
+        }
+        max_chars = fluctuated_length(rng, settings.STGY_AI_USER_REPLY_LENGTH, locale, 50)
+        jobs.append(LlmJob(
+            key=item, task="reply-post", locale=locale, payload=payload, max_chars=max_chars, tag_num=tag_num,
+            parse=lambda text, loc=locale: parse_reply(text, loc, tag_num, settings.STGY_AI_TAG_MAX_COUNT),
+        ))
+    profile = inputs.profile_excerpt(me, ctx.interest)
+    run_jobs(jobs, profile=profile, tier=me.ai_model, user_id=me.id, run_id=ctx.run.pk, stage=ctx.stage)
+
+    records = []
+    for job in jobs:
+        post = job.key["post"]
+        record = {"postId": post.hex_id, "rank": job.key["rank"], "sim": job.key["sim"], "judgement": "shouldReply", "maxChars": job.max_chars}
+        if job.result is None:
+            record["error"] = job.error
+            records.append(record)
+            continue
+        try:
+            reply = services.post_create(
+                me, content=job.result["content"], tags=job.result["tags"], reply_to=post.id,
+                idempotency_key=f"run:{ctx.run.pk}:reply:{post.hex_id}",
+            )
+            record["replyId"] = reply.hex_id
+        except DomainError as exc:
+            record["error"] = f"refused: {exc.message}"
+        records.append(record)
+    return records

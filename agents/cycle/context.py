@@ -1,0 +1,46 @@
+"""What one stage knows: the run record (which doubles as the state passed between
+stages, since tasks carry only ids), the AI user and its interest."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Any
+
+from django.conf import settings
+
+from agents.models import CycleRun, Interest
+from sns.models import User
+
+
+@dataclass
+class StageContext:
+    run: CycleRun
+    stage: str
+    notes: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def user(self) -> User:
+        return self.run.user
+
+    @property
+    def details(self) -> dict[str, Any]:
+        return self.run.details
+
+    @cached_property
+    def interest(self) -> Interest | None:
+        """The interest as it is now (after an earlier stage may have updated it)."""
+        return Interest.objects.filter(user_id=self.user.id).first()
+
+    def refresh_interest(self) -> None:
+        self.__dict__.pop("interest", None)
+
+    @property
+    def had_interest_at_start(self) -> bool:
+        return self.details.get("interestAtStart") is not None
+
+    def save_details(self) -> None:
+        CycleRun.objects.filter(pk=self.run.pk).update(details=self.run.details)
+
+    def setting(self, name: str):
+        return getattr(settings, f"STGY_{name}")

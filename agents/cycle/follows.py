@@ -1,0 +1,153 @@
+"""Stage 7: follow management (spec/agent-cycle.md §9).
+
+Each candidate and each current followee is summarised by the sum of the unit
+vectors of its recent posts; its cosine with the interest decides. At most
+FOLLOWEES_MAX_SWAP new follows per cycle, at most FOLLOWEES_LIMIT kept; unfollows
+happen before follows.
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+import numpy as np
+from django.conf import settings
+from django.db.models import F, Window
+from django.db.models.functions import RowNumber
+from django.utils import timezone
+
+from agents.embeddings import features_for_model
+from agents.vectors import cosine, decode_features, l2_normalize
+from sns import services
+from sns.errors import Conflict, DomainError, NotFound
+from sns.ids import id_to_hex, parse_id
+from sns.models import Follow, Post
+
+from . import inputs
+from .context import StageContext
+from .viewable import viewable_posts
+
+POSTS_FETCHED = 12
+VECTORS_USED = 10
+
+
+def analyse(viewer_id: int, user_ids: list[int], interest_vec: np.ndarray, model: str) -> dict[int, dict[str, Any]]:
+    """{user_id: {"similarity", "latestPostAt"}} for users with at least one usable vector."""
+    if not user_ids:
+        return {}
+    ranked = list(
+        Post.objects.filter(owner_id__in=user_ids)
+        .annotate(rank=Window(RowNumber(), partition_by=[F("owner_id")], order_by=F("id").desc()))
+        .filter(rank__lte=POSTS_FETCHED)
+        .values_list("id", flat=True)
+    )
+    visible = viewable_posts(viewer_id, ranked, with_owner=False)
+    summaries = inputs.summaries_for(visible.keys())
+    by_user: dict[int, list[int]] = {}
+    for post_id in sorted(visible, reverse=True):
+        by_user.setdefault(visible[post_id].owner_id, []).append(post_id)
+    result = {}
+    for user_id, post_ids in by_user.items():
+        total, used = np.zeros(len(interest_vec)), 0
+        for post_id in post_ids:
+            summary = summaries.get(post_id)
+            stored = features_for_model(bytes(summary.features), summary.embedding_model) if summary and summary.features else None
+            if stored is None:
+                continue
+            try:
+                vec = decode_features(stored)
+            except ValueError:
+                continue
+            if len(vec) != len(interest_vec):
+                continue
+            total = total + l2_normalize(vec)
+            used += 1
+            if used >= VECTORS_USED:
+                break
+        if used:
+            result[user_id] = {
+                "similarity": cosine(total, interest_vec),
+                "latestPostAt": visible[post_ids[0]].created_at,
+            }
+    return result
+
+
+def plan_follows(candidates: dict[int, dict], current: dict[int, dict], current_ids: list[int]) -> tuple[list[int], list[int], list[int]]:
+    """(final set, to_unfollow, to_follow) from analysed candidates and followees."""
+    active_after = timezone.now() - timedelta(days=settings.STGY_AI_USER_FOLLOWEE_ACTIVE_DAYS)
+    swap = settings.STGY_AI_USER_FOLLOWEES_MAX_SWAP
+    limit = settings.STGY_AI_USER_FOLLOWEES_LIMIT
+    new_side = sorted(candidates.items(), key=lambda kv: kv[1]["similarity"], reverse=True)[:swap]
+    new_side = [
+        (uid, a) for uid, a in new_side
+        if a["similarity"] >= settings.STGY_AI_USER_FOLLOWEES_UP_SIMILARITY and a["latestPostAt"] > active_after
+    ]
+    if len(current) < limit - swap:
+        keep = list(current.items())
+    else:
+        keep = [
+            (uid, a) for uid, a in current.items()
+            if a["similarity"] >= settings.STGY_AI_USER_FOLLOWEES_DOWN_SIMILARITY and a["latestPostAt"] > active_after
+        ]
+    union: dict[int, float] = {}
+    for uid, a in keep + new_side:
+        union[uid] = max(union.get(uid, -2.0), a["similarity"])
+    final = [uid for uid, _ in sorted(union.items(), key=lambda kv: kv[1], reverse=True)[:limit]]
+    final_set = set(final)
+    to_unfollow = [uid for uid in current_ids if uid not in final_set]
+    to_follow = [uid for uid in final if uid not in set(current_ids)]
+    return final, to_unfollow, to_follow
+
+
+def follow_management(ctx: StageContext) -> dict[str, Any]:
+    me = ctx.user
+    interest = ctx.interest
+    if interest is None:
+        return {"skipped": "no interest yet"}
+    stored = features_for_model(bytes(interest.features), interest.embedding_model)
+    if stored is None:
+        return {"skipped": "interest vector is of another embedding model"}
+    interest_vec = decode_features(stored)
+    candidate_ids = []
+    for hex_id, decision in (ctx.details.get("peerDecisions") or {}).items():
+        uid = parse_id(hex_id)
+        if decision.get("shouldFollow") is True and uid != me.id and uid not in candidate_ids:
+            candidate_ids.append(uid)
+    current_ids = [uid for uid in Follow.objects.filter(follower_id=me.id).order_by("-created_at").values_list("followee_id", flat=True) if uid != me.id]
+    analysed = analyse(me.id, list(set(candidate_ids) | set(current_ids)), interest_vec, interest.embedding_model)
+    candidates = {uid: analysed[uid] for uid in candidate_ids if uid in analysed}
+    current = {uid: analysed[uid] for uid in current_ids if uid in analysed}
+    _, to_unfollow, to_follow = plan_follows(candidates, current, current_ids)
+
+    def describe(uid: int) -> dict[str, Any]:
+        a = analysed.get(uid)
+        return {
+            "userId": id_to_hex(uid),
+            "similarity": round(a["similarity"], 6) if a else None,
+            "latestPostAt": inputs.iso(a["latestPostAt"]) if a else None,
+        }
+
+    unfollows, follows = [], []
+    for uid in to_unfollow:
+        record = describe(uid) | {"reason": "not analysable" if uid not in analysed else "below keep threshold or inactive"}
+        try:
+            services.follow_remove(me, uid)
+            record["result"] = "unfollowed"
+        except NotFound:
+            record["result"] = "was not following"
+        except DomainError as exc:
+            record["result"] = f"refused: {exc.message}"
+        unfollows.append(record)
+    for uid in to_follow:
+        record = describe(uid) | {"reason": "shouldFollow and similar"}
+        try:
+            services.follow_add(me, uid)
+            record["result"] = "followed"
+        except Conflict:
+            record["result"] = "already following"
+        except DomainError as exc:
+            record["result"] = f"refused: {exc.message}"
+        follows.append(record)
+    ctx.details["follows"], ctx.details["unfollows"] = follows, unfollows
+    return {"candidates": len(candidate_ids), "followees": len(current_ids), "followed": len(follows), "unfollowed": len(unfollows)}

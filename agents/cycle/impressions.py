@@ -1,0 +1,200 @@
+"""Stages 2 and 3: an impression of every post read and of every author met
+(spec/agent-cycle.md §4, §5). The post impression doubles as the read marker."""
+
+from __future__ import annotations
+
+import json
+from datetime import timedelta
+from typing import Any
+
+from django.conf import settings
+from django.db import transaction
+from django.db.models import F, Window
+from django.db.models.functions import RowNumber
+from django.utils import timezone
+
+from agents.llm.parsing import parse_peer_impression, parse_post_impression
+from agents.models import PeerImpression, PostImpression
+from agents.textmeasure import truncate_pt
+from sns.ids import id_to_hex, parse_id
+from sns.models import Post, User
+
+from . import inputs
+from .context import StageContext
+from .llm_calls import LlmJob, run_jobs, scaled
+from .viewable import viewable_posts
+
+REPLY_CHAIN_LIMIT = 5
+REPLY_CHAIN_TEXT_LIMIT = 3000
+
+
+def _profile(ctx: StageContext) -> dict[str, Any]:
+    return inputs.profile_excerpt(ctx.user, ctx.interest)
+
+
+def post_impressions(ctx: StageContext) -> dict[str, Any]:
+    me = ctx.user
+    reads = ctx.details.get("reads") or []
+    ids = [parse_id(r["postId"]) for r in reads]
+    posts = {p.id: p for p in Post.objects.filter(id__in=ids).select_related("owner")}
+    to_read = [posts[i] for i in ids if i in posts and posts[i].owner_id != me.id]
+    decisions: dict[str, Any] = ctx.details.setdefault("postDecisions", {})
+    # A redelivered stage finds its earlier impressions and reuses their decisions.
+    existing = inputs.post_impression_payloads(me.id, [p.id for p in to_read])
+    for post_id, payload in existing.items():
+        decisions.setdefault(id_to_hex(post_id), _decision(payload))
+    pending = [p for p in to_read if p.id not in existing]
+    if not pending:
+        return {"read": 0, "reused": len(existing)}
+
+    chains = inputs.ancestor_chains(me.id, pending, depth=REPLY_CHAIN_LIMIT)
+    context_ids = {a.id for chain in chains.values() for a in chain} | {p.id for p in pending}
+    summaries = inputs.summaries_for(context_ids)
+    peers = inputs.peer_payloads(me.id, {p.owner_id for p in pending})
+    base = settings.STGY_AI_USER_IMPRESSION_LENGTH
+    limit = settings.STGY_AI_USER_POST_TEXT_LIMIT
+    jobs = []
+    for post in pending:
+        locale = inputs.post_locale(post, me.locale)
+        peer_payload = peers.get(post.owner_id, ({}, None))[0]
+        payload = {
+            "replyChain": [
+                inputs.context_post(a, me=me, content_limit=REPLY_CHAIN_TEXT_LIMIT, summaries=summaries)
+                for a in chains[post.id]
+            ],
+            "post": {
+                "locale": locale,
+                "author": post.owner.nickname,
+                "createdAt": inputs.iso(post.created_at),
+                "content": truncate_pt(post.content, limit),
+                "summary": inputs.summary_text(summaries, post.id),
+                "peerImpression": inputs.impression_text(peer_payload),
+                "peerTags": inputs.impression_tags(peer_payload),
+                "isSelf": False,
+            },
+        }
+        jobs.append(LlmJob(
+            key=post, task="post-impression", locale=locale, payload=payload,
+            max_chars=scaled(locale, base), tag_num=settings.STGY_AI_TAG_MAX_COUNT,
+            parse=lambda text: parse_post_impression(text, settings.STGY_AI_TAG_MAX_COUNT),
+        ))
+    run_jobs(jobs, profile=_profile(ctx), tier=me.ai_model, user_id=me.id, run_id=ctx.run.pk, stage=ctx.stage)
+
+    failed = 0
+    for job in jobs:
+        post = job.key
+        if job.result is None:
+            failed += 1
+            decisions[post.hex_id] = {"shouldLike": False, "shouldReply": False, "error": job.error}
+            continue
+        payload = {k: job.result[k] for k in ("impression", "tags", "shouldLike", "shouldReply")}
+        with transaction.atomic():
+            PostImpression.objects.update_or_create(
+                user_id=me.id, post_id=post.id,
+                defaults={"peer_id": post.owner_id, "payload": json.dumps(payload, ensure_ascii=False), "updated_at": timezone.now()},
+            )
+        decisions[post.hex_id] = _decision(payload)
+    if failed and failed == len(jobs):
+        raise RuntimeError(f"every post impression failed ({failed}); first error: {jobs[0].error}")
+    return {"read": len(jobs) - failed, "failed": failed, "reused": len(existing)}
+
+
+def _decision(payload: dict[str, Any]) -> dict[str, Any]:
+    return {"shouldLike": payload.get("shouldLike") is True, "shouldReply": payload.get("shouldReply") is True}
+
+
+def peer_impressions(ctx: StageContext) -> dict[str, Any]:
+    me = ctx.user
+    peer_ids: list[int] = []
+    for read in ctx.details.get("reads") or []:
+        owner = parse_id(read["ownerId"])
+        if owner != me.id and owner not in peer_ids:
+            peer_ids.append(owner)
+    decisions: dict[str, Any] = ctx.details.setdefault("peerDecisions", {})
+    peers = {u.id: u for u in User.objects.filter(id__in=peer_ids)}
+    previous = inputs.peer_payloads(me.id, peer_ids)
+    skip_days = settings.STGY_AI_USER_SKIP_PEER_IMPRESSION_UPDATE_DAYS
+    fresh_after = timezone.now() - timedelta(days=skip_days) if skip_days > 0 else None
+    run_started = ctx.run.started_at
+    todo = []
+    for peer_id in peer_ids:
+        peer = peers.get(peer_id)
+        if peer is None:
+            continue
+        payload, row = previous.get(peer_id, ({}, None))
+        if row is not None and row.updated_at >= run_started:
+            decisions.setdefault(peer.hex_id, {"shouldFollow": payload.get("shouldFollow") is True})
+            continue  # written by this run before a redelivery
+        if row is not None and fresh_after is not None and row.updated_at > fresh_after:
+            decisions[peer.hex_id] = {"shouldFollow": False, "skipped": "recent impression"}
+            continue
+        todo.append(peer)
+    if not todo:
+        return {"judged": 0}
+
+    recent = _recent_posts(me.id, [p.id for p in todo])
+    all_post_ids = [p.id for posts in recent.values() for p in posts]
+    summaries = inputs.summaries_for(all_post_ids)
+    own_impressions = inputs.post_impression_payloads(me.id, all_post_ids)
+    base = settings.STGY_AI_USER_IMPRESSION_LENGTH
+    limit = settings.STGY_AI_USER_OUTPUT_TEXT_LIMIT
+    jobs = []
+    for peer in todo:
+        locale = inputs.dash_locale(peer.locale)
+        last = previous.get(peer.id, ({}, None))[0]
+        payload = {
+            "userId": peer.hex_id,
+            "locale": peer.locale,
+            "nickname": peer.nickname,
+            "introduction": truncate_pt(peer.introduction or "", settings.STGY_AI_USER_INTRO_TEXT_LIMIT),
+            "lastImpression": inputs.impression_text(last),
+            "posts": [
+                {
+                    "locale": post.locale or peer.locale,
+                    "summary": inputs.summary_text(summaries, post.id),
+                    "impression": truncate_pt(own_impressions.get(post.id, {}).get("impression", ""), limit),
+                    "tags": inputs.impression_tags(own_impressions.get(post.id, {})),
+                }
+                for post in recent.get(peer.id, [])
+            ],
+        }
+        jobs.append(LlmJob(
+            key=peer, task="peer-impression", locale=locale, payload=payload,
+            max_chars=scaled(locale, base), tag_num=settings.STGY_AI_TAG_MAX_COUNT,
+            parse=lambda text: parse_peer_impression(text, settings.STGY_AI_TAG_MAX_COUNT),
+        ))
+    run_jobs(jobs, profile=_profile(ctx), tier=me.ai_model, user_id=me.id, run_id=ctx.run.pk, stage=ctx.stage)
+
+    failed = 0
+    for job in jobs:
+        peer = job.key
+        if job.result is None:
+            failed += 1
+            decisions[peer.hex_id] = {"shouldFollow": False, "error": job.error}
+            continue
+        payload = {k: job.result[k] for k in ("impression", "tags", "shouldFollow")}
+        PeerImpression.objects.update_or_create(
+            user_id=me.id, peer_id=peer.id,
+            defaults={"payload": json.dumps(payload, ensure_ascii=False), "updated_at": timezone.now()},
+        )
+        decisions[peer.hex_id] = {"shouldFollow": payload["shouldFollow"] is True}
+    if failed and failed == len(jobs):
+        raise RuntimeError(f"every peer impression failed ({failed}); first error: {jobs[0].error}")
+    return {"judged": len(jobs) - failed, "failed": failed}
+
+
+def _recent_posts(viewer_id: int, owner_ids: list[int]) -> dict[int, list[Post]]:
+    """Each peer's newest posts (replies included), viewable ones only, newest first."""
+    per_user = settings.STGY_AI_USER_READ_PEER_POST_LIMIT
+    ranked = list(
+        Post.objects.filter(owner_id__in=owner_ids)
+        .annotate(rank=Window(RowNumber(), partition_by=[F("owner_id")], order_by=F("id").desc()))
+        .filter(rank__lte=per_user)
+        .values_list("id", flat=True)
+    )
+    visible = viewable_posts(viewer_id, ranked)
+    result: dict[int, list[Post]] = {}
+    for post_id in sorted(visible, reverse=True):
+        post = visible[post_id]
+        result.setdefault(post.owner_id, []).append(post)
+    return result

@@ -1,0 +1,137 @@
+"""Prompt inputs shared by the stages: the profile excerpt, reply context, summaries
+and impressions, each gathered for a whole batch of posts in a few queries."""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Iterable
+
+from django.conf import settings
+
+from agents.models import Interest, PeerImpression, PostImpression, PostSummary
+from agents.tags import parse_tags_field
+from agents.textmeasure import truncate_pt
+from sns.api.presenters import iso
+from sns.models import Post, User
+
+from .viewable import viewable_posts
+
+TAGS_REFED = 5  # impression tags fed back into prompts (fixed in the original)
+
+
+def dash_locale(locale: str | None) -> str:
+    return (locale or "").strip().replace("_", "-")
+
+
+def post_locale(post: Post, fallback: str) -> str:
+    return dash_locale(post.locale or post.owner.locale or fallback)
+
+
+def profile_excerpt(user: User, interest: Interest | None) -> dict[str, Any]:
+    limit = settings.STGY_AI_USER_INTRO_TEXT_LIMIT
+    return {
+        "userId": user.hex_id,
+        "locale": user.locale,
+        "nickname": user.nickname,
+        "introduction": truncate_pt(user.introduction or "", limit),
+        "aiPersonality": truncate_pt(user.ai_personality or "", limit),
+        "currentInterest": truncate_pt(interest.interest, limit) if interest else "",
+        "currentInterestTags": parse_tags_field(interest.tags, settings.STGY_AI_TAG_MAX_COUNT) if interest else [],
+    }
+
+
+def parse_payload(text: str | None) -> dict[str, Any]:
+    """An impression payload as the cycle wrote it; anything unreadable counts as none."""
+    if not text:
+        return {}
+    try:
+        data = json.loads(text)
+    except (TypeError, ValueError):
+        return {}
+    if not isinstance(data, dict) or not isinstance(data.get("impression"), str):
+        return {}
+    return data
+
+
+def impression_text(payload: dict[str, Any]) -> str:
+    return truncate_pt(payload.get("impression", ""), settings.STGY_AI_USER_OUTPUT_TEXT_LIMIT)
+
+
+def impression_tags(payload: dict[str, Any]) -> list[str]:
+    return parse_tags_field(payload.get("tags"), settings.STGY_AI_TAG_MAX_COUNT)[:TAGS_REFED]
+
+
+def summaries_for(post_ids: Iterable[int]) -> dict[int, PostSummary]:
+    return {s.post_id: s for s in PostSummary.objects.filter(post_id__in=list(post_ids))}
+
+
+def summary_text(summaries: dict[int, PostSummary], post_id: int) -> str:
+    row = summaries.get(post_id)
+    return truncate_pt(row.summary, settings.STGY_AI_USER_POST_TEXT_LIMIT) if row and row.summary else ""
+
+
+def peer_payloads(user_id: int, peer_ids: Iterable[int]) -> dict[int, tuple[dict[str, Any], PeerImpression]]:
+    rows = PeerImpression.objects.filter(user_id=user_id, peer_id__in=list(peer_ids))
+    return {row.peer_id: (parse_payload(row.payload), row) for row in rows}
+
+
+def post_impression_payloads(user_id: int, post_ids: Iterable[int]) -> dict[int, dict[str, Any]]:
+    rows = PostImpression.objects.filter(user_id=user_id, post_id__in=list(post_ids))
+    return {row.post_id: parse_payload(row.payload) for row in rows}
+
+
+def ancestor_chains(viewer_id: int, posts: list[Post], *, depth: int) -> dict[int, list[Post]]:
+    """Reply chains of many posts at once, one query per level, oldest first. Parents the
+    viewer may not see (frozen or blocking owner) end the chain (spec README item 10)."""
+    chains: dict[int, list[Post]] = {p.id: [] for p in posts}
+    frontier = {p.id: p.reply_to for p in posts if p.reply_to is not None}
+    seen = {p.id: {p.id} for p in posts}
+    for _ in range(depth):
+        if not frontier:
+            break
+        parents = viewable_posts(viewer_id, frontier.values())
+        next_frontier = {}
+        for post_id, parent_id in frontier.items():
+            parent = parents.get(parent_id)
+            if parent is None or parent_id in seen[post_id]:
+                continue
+            seen[post_id].add(parent_id)
+            chains[post_id].append(parent)
+            if parent.reply_to is not None:
+                next_frontier[post_id] = parent.reply_to
+        frontier = next_frontier
+    return {post_id: list(reversed(chain)) for post_id, chain in chains.items()}
+
+
+def context_post(post: Post, *, me: User, content_limit: int, summaries: dict[int, PostSummary]) -> dict[str, Any]:
+    """The ReplyContextPost shape: {locale, author, isSelf, createdAt, content, summary}."""
+    return {
+        "locale": post_locale(post, me.locale),
+        "author": post.owner.nickname,
+        "isSelf": post.owner_id == me.id,
+        "createdAt": iso(post.created_at),
+        "content": truncate_pt(post.content, content_limit),
+        "summary": summary_text(summaries, post.id),
+    }
+
+
+def latest_direct_replies(viewer_id: int, post_ids: list[int], *, per_post: int) -> dict[int, list[Post]]:
+    """Newest `per_post` viewable direct replies of each post, chronological."""
+    from django.db.models import F, Window
+    from django.db.models.functions import RowNumber
+
+    if not post_ids:
+        return {}
+    ranked = (
+        Post.objects.filter(reply_to__in=post_ids)
+        .annotate(rank=Window(RowNumber(), partition_by=[F("reply_to")], order_by=F("id").desc()))
+        .filter(rank__lte=per_post)
+        .values_list("id", "reply_to")
+    )
+    pairs = list(ranked)
+    visible = viewable_posts(viewer_id, [pid for pid, _ in pairs])
+    result: dict[int, list[Post]] = {pid: [] for pid in post_ids}
+    for reply_id, parent_id in sorted(pairs):
+        if reply_id in visible:
+            result[parent_id].append(visible[reply_id])
+    return result

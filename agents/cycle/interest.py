@@ -1,0 +1,114 @@
+"""Stage 5: the interest update (spec/agent-cycle.md §7).
+
+The model verbalises the new interest from recent peer and post impressions; code
+embeds it (never the fixed personality) and blends it with the previous direction:
+stored = encode(L2(L2(new) + h·L2(old))).
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+
+from agents.embeddings import embed_features, features_for_model, model_name
+from agents.embeddings.inputs import interest_embedding_input
+from agents.llm.parsing import parse_interest
+from agents.models import CycleRun, Interest, PeerImpression, PostImpression
+from agents.tags import normalize_interest_tags
+from agents.textmeasure import truncate_pt
+from agents.vectors import blend_interest
+from sns.ids import id_to_hex
+from sns.models import User
+
+from . import inputs
+from .context import StageContext
+from .llm_calls import LlmJob, run_jobs, scaled
+from .viewable import viewable_posts
+
+
+def interest_snapshot(interest: Interest | None) -> dict[str, Any] | None:
+    if interest is None:
+        return None
+    return {"interest": interest.interest, "tags": list(interest.tags), "updatedAt": inputs.iso(interest.updated_at)}
+
+
+def _interest_input(ctx: StageContext) -> dict[str, Any]:
+    me = ctx.user
+    limit = settings.STGY_AI_USER_READ_OWN_POST_LIMIT
+    peer_text_limit = settings.STGY_AI_USER_IMPRESSION_PEER_TEXT_LIMIT
+    peer_rows = list(PeerImpression.objects.filter(user_id=me.id).order_by("-updated_at", "-peer_id")[:limit])
+    peers = {u.id: u for u in User.objects.filter(id__in=[r.peer_id for r in peer_rows])}
+    users = []
+    for row in peer_rows:
+        peer = peers.get(row.peer_id)
+        if peer is None:
+            continue
+        payload = inputs.parse_payload(row.payload)
+        users.append({
+            "userId": peer.hex_id,
+            "locale": peer.locale,
+            "nickname": peer.nickname,
+            "introduction": truncate_pt(peer.introduction or "", peer_text_limit),
+            "impression": inputs.impression_text(payload),
+            "tags": inputs.impression_tags(payload),
+        })
+    post_rows = list(PostImpression.objects.filter(user_id=me.id).order_by("-updated_at", "-post_id")[:limit])
+    visible = viewable_posts(me.id, [r.post_id for r in post_rows])
+    summaries = inputs.summaries_for(visible.keys())
+    posts = []
+    for row in post_rows:
+        post = visible.get(row.post_id)
+        if post is None:
+            continue
+        payload = inputs.parse_payload(row.payload)
+        posts.append({
+            "locale": inputs.post_locale(post, me.locale),
+            "authorId": id_to_hex(post.owner_id),
+            "authorNickname": post.owner.nickname,
+            "content": truncate_pt(post.content, peer_text_limit),
+            "summary": inputs.summary_text(summaries, post.id),
+            "impression": inputs.impression_text(payload),
+            "tags": inputs.impression_tags(payload),
+        })
+    return {"users": users, "posts": posts}
+
+
+def interest_update(ctx: StageContext) -> dict[str, Any]:
+    me = ctx.user
+    if "interestAfter" in ctx.details:
+        return {"reused": True}  # a redelivery after the interest was already saved
+    previous = ctx.interest
+    skip_days = settings.STGY_AI_USER_SKIP_INTEREST_UPDATE_DAYS
+    if previous is not None and skip_days > 0 and previous.updated_at > timezone.now() - timedelta(days=skip_days):
+        return {"skipped": "interest is recent"}
+    payload = _interest_input(ctx)
+    if previous is None and (not payload["users"] or not payload["posts"]):
+        return {"skipped": "nothing read yet to form a first interest"}
+    locale = inputs.dash_locale(me.locale)
+    job = LlmJob(
+        key="interest", task="interest", locale=locale, payload=payload,
+        max_chars=scaled(locale, settings.STGY_AI_USER_INTEREST_LENGTH), tag_num=settings.STGY_AI_TAG_MAX_COUNT,
+        parse=lambda text: parse_interest(text, settings.STGY_AI_TAG_MAX_COUNT),
+    )
+    run_jobs([job], profile=inputs.profile_excerpt(me, previous), tier=me.ai_model, user_id=me.id, run_id=ctx.run.pk, stage=ctx.stage)
+    if job.result is None:
+        raise RuntimeError(job.error)
+    text = job.result["interest"]
+    tags = normalize_interest_tags(job.result["tags"], settings.STGY_AI_TAG_MAX_COUNT)
+    generated, model = embed_features(interest_embedding_input(text, job.result["tags"], me.introduction or ""))
+    old = features_for_model(bytes(previous.features), previous.embedding_model) if previous else None
+    features = blend_interest(generated, old, settings.STGY_AI_USER_INTEREST_HYSTERESIS_COEFFICIENT)
+    with transaction.atomic():
+        Interest.objects.update_or_create(
+            user_id=me.id,
+            defaults={"interest": text, "tags": sorted(tags), "features": features, "embedding_model": model, "updated_at": timezone.now()},
+        )
+        ctx.details["interestAfter"] = {"interest": text, "tags": sorted(tags), "embeddingModel": model}
+        # Saved with the interest, so a redelivered stage cannot blend the vector twice.
+        CycleRun.objects.filter(pk=ctx.run.pk).update(details=ctx.details)
+    ctx.refresh_interest()
+    return {"users": len(payload["users"]), "posts": len(payload["posts"]), "model": model_name()}

@@ -1,0 +1,101 @@
+"""One LLM job of a stage: render the prompt, call the gateway, parse the answer.
+
+Jobs of one stage run concurrently (bounded by STGY_AI_USER_STAGE_CONCURRENCY) so a
+cycle's wall time grows with its stages, not with its calls. A job never touches
+social rows; it returns a parsed dict or the error, and the stage writes afterwards.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from django.conf import settings
+from django.db import connections
+
+from agents.llm import gateway
+from agents.prompts import is_cjk, render_agent_prompt
+
+
+@dataclass
+class LlmJob:
+    key: Any
+    task: str
+    locale: str
+    payload: dict[str, Any]
+    max_chars: int
+    tag_num: int
+    parse: Callable[[str], dict[str, Any]]
+    result: dict[str, Any] | None = None
+    error: str | None = None
+    prompt_chars: int = 0
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+def scaled(locale: str, base: int | float) -> int:
+    """CJK locales get half the length (ceil), as the original's prompts do."""
+    return math.ceil(base * 0.5) if is_cjk(locale) else int(base)
+
+
+def tag_chars(locale: str) -> int:
+    return scaled(locale, settings.STGY_AI_TAG_MAX_LENGTH)
+
+
+def fluctuated_length(rng: random.Random, base: int, locale: str, step: int) -> int:
+    """Log-uniform length in [base/R, base·R), halved for CJK, rounded half-up to `step`."""
+    ratio = settings.STGY_AI_USER_POST_LENGTH_FLUCTUATION_RATIO
+    value = base * math.exp((2 * rng.random() - 1) * math.log(ratio))
+    if is_cjk(locale):
+        value *= 0.5
+    return int(math.floor(value / step + 0.5) * step)
+
+
+def _run_job(job: LlmJob, *, profile: dict, tier: str, user_id: int, run_id: int, stage: str) -> None:
+    try:
+        prompt = render_agent_prompt(
+            job.task,
+            locale=job.locale,
+            profile=profile,
+            payload=job.payload,
+            max_chars=job.max_chars,
+            tag_chars=tag_chars(job.locale),
+            tag_num=job.tag_num,
+        )
+        job.prompt_chars = len(prompt)
+        response = gateway.chat(
+            messages=[{"role": "user", "content": prompt}],
+            tier=tier,
+            task=job.task,
+            locale=job.locale,
+            json_mode=True,
+            inputs={"profile": profile, "payload": job.payload, "max_chars": job.max_chars, "tag_num": job.tag_num},
+            user_id=user_id,
+            run_id=run_id,
+            stage=stage,
+        )
+        job.result = job.parse(response.content)
+    except Exception as exc:  # one job's failure is that item's failure, never the stage's
+        job.error = f"{type(exc).__name__}: {exc}"
+
+
+def run_jobs(jobs: list[LlmJob], *, profile: dict, tier: str, user_id: int, run_id: int, stage: str) -> list[LlmJob]:
+    bound = max(1, int(settings.STGY_AI_USER_STAGE_CONCURRENCY))
+    kwargs = dict(profile=profile, tier=tier, user_id=user_id, run_id=run_id, stage=stage)
+    if bound == 1 or len(jobs) <= 1:
+        for job in jobs:
+            _run_job(job, **kwargs)
+        return jobs
+
+    def worker(job: LlmJob) -> None:
+        try:
+            _run_job(job, **kwargs)
+        finally:
+            # Each thread got its own database connection for the usage row; give it back.
+            connections.close_all()
+
+    with ThreadPoolExecutor(max_workers=min(bound, len(jobs)), thread_name_prefix=f"stgy-{stage}") as pool:
+        list(pool.map(worker, jobs))
+    return jobs

@@ -1,0 +1,86 @@
+"""Stage 6: a new post (spec/agent-cycle.md §8, with the skip rule on root posts of
+spec/README.md item 9)."""
+
+from __future__ import annotations
+
+import random
+from datetime import timedelta
+from typing import Any
+
+from django.conf import settings
+from django.utils import timezone
+
+from agents.llm.parsing import parse_new_post
+from agents.models import AiPostTag
+from agents.tags import parse_tags_field
+from agents.textmeasure import truncate_pt
+from sns import services
+from sns.models import Post
+
+from . import inputs
+from .context import StageContext
+from .llm_calls import LlmJob, fluctuated_length, run_jobs
+
+SEED_POSTS = 5
+CONTEXT_ITEMS = 2
+CONTEXT_TEXT_LIMIT = 1000
+
+
+def new_post(ctx: StageContext) -> dict[str, Any]:
+    me = ctx.user
+    if ctx.interest is None:
+        return {"skipped": "no interest yet"}
+    key = f"run:{ctx.run.pk}:post"
+    done = Post.objects.filter(idempotency_key=key).first()
+    if done is not None:
+        ctx.details["newPost"] = {"postId": done.hex_id, "reused": True}
+        return {"postId": done.hex_id}
+    skip_days = settings.STGY_AI_USER_SKIP_NEW_POST_DAYS
+    latest_root = Post.objects.filter(owner_id=me.id, reply_to__isnull=True).order_by("-id").first()
+    if skip_days > 0 and latest_root is not None and latest_root.created_at > timezone.now() - timedelta(days=skip_days):
+        ctx.details["newPost"] = {"skipped": f"latest root post is younger than {skip_days} days"}
+        return {"skipped": "recent root post"}
+
+    own = list(Post.objects.filter(owner_id=me.id).select_related("owner").order_by("-id")[: settings.STGY_AI_USER_READ_OWN_POST_LIMIT])
+    seeds = own[: min(SEED_POSTS, settings.STGY_AI_USER_READ_POST_LIMIT)]
+    chains = inputs.ancestor_chains(me.id, seeds, depth=CONTEXT_ITEMS)
+    replies = inputs.latest_direct_replies(me.id, [p.id for p in seeds], per_post=CONTEXT_ITEMS)
+    context_ids = {a.id for c in chains.values() for a in c} | {r.id for rs in replies.values() for r in rs}
+    summaries = inputs.summaries_for(context_ids | {p.id for p in seeds})
+    ai_tags: dict[int, list[str]] = {}
+    for tag in AiPostTag.objects.filter(post_id__in=[p.id for p in seeds]).order_by("name"):
+        ai_tags.setdefault(tag.post_id, []).append(tag.name)
+    payload = {
+        "posts": [
+            {
+                "locale": inputs.post_locale(post, me.locale),
+                "createdAt": inputs.iso(post.created_at),
+                "content": truncate_pt(post.content, settings.STGY_AI_USER_POST_TEXT_LIMIT),
+                "tags": parse_tags_field(ai_tags.get(post.id, []), settings.STGY_AI_TAG_MAX_COUNT),
+                "summary": inputs.summary_text(summaries, post.id),
+                "replyChain": [
+                    inputs.context_post(a, me=me, content_limit=CONTEXT_TEXT_LIMIT, summaries=summaries)
+                    for a in chains[post.id]
+                ],
+                "existingReplies": [
+                    inputs.context_post(r, me=me, content_limit=CONTEXT_TEXT_LIMIT, summaries=summaries)
+                    for r in replies.get(post.id, [])
+                ],
+            }
+            for post in seeds
+        ]
+    }
+    locale = inputs.dash_locale(me.locale)
+    rng = random.Random(f"{ctx.run.pk}:new-post")
+    tag_num = min(settings.STGY_AI_USER_NEW_POST_TAGS, settings.STGY_AI_TAG_MAX_COUNT)
+    job = LlmJob(
+        key="new-post", task="new-post", locale=locale, payload=payload,
+        max_chars=fluctuated_length(rng, settings.STGY_AI_USER_NEW_POST_LENGTH, locale, 100), tag_num=tag_num,
+        parse=lambda text: parse_new_post(text, tag_num),
+    )
+    run_jobs([job], profile=inputs.profile_excerpt(me, ctx.interest), tier=me.ai_model, user_id=me.id, run_id=ctx.run.pk, stage=ctx.stage)
+    if job.result is None:
+        raise RuntimeError(job.error)
+    post = services.post_create(me, content=job.result["content"], tags=job.result["tags"], idempotency_key=key)
+    ctx.details["newPost"] = {"postId": post.hex_id, "maxChars": job.max_chars, "seedPosts": len(seeds)}
+    return {"postId": post.hex_id}

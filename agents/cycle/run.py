@@ -1,0 +1,134 @@
+"""Begin, execute and end one AI user's cycle.
+
+The run record is both the observable history of the cycle and the state its stage
+tasks pass on (they carry only the run id). A shared wrapper records each stage's
+outcome, duration and error and always returns, so the chain never breaks and every
+stage runs with whatever state exists.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from datetime import timedelta
+from typing import Any
+
+from django.conf import settings
+from django.db.models import Count, Q, Sum
+from django.utils import timezone
+
+from agents.models import AgentState, CycleRun, LlmUsage
+from sns.models import User
+
+from . import STAGES
+from .actions import likes_and_replies
+from .context import StageContext
+from .follows import follow_management
+from .impressions import peer_impressions, post_impressions
+from .interest import interest_snapshot, interest_update
+from .new_post import new_post
+from .schedule import lease_claim, lease_release
+from .select_posts import select_posts
+
+log = logging.getLogger(__name__)
+
+STAGE_FUNCTIONS = {
+    "select_posts": select_posts,
+    "post_impressions": post_impressions,
+    "peer_impressions": peer_impressions,
+    "likes_and_replies": likes_and_replies,
+    "interest_update": interest_update,
+    "new_post": new_post,
+    "follow_management": follow_management,
+}
+assert tuple(STAGE_FUNCTIONS) == STAGES
+
+
+def cycle_begin(user_id: int) -> CycleRun | None:
+    """Create the run record and take the user's lease; None if the user is not an
+    active AI user or another cycle of theirs holds the lease."""
+    user = User.objects.filter(pk=user_id, ai_model__isnull=False, is_frozen=False).first()
+    if user is None:
+        return None
+    run = CycleRun.objects.create(user=user, started_at=timezone.now())
+    if not lease_claim(user.id, run.pk):
+        run.delete()
+        return None
+    from agents.models import Interest
+
+    run.details = {"interestAtStart": interest_snapshot(Interest.objects.filter(user_id=user.id).first())}
+    run.save(update_fields=["details"])
+    return run
+
+
+def stage_execute(run_id: int, stage: str) -> dict[str, Any]:
+    run = CycleRun.objects.select_related("user").get(pk=run_id)
+    recorded = run.stages.get(stage)
+    if recorded and recorded.get("outcome") in ("ok", "skipped", "failed"):
+        return recorded  # a redelivered stage task: the work is done and recorded
+    ctx = StageContext(run=run, stage=stage)
+    started = time.monotonic()
+    try:
+        result = STAGE_FUNCTIONS[stage](ctx) or {}
+        outcome = "skipped" if "skipped" in result else "ok"
+        record = {"outcome": outcome, **result}
+    except Exception as exc:  # the chain never breaks: record and go on
+        log.warning("stage %s of run %s failed: %s", stage, run_id, exc, exc_info=True)
+        record = {"outcome": "failed", "error": f"{type(exc).__name__}: {exc}"[:2000]}
+    record["ms"] = int((time.monotonic() - started) * 1000)
+    if ctx.notes:
+        record["notes"] = ctx.notes
+    run.stages[stage] = record
+    run.save(update_fields=["stages", "details"])
+    return record
+
+
+def cycle_end(run_id: int) -> CycleRun:
+    run = CycleRun.objects.select_related("user").get(pk=run_id)
+    usage = LlmUsage.objects.filter(run_id=run_id).aggregate(
+        calls=Count("id"),
+        prompt=Sum("prompt_tokens"),
+        completion=Sum("completion_tokens"),
+        cached=Sum("cached_tokens"),
+        cost=Sum("cost"),
+        errors=Count("id", filter=~Q(outcome="ok")),
+    )
+    run.llm_calls = usage["calls"] or 0
+    run.prompt_tokens = usage["prompt"] or 0
+    run.completion_tokens = usage["completion"] or 0
+    run.cached_tokens = usage["cached"] or 0
+    run.cost = usage["cost"] or 0
+    run.finished_at = timezone.now()
+    run.elapsed_ms = int((run.finished_at - run.started_at).total_seconds() * 1000)
+    missing = [s for s in STAGES if s not in run.stages]
+    run.status = CycleRun.Status.FAILED if missing else CycleRun.Status.DONE
+    if missing:
+        run.details["missingStages"] = missing
+    run.save()
+    lease_release(run.user_id, run.pk)
+    return run
+
+
+def run_cycle_sync(user_id: int) -> CycleRun | None:
+    """One whole cycle in this process (runcycle, runagents, the embedded demo)."""
+    run = cycle_begin(user_id)
+    if run is None:
+        return None
+    for stage in STAGES:
+        stage_execute(run.pk, stage)
+    return cycle_end(run.pk)
+
+
+def stale_runs_close(older_than: timedelta = timedelta(hours=2)) -> int:
+    """Mark runs whose worker died long ago as failed, so the activity page is honest."""
+    cutoff = timezone.now() - older_than
+    return CycleRun.objects.filter(status=CycleRun.Status.RUNNING, started_at__lt=cutoff).update(
+        status=CycleRun.Status.FAILED, finished_at=timezone.now()
+    )
+
+
+def lease_seconds() -> int:
+    return settings.STGY_AI_USER_LOCK_SECONDS
+
+
+__all__ = ["cycle_begin", "cycle_end", "run_cycle_sync", "stage_execute", "stale_runs_close", "AgentState"]

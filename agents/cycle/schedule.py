@@ -1,0 +1,100 @@
+"""Who is due, and the lease that keeps one user's cycles from overlapping.
+
+Claiming is a conditional UPDATE: zero rows changed means someone else holds it.
+A lease expires on its own, so a worker that dies mid-cycle never locks a user out.
+"""
+
+from __future__ import annotations
+
+import random
+from datetime import timedelta
+
+from django.conf import settings
+from django.db.models import Q, Sum
+from django.utils import timezone
+
+from agents.budget import tokens_used_today, utc_day_start
+from agents.models import AgentState, LlmUsage
+from sns.models import User
+
+
+def next_interval(rng: random.Random | None = None) -> timedelta:
+    """The user's loop interval with ±jitter, so users never fire in lockstep."""
+    rng = rng or random
+    jitter = settings.STGY_AI_USER_LOOP_JITTER
+    base_ms = settings.STGY_AI_USER_LOOP_SLEEP_MS
+    return timedelta(milliseconds=base_ms * (1 + rng.uniform(-jitter, jitter)))
+
+
+def site_over_budget() -> bool:
+    budget = settings.STGY_AI_SITE_DAILY_TOKEN_BUDGET
+    return bool(budget) and tokens_used_today() >= budget
+
+
+def users_over_budget(user_ids: list[int]) -> set[int]:
+    """The users among `user_ids` over their daily budget, in one query."""
+    budget = settings.STGY_AI_USER_DAILY_TOKEN_BUDGET
+    if not budget or not user_ids:
+        return set()
+    rows = (
+        LlmUsage.objects.filter(created_at__gte=utc_day_start(), user_id__in=user_ids)
+        .values("user_id")
+        .annotate(p=Sum("prompt_tokens"), c=Sum("completion_tokens"))
+    )
+    return {row["user_id"] for row in rows if (row["p"] or 0) + (row["c"] or 0) >= budget}
+
+
+def ensure_states() -> None:
+    """Give every active AI user a schedule row, first runs spread over one interval."""
+    missing = User.objects.filter(ai_model__isnull=False, is_frozen=False, agent_state__isnull=True).values_list("id", flat=True)
+    now = timezone.now()
+    rows = [
+        AgentState(user_id=uid, next_run_at=now + random.uniform(0, 1) * next_interval() * 0.05)
+        for uid in missing
+    ]
+    AgentState.objects.bulk_create(rows, ignore_conflicts=True)
+
+
+def due_user_ids(limit: int = 500) -> list[int]:
+    """AI users to start now: active, due, not running, within budget; each one claimed
+    by pushing its next run forward so the next dispatcher tick does not send it again."""
+    from agents.llm import gateway
+
+    if not gateway.ai_enabled() or site_over_budget():
+        return []
+    ensure_states()
+    now = timezone.now()
+    candidates = list(
+        AgentState.objects.filter(
+            next_run_at__lte=now, user__ai_model__isnull=False, user__is_frozen=False
+        )
+        .filter(Q(lease_until__isnull=True) | Q(lease_until__lt=now))
+        .order_by("next_run_at")
+        .values_list("user_id", "next_run_at")[:limit]
+    )
+    over = users_over_budget([uid for uid, _ in candidates])
+    due = []
+    for user_id, next_run_at in candidates:
+        if user_id in over:
+            continue
+        claimed = AgentState.objects.filter(user_id=user_id, next_run_at=next_run_at).update(
+            next_run_at=now + next_interval(), last_run_at=now
+        )
+        if claimed:
+            due.append(user_id)
+    return due
+
+
+def lease_claim(user_id: int, run_id: int) -> bool:
+    now = timezone.now()
+    until = now + timedelta(seconds=settings.STGY_AI_USER_LOCK_SECONDS)
+    AgentState.objects.get_or_create(user_id=user_id, defaults={"next_run_at": now + next_interval()})
+    return bool(
+        AgentState.objects.filter(user_id=user_id)
+        .filter(Q(lease_until__isnull=True) | Q(lease_until__lt=now))
+        .update(lease_until=until, lease_run=run_id)
+    )
+
+
+def lease_release(user_id: int, run_id: int) -> None:
+    AgentState.objects.filter(user_id=user_id, lease_run=run_id).update(lease_until=None, lease_run=None)

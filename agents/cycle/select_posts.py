@@ -1,0 +1,228 @@
+"""Stage 1: choose what to read (spec/agent-cycle.md §3).
+
+Candidates from six sources with base weights, reply and locale multipliers; merged
+by maximum; filtered to what the AI user may see; a random score; posts already read
+dropped; ranked by similarity to the current interest; at most READ_POST_LIMIT read,
+at most two per author.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from django.conf import settings
+from django.db.models import F, Window
+from django.db.models.functions import RowNumber
+
+from agents.embeddings import features_for_model
+from agents.models import PostImpression, PostSummary
+from agents.vectors import cosine, decode_features, similarity_score
+from sns import selectors
+from sns.ids import id_to_hex, parse_id
+from sns.models import Follow, Post
+from sns.selectors import Page
+from sns.text import language_of
+
+from .context import StageContext
+from .viewable import viewable_posts
+
+BOOST_OFFSET = 0.2
+PER_AUTHOR_CAP = 2
+FOLLOWER_SAMPLE = 5
+POSTS_PER_FOLLOWER = 3
+FOLLOWEE_POSTS_PER_USER = 3
+
+
+def locale_multiplier(my_locale: str, post_locale: str | None) -> float:
+    mine, theirs = language_of(my_locale), language_of(post_locale)
+    if mine and mine == theirs:
+        return 1.0
+    return 0.5 if theirs == "en" else 0.3
+
+
+def reply_multiplier(post: Post, parent_owner_id: int | None, me_id: int) -> float:
+    return 0.5 if post.reply_to is not None and parent_owner_id != me_id else 1.0
+
+
+def _timeline_candidates(ctx: StageContext, posts, base: float, source: str, out: list) -> None:
+    me = ctx.user
+    for post in posts:
+        if post.owner_id == me.id:
+            continue
+        weight = base
+        weight *= reply_multiplier(post, getattr(post, "reply_to_owner_id", None), me.id)
+        weight *= locale_multiplier(me.locale, post.locale or post.owner.locale)
+        out.append((post.id, weight, source))
+
+
+def _notification_candidates(me_id: int, out: list) -> None:
+    shown = settings.STGY_NOTIFICATION_SHOWN_RECORDS
+    feed = selectors.notifications_feed(me_id, shown=shown) or []
+    for note in feed:
+        if note.slot.startswith("reply:"):
+            weight, source = 0.8, "reply-notification"
+        elif note.slot.startswith("mention:"):
+            weight, source = 0.6, "mention-notification"
+        else:
+            continue
+        for record in (note.payload or {}).get("records", []):
+            post_hex, user_hex = record.get("postId"), record.get("userId")
+            if not isinstance(post_hex, str) or not isinstance(user_hex, str):
+                continue
+            try:
+                if parse_id(user_hex) == me_id:
+                    continue
+                out.append((parse_id(post_hex), weight, source))
+            except Exception:
+                continue
+
+
+def _recommended_candidates(ctx: StageContext, out: list) -> None:
+    interest = ctx.interest
+    if interest is None:
+        return
+    limit = min(100, settings.STGY_AI_USER_FETCH_POST_LIMIT)
+    try:
+        from agents.recommend import recommend_for_interest
+
+        ids = recommend_for_interest(ctx.user, interest, limit=limit)
+    except Exception as exc:  # the original treats this source as optional
+        ctx.notes.setdefault("sourceErrors", {})["recommendations"] = str(exc)
+        return
+    for post_id in ids[:limit]:
+        out.append((post_id, 0.8, "recommendation"))
+
+
+def _follower_candidates(ctx: StageContext, rng: random.Random, out: list) -> None:
+    me = ctx.user
+    fetch = settings.STGY_AI_USER_FETCH_POST_LIMIT
+    followers = list(
+        Follow.objects.filter(followee_id=me.id).order_by("-created_at").values_list("follower_id", flat=True)[:fetch]
+    )
+    rng.shuffle(followers)
+    chosen = followers[:FOLLOWER_SAMPLE]
+    if not chosen:
+        return
+    ranked = (
+        Post.objects.filter(owner_id__in=chosen)
+        .annotate(rank=Window(RowNumber(), partition_by=[F("owner_id")], order_by=F("id").desc()))
+        .filter(rank__lte=min(POSTS_PER_FOLLOWER, settings.STGY_AI_USER_READ_POST_LIMIT))
+        .values_list("id", flat=True)
+    )
+    for post_id in ranked:
+        out.append((post_id, 0.5, "follower"))
+
+
+def gather_candidates(ctx: StageContext, rng: random.Random) -> list[tuple[int, float, str]]:
+    me = ctx.user
+    fetch = settings.STGY_AI_USER_FETCH_POST_LIMIT
+    out: list[tuple[int, float, str]] = []
+    followees = selectors.posts_by_followees(
+        user_id=me.id, page=Page(0, fetch, "desc"), include_self=False, include_replies=True,
+        limit_per_user=FOLLOWEE_POSTS_PER_USER,
+    )
+    _timeline_candidates(ctx, followees, 1.0, "followee", out)
+    _timeline_candidates(ctx, selectors.posts_list(page=Page(0, fetch, "desc")), 0.5, "latest", out)
+    _notification_candidates(me.id, out)
+    _recommended_candidates(ctx, out)
+    _follower_candidates(ctx, rng, out)
+    return out
+
+
+def merge_by_max(candidates: list[tuple[int, float, str]]) -> dict[int, dict[str, Any]]:
+    merged: dict[int, dict[str, Any]] = {}
+    for post_id, weight, source in candidates:
+        entry = merged.setdefault(post_id, {"weight": weight, "sources": []})
+        entry["weight"] = max(entry["weight"], weight)
+        if source not in entry["sources"]:
+            entry["sources"].append(source)
+    return merged
+
+
+def rank_by_interest(ctx: StageContext, ordered: list[dict[str, Any]], summaries: dict[int, PostSummary]) -> list[dict[str, Any]]:
+    interest = ctx.interest
+    core = None
+    if interest is not None:
+        stored = features_for_model(bytes(interest.features), interest.embedding_model)
+        if stored is not None:
+            try:
+                core = decode_features(stored)
+            except ValueError:
+                core = None
+    ranked = []
+    for item in ordered:
+        summary = summaries.get(item["postId"])
+        if core is None:
+            # First run (or an undecodable interest): read only posts already summarised.
+            if summary is None or summary.summary is None:
+                continue
+            item.update(sim=0.0, boosted=item["score"])
+            ranked.append(item)
+            continue
+        if item["score"] <= 0 or summary is None or not summary.features:
+            continue
+        features = features_for_model(bytes(summary.features), summary.embedding_model)
+        if features is None:
+            continue
+        try:
+            sim = cosine(core, decode_features(features))
+        except ValueError:
+            continue
+        if sim != sim:  # NaN
+            continue
+        item.update(sim=sim, boosted=(item["score"] + BOOST_OFFSET) * similarity_score(sim))
+        ranked.append(item)
+    if core is not None:
+        ranked.sort(key=lambda entry: entry["boosted"], reverse=True)
+    return ranked
+
+
+def select_posts(ctx: StageContext) -> dict[str, Any]:
+    me = ctx.user
+    rng = random.Random(f"{ctx.run.pk}:select")
+    merged = merge_by_max(gather_candidates(ctx, rng))
+    visible = viewable_posts(me.id, merged.keys())
+    ordered = []
+    for post_id, entry in merged.items():
+        if post_id not in visible or entry["weight"] <= 0:
+            continue
+        ordered.append({
+            "postId": post_id,
+            "ownerId": visible[post_id].owner_id,
+            "sources": entry["sources"],
+            "weight": round(entry["weight"], 6),
+            "score": rng.random() * entry["weight"],
+        })
+    ordered.sort(key=lambda entry: entry["score"], reverse=True)
+    already_read = set(
+        PostImpression.objects.filter(user_id=me.id, post_id__in=[e["postId"] for e in ordered]).values_list("post_id", flat=True)
+    )
+    kept = [e for e in ordered if e["postId"] not in already_read][: settings.STGY_AI_USER_COMPARE_POST_LIMIT]
+    summaries = {s.post_id: s for s in PostSummary.objects.filter(post_id__in=[e["postId"] for e in kept])}
+    ranked = rank_by_interest(ctx, kept, summaries)
+
+    reads, per_author = [], {}
+    for entry in ranked:
+        if len(reads) >= settings.STGY_AI_USER_READ_POST_LIMIT:
+            break
+        owner = entry["ownerId"]
+        if per_author.get(owner, 0) >= PER_AUTHOR_CAP:
+            continue
+        per_author[owner] = per_author.get(owner, 0) + 1
+        reads.append({"postId": id_to_hex(entry["postId"]), "ownerId": id_to_hex(owner), "sim": round(entry["sim"], 6)})
+
+    ctx.details["candidates"] = [
+        {
+            "postId": id_to_hex(e["postId"]),
+            "sources": e["sources"],
+            "weight": e["weight"],
+            "score": round(e["score"], 6),
+            "sim": round(e["sim"], 6) if "sim" in e else None,
+            "boosted": round(e["boosted"], 6) if "boosted" in e else None,
+            "alreadyRead": e["postId"] in already_read,
+        }
+        for e in ordered[:200]
+    ]
+    ctx.details["reads"] = reads
+    return {"candidates": len(merged), "visible": len(ordered), "unread": len(kept), "read": len(reads)}
