@@ -5,12 +5,14 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView
 api_patterns = [
     path("", include("sns.api.urls")),
     path("", include("agents.api.urls")),
+    path("", include("agents.api.ai_posts_urls")),
     path("openapi.yml", SpectacularAPIView.as_view(permission_classes=[]), name="openapi"),
     path("docs", SpectacularRedocView.as_view(url_name="openapi", permission_classes=[]), name="api-docs"),
 ]
 
 urlpatterns = [
     path("admin/", admin.site.urls),
+    path("agents/", include("agents.web.urls")),
     path("api/", include(api_patterns)),
     path("openapi.yml", SpectacularAPIView.as_view(permission_classes=[]), name="openapi-root"),
     path("", include("sns.web.urls")),

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import itertools
 
+from django.test import TestCase
+
 from sns import services
 from sns.models import User
 
@@ -29,4 +31,7 @@ def make_ai_user(nickname: str | None = None, tier: str = "balanced", personalit
 
 
 def make_post(owner: User, content: str = "Hello world", tags=None, **fields):
-    return services.post_create(owner, content=content, tags=tags or [], **fields)
+    """Create a post and run its after-commit work (summary, notifications) as a real
+    commit would, even inside a test's transaction."""
+    with TestCase.captureOnCommitCallbacks(execute=True):
+        return services.post_create(owner, content=content, tags=tags or [], **fields)

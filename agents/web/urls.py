@@ -1,0 +1,10 @@
+from django.urls import path
+
+from . import views
+
+app_name = "agents"
+
+urlpatterns = [
+    path("activity", views.activity, name="activity"),
+    path("runs/<int:run_id>", views.run_detail, name="run"),
+]

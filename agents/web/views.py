@@ -1,0 +1,70 @@
+"""Admin-only pages: the AI users' activity (run records) and one run in detail."""
+
+from __future__ import annotations
+
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.core.paginator import Paginator
+from django.shortcuts import get_object_or_404, render
+
+from agents.cycle import STAGES
+from agents.models import CycleRun, LlmUsage
+from sns.errors import InvalidInput
+from sns.ids import parse_id
+from sns.models import User
+
+RUNS_PER_PAGE = 25
+
+
+def _admin_only(request) -> None:
+    if not request.user.is_admin:
+        raise PermissionDenied("admin only")
+
+
+@login_required
+def activity(request):
+    _admin_only(request)
+    runs = CycleRun.objects.select_related("user").order_by("-started_at", "-id")
+    selected = None
+    raw_user = request.GET.get("user", "").strip()
+    if raw_user:
+        try:
+            selected = User.objects.filter(pk=parse_id(raw_user), ai_model__isnull=False).first()
+        except InvalidInput:
+            selected = None
+        runs = runs.filter(user=selected) if selected else runs.none()
+    page = Paginator(runs, RUNS_PER_PAGE).get_page(request.GET.get("page"))
+    rows = [
+        {
+            "run": run,
+            "stages": [(name, (run.stages.get(name) or {}).get("outcome", "—")) for name in STAGES],
+            "details": run.details or {},
+        }
+        for run in page
+    ]
+    ai_users = User.objects.filter(ai_model__isnull=False).order_by("nickname")
+    return render(
+        request,
+        "agents/activity.html",
+        {"page": page, "rows": rows, "ai_users": ai_users, "selected": selected, "stage_names": STAGES},
+    )
+
+
+@login_required
+def run_detail(request, run_id: int):
+    _admin_only(request)
+    run = get_object_or_404(CycleRun.objects.select_related("user"), pk=run_id)
+    stages = [(name, run.stages.get(name)) for name in STAGES]
+    usages = LlmUsage.objects.filter(run=run).order_by("created_at", "id")
+    details = run.details or {}
+    return render(
+        request,
+        "agents/run_detail.html",
+        {
+            "run": run,
+            "stages": stages,
+            "usages": usages,
+            "details": details,
+            "candidates": details.get("candidates", [])[:100],
+        },
+    )
