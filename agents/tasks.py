@@ -2,9 +2,29 @@
 
 from celery import shared_task
 
+# Retries on top of the gateway's own (which already backs off within one call):
+# these cover an LLM outage of minutes, not seconds.
+SUMMARY_MAX_RETRIES = 4
+SUMMARY_RETRY_BASE_SECONDS = 60
+SUMMARY_RETRY_MAX_SECONDS = 900
 
-@shared_task(name="agents.summarize_post", acks_late=True)
-def summarize_post(post_id: int) -> str:
+
+@shared_task(
+    name="agents.summarize_post", bind=True, acks_late=True, max_retries=SUMMARY_MAX_RETRIES
+)
+def summarize_post(self, post_id: int) -> str:
+    from .llm.errors import LlmTransientError
     from .summaries.service import summary_generate
 
-    return summary_generate(post_id)
+    try:
+        return summary_generate(post_id)
+    except LlmTransientError as exc:
+        delay = min(SUMMARY_RETRY_MAX_SECONDS, SUMMARY_RETRY_BASE_SECONDS * 2**self.request.retries)
+        raise self.retry(exc=exc, countdown=delay) from exc
+
+
+@shared_task(name="agents.sweep_summaries")
+def sweep_summaries() -> int:
+    from .summaries.sweep import summaries_sweep
+
+    return summaries_sweep()

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 from django.db import connection
 from django.db.models import Exists, OuterRef, Prefetch, Q, QuerySet, Subquery, Window
-from django.db.models.functions import Lower, RowNumber
+from django.db.models.functions import RowNumber
 
 from .errors import InvalidInput, NotFound
 from .models import Block, Follow, Like, Notification, Post, PostTag, User
@@ -138,31 +138,50 @@ def posts_by_followees(
     limit_per_user: int | None = None,
     focus_user_id: int | None = None,
 ) -> list[Post]:
-    """The `limit` followees with the newest latest post each contribute their newest
-    posts (at most `limit_per_user`); the union is ordered by id and paged."""
-    authors = Follow.objects.filter(follower_id=user_id).values("followee_id")
+    """spec/api.md §3: of the followees of `user_id` (and the user too if
+    `include_self`) who have a post, the `limit` with the newest latest post each
+    contribute their `min(limit, limit_per_user ?? limit)` newest posts; that union is
+    ordered by id, then `offset`/`limit` apply. Root posts only unless `include_replies`."""
+    wanted = Q(pk__in=Follow.objects.filter(follower_id=user_id).values("followee_id"))
+    if include_self:
+        wanted |= Q(pk=user_id)
     own_posts = Post.objects.filter(owner_id=OuterRef("pk"))
     if not include_replies:
         own_posts = own_posts.filter(reply_to__isnull=True)
-    wanted = Q(pk__in=authors) | Q(pk=user_id) if include_self else Q(pk__in=authors)
-    candidates = User.objects.filter(wanted)
     active = list(
-        candidates.annotate(latest=Subquery(own_posts.order_by("-id").values("id")[:1]))
+        User.objects.filter(wanted)
+        .annotate(latest=Subquery(own_posts.order_by("-id").values("id")[:1]))
         .filter(latest__isnull=False)
         .order_by("-latest")
-        .values_list("pk", flat=True)[: page.limit + page.offset]
+        .values_list("pk", flat=True)[: page.limit]
     )
-    if not active:
+    per_user = min(page.limit, page.limit if limit_per_user is None else limit_per_user)
+    if not active or per_user <= 0:
         return []
-    per_user = min(page.limit + page.offset, limit_per_user or page.limit + page.offset)
     ranked = Post.objects.filter(owner_id__in=active)
     if not include_replies:
         ranked = ranked.filter(reply_to__isnull=True)
     ranked = ranked.annotate(
         rank=Window(RowNumber(), partition_by=["owner_id"], order_by=["-id"])
     ).filter(rank__lte=per_user)
-    ids = list(ranked.values_list("id", flat=True))
-    return _slice(post_queryset(focus_user_id).filter(id__in=ids).order_by(_id_order(page)), page)
+    qs = post_queryset(focus_user_id).filter(id__in=ranked.values("id"))
+    return _slice(qs.order_by(_id_order(page)), page)
+
+
+def _after_pivot(rows, key_field: str, key_value: int, descending: bool):
+    """Rows strictly after the row whose `key_field` is `key_value`, in (created_at,
+    key) order, so rows sharing a timestamp are neither repeated nor skipped."""
+    pivot = rows.filter(**{key_field: key_value}).values_list("created_at", flat=True).first()
+    if pivot is None:
+        raise InvalidInput("invalid after")
+    op = "lt" if descending else "gt"
+    return rows.filter(
+        Q(**{f"created_at__{op}": pivot}) | Q(created_at=pivot, **{f"{key_field}__{op}": key_value})
+    )
+
+
+def _time_then_key(key_field: str, page: Page) -> list[str]:
+    return ["-created_at", f"-{key_field}"] if page.descending else ["created_at", key_field]
 
 
 def posts_liked(
@@ -173,15 +192,14 @@ def posts_liked(
     after: int | None = None,
     focus_user_id: int | None = None,
 ) -> list[Post]:
+    """Posts `user_id` liked, by like time (then post id)."""
     likes = Like.objects.filter(user_id=user_id)
     if not include_replies:
         likes = likes.filter(post__reply_to__isnull=True)
-    order = "-created_at" if page.descending else "created_at"
     if after is not None:
-        pivot = Like.objects.filter(user_id=user_id, post_id=after).values_list("created_at", flat=True).first()
-        if pivot is not None:
-            likes = likes.filter(created_at__lt=pivot) if page.descending else likes.filter(created_at__gt=pivot)
-    post_ids = [pid for pid in likes.order_by(order, "-post_id").values_list("post_id", flat=True)[page.offset : page.offset + page.limit]]
+        likes = _after_pivot(likes, "post_id", after, page.descending)
+    ordered = likes.order_by(*_time_then_key("post_id", page)).values_list("post_id", flat=True)
+    post_ids = list(ordered[page.offset : page.offset + page.limit])
     posts = {p.id: p for p in post_queryset(focus_user_id).filter(id__in=post_ids)}
     return [posts[pid] for pid in post_ids if pid in posts]
 
@@ -236,28 +254,29 @@ def users_list(
     nickname_prefix: str | None = None,
     after: int | None = None,
     focus_user_id: int | None = None,
-    social: bool = False,
     ai_only: bool = False,
 ) -> list[User]:
+    """Users by id; `page.order == "social"` puts the focus user first, then the users
+    the focus follows, then those following the focus, then the rest by id ascending
+    (without a focus user: by id descending). `query` is the admin-only text match; the
+    caller checks the role."""
+    social = page.order == "social"
+    if after is not None and social:
+        raise InvalidInput("after requires order asc or desc")
     qs = user_queryset(focus_user_id)
     if ai_only:
         qs = qs.filter(ai_model__isnull=False)
     if query:
         qs = qs.filter(Q(nickname__icontains=query) | Q(introduction__icontains=query))
     if nickname:
-        qs = qs.annotate(lower_nickname=Lower("nickname")).filter(lower_nickname=nickname.lower())
+        qs = qs.filter(nickname__iexact=nickname)
     if nickname_prefix:
         qs = qs.filter(nickname__istartswith=nickname_prefix)
     if social:
         if focus_user_id is None:
             return _slice(qs.order_by("-id"), page)
-        rows = _slice(
-            qs.annotate(
-                is_self=Q(pk=focus_user_id),
-            ).order_by("-is_self", "-is_followed_by_focus", "-is_following_focus", "id"),
-            page,
-        )
-        return rows
+        qs = qs.annotate(is_self=Q(pk=focus_user_id))
+        return _slice(qs.order_by("-is_self", "-is_followed_by_focus", "-is_following_focus", "id"), page)
     if after is not None:
         qs = qs.filter(id__lt=after) if page.descending else qs.filter(id__gt=after)
     return _slice(qs.order_by(_id_order(page)), page)
@@ -271,13 +290,10 @@ def user_get(user_id: int, *, focus_user_id: int | None = None) -> User:
 
 
 def _users_by_relation(relation_qs, user_field: str, page: Page, focus_user_id, after=None) -> list[User]:
-    order = ["-created_at", f"-{user_field}"] if page.descending else ["created_at", user_field]
     if after is not None:
-        pivot = relation_qs.filter(**{user_field: after}).values_list("created_at", flat=True).first()
-        if pivot is None:
-            raise InvalidInput("invalid after")
-        relation_qs = relation_qs.filter(created_at__lt=pivot) if page.descending else relation_qs.filter(created_at__gt=pivot)
-    ids = list(relation_qs.order_by(*order).values_list(user_field, flat=True)[page.offset : page.offset + page.limit])
+        relation_qs = _after_pivot(relation_qs, user_field, after, page.descending)
+    ordered = relation_qs.order_by(*_time_then_key(user_field, page)).values_list(user_field, flat=True)
+    ids = list(ordered[page.offset : page.offset + page.limit])
     users = {u.id: u for u in user_queryset(focus_user_id).filter(id__in=ids)}
     return [users[i] for i in ids if i in users]
 
@@ -313,9 +329,10 @@ def notifications_feed(user_id: int, *, newer_than=None, shown: int = 50) -> lis
     base = Notification.objects.filter(user_id=user_id)
     if newer_than is not None and not base.filter(is_read=False, updated_at__gt=newer_than).exists():
         return None
-    unread = list(base.filter(is_read=False).order_by("-updated_at")[:shown])
-    read = list(base.filter(is_read=True).order_by("-updated_at")[:shown])
-    return sorted(unread + read, key=lambda n: n.updated_at, reverse=True)
+    # Rows touched in the same millisecond keep a stable order: the newer row first.
+    unread = list(base.filter(is_read=False).order_by("-updated_at", "-id")[:shown])
+    read = list(base.filter(is_read=True).order_by("-updated_at", "-id")[:shown])
+    return sorted(unread + read, key=lambda n: (n.updated_at, n.id), reverse=True)
 
 
 def notifications_unread_count(user_id: int) -> int:
@@ -328,3 +345,53 @@ def notification_public_payload(notification: Notification) -> dict:
     payload.pop("postIds", None)
     return payload
 
+
+
+# ------------------------------------------------------------ AI memory (pages, admin)
+
+
+@dataclass(frozen=True)
+class AiMemory:
+    user: User
+    interest: object | None
+    peer_impressions: list
+    post_impressions: list
+
+
+def ai_memory_get(viewer, user_id: int, *, peer_page: Page, post_page: Page) -> AiMemory:
+    """An AI user's current interest and one page each of its impressions of people and
+    of posts, newest first. Only the AI user itself and admins may read them."""
+    from agents.models import Interest, PeerImpression, PostImpression
+
+    from .errors import Forbidden
+    from .privacy import can_see_private
+
+    if not can_see_private(viewer, user_id):
+        raise Forbidden("forbidden")
+    user = user_get(user_id)
+    if not user.is_ai:
+        raise NotFound("not an AI user")
+    peers = (
+        PeerImpression.objects.filter(user_id=user_id)
+        .select_related("peer")
+        .order_by("-updated_at", "-peer_id")
+    )
+    posts = (
+        PostImpression.objects.filter(user_id=user_id)
+        .select_related("peer", "post")
+        .defer("post__content")
+        .order_by("-updated_at", "-post_id")
+    )
+    return AiMemory(
+        user=user,
+        interest=Interest.objects.filter(user_id=user_id).first(),
+        peer_impressions=_slice(peers, peer_page),
+        post_impressions=_slice(posts, post_page),
+    )
+
+
+def agreement_latest():
+    """The newest agreement text shown on the sign-up page, or None."""
+    from .models import AgreementTerm
+
+    return AgreementTerm.objects.order_by("-id").first()

@@ -26,6 +26,8 @@ def _isolated(settings):
     """Tasks run inline during tests unless a test starts a real worker; throttle
     counters and caches never leak between tests."""
     settings.STGY_EAGER_TASKS_INLINE = True
+    # Hashing is not under test here; the production hasher made the suite minutes slower.
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     celery_app.conf.task_always_eager = True
     cache.clear()
     yield
@@ -89,3 +91,5 @@ def pytest_runtest_makereport(item, call):
     if report.skipped and os.environ.get("STGY_REQUIRE_ALL_TESTS") and not hasattr(report, "wasxfail"):
         report.outcome = "failed"
         report.longrepr = f"skipped in CI, where nothing may be skipped: {report.longrepr}"
+
+from tests.llm_server import llm_server  # noqa: E402,F401

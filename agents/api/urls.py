@@ -1,1 +1,34 @@
-urlpatterns = []
+from django.urls import path
+
+from . import ai_views, memory_views
+
+urlpatterns = [
+    path("ai-models", ai_views.AiModelsView.as_view(), name="ai-models"),
+    path("ai-models/<str:label>", ai_views.AiModelView.as_view(), name="ai-model"),
+    path("ai-users", ai_views.AiUsersView.as_view(), name="ai-users"),
+    # Fixed names before the id pattern.
+    path("ai-users/chat", ai_views.AiChatView.as_view(), name="ai-users-chat"),
+    path("ai-users/features", ai_views.AiFeaturesView.as_view(), name="ai-users-features"),
+    path("ai-users/<str:user_id>", ai_views.AiUserView.as_view(), name="ai-user"),
+    path("ai-users/<str:user_id>/interests", memory_views.InterestsView.as_view(), name="ai-user-interests"),
+    path(
+        "ai-users/<str:user_id>/peer-impressions",
+        memory_views.PeerImpressionsView.as_view(),
+        name="ai-user-peer-impressions",
+    ),
+    path(
+        "ai-users/<str:user_id>/peer-impressions/<str:peer_id>",
+        memory_views.PeerImpressionView.as_view(),
+        name="ai-user-peer-impression",
+    ),
+    path(
+        "ai-users/<str:user_id>/post-impressions",
+        memory_views.PostImpressionsView.as_view(),
+        name="ai-user-post-impressions",
+    ),
+    path(
+        "ai-users/<str:user_id>/post-impressions/<str:post_id>",
+        memory_views.PostImpressionView.as_view(),
+        name="ai-user-post-impression",
+    ),
+]

@@ -18,6 +18,7 @@ from django.db.models.functions import RowNumber
 from django.utils import timezone
 
 from agents.embeddings import features_for_model
+from agents.embeddings.calibration import calibrated_similarity
 from agents.vectors import cosine, decode_features, l2_normalize
 from sns import services
 from sns.errors import Conflict, DomainError, NotFound
@@ -67,7 +68,7 @@ def analyse(viewer_id: int, user_ids: list[int], interest_vec: np.ndarray, model
                 break
         if used:
             result[user_id] = {
-                "similarity": cosine(total, interest_vec),
+                "similarity": calibrated_similarity(cosine(total, interest_vec), model),
                 "latestPostAt": visible[post_ids[0]].created_at,
             }
     return result

@@ -16,6 +16,7 @@ from django.db.models import F, Window
 from django.db.models.functions import RowNumber
 
 from agents.embeddings import features_for_model
+from agents.embeddings.calibration import calibrated_similarity
 from agents.models import PostImpression, PostSummary
 from agents.vectors import cosine, decode_features, similarity_score
 from sns import selectors
@@ -166,7 +167,7 @@ def rank_by_interest(ctx: StageContext, ordered: list[dict[str, Any]], summaries
         if features is None:
             continue
         try:
-            sim = cosine(core, decode_features(features))
+            sim = calibrated_similarity(cosine(core, decode_features(features)), summary.embedding_model)
         except ValueError:
             continue
         if sim != sim:  # NaN
@@ -210,7 +211,8 @@ def select_posts(ctx: StageContext) -> dict[str, Any]:
         if per_author.get(owner, 0) >= PER_AUTHOR_CAP:
             continue
         per_author[owner] = per_author.get(owner, 0) + 1
-        reads.append({"postId": id_to_hex(entry["postId"]), "ownerId": id_to_hex(owner), "sim": round(entry["sim"], 6)})
+        # The raw cosine, not a rounded one: stage 4 compares it with the like/reply thresholds.
+        reads.append({"postId": id_to_hex(entry["postId"]), "ownerId": id_to_hex(owner), "sim": entry["sim"]})
 
     ctx.details["candidates"] = [
         {

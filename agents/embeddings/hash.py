@@ -136,10 +136,10 @@ class HashEmbedder:
     name = "hash-v1"
     dim = 512
     # A bag-of-n-grams cosine runs lower than a neural model's for the same relatedness
-    # (on-topic pairs ~0.25-0.45, unrelated ~0.0-0.15 after the int8 codec). The cycle's
+    # (on-topic pairs ~0.2-0.45, unrelated ~0.0-0.15 after the int8 codec). The cycle's
     # thresholds (like 0.5, reply and follow 0.6) are set on a neural model's scale, so
     # this model declares the affine map a*cos+b onto that scale (agents.embeddings.calibration).
-    similarity_scale = (0.75, 0.3)
+    similarity_scale = (0.9, 0.3)
 
     def embed(self, texts: list[str]) -> np.ndarray:
         """Embed ``texts`` as an ``(n, 512)`` array; a text without letters or digits → zeros."""

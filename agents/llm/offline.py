@@ -39,8 +39,7 @@ NDC_TABLE: tuple[tuple[str, str, str, tuple[str, ...]], ...] = (
     ("007.63", "Software", "ソフトウェア", (
         "software", "programming", "python", "javascript", "rust", "database", "sql",
         "postgresql", "django", "compiler", "code", "bug", "api", "redis", "cache", "server",
-        "linux", "query", "index", "プログラミング",
-        "ソフトウェア", "データベース", "コード", "バグ")),
+        "linux", "query", "index", "プログラミング", "ソフトウェア", "データベース", "コード")),
     ("007", "Information science", "情報科学", (
         "computer", "algorithm", "data", "internet", "ai", "machine", "network",
         "information", "robot", "コンピュータ", "アルゴリズム", "データ", "人工知能", "情報")),
@@ -51,15 +50,14 @@ NDC_TABLE: tuple[tuple[str, str, str, tuple[str, ...]], ...] = (
         "garden", "gardening", "flower", "pruning", "bonsai", "園芸", "庭いじり", "ガーデニング",
         "盆栽", "花壇")),
     ("596", "Cooking", "料理", (
-        "cooking", "recipe", "bread", "sourdough", "baking", "kitchen", "soup", "dish",
-        "料理", "レシピ", "パン", "発酵", "台所")),
-    ("596.7", "Beverages", "飲料", ("coffee", "tea", "espresso", "コーヒー", "紅茶", "お茶")),
+        "cooking", "recipe", "bread", "sourdough", "baking", "kitchen", "soup", "coffee", "tea",
+        "料理", "レシピ", "パン", "発酵", "台所", "コーヒー", "紅茶")),
     ("451", "Meteorology", "気象学", (
         "weather", "climate", "rain", "storm", "typhoon", "天気", "気候", "台風", "気象")),
     ("440", "Astronomy", "天文学", (
         "astronomy", "star", "planet", "telescope", "galaxy", "space", "moon", "天文",
         "宇宙", "惑星", "望遠鏡", "銀河")),
-    ("460", "Biology", "生物学", (
+    ("460", "Biological sciences", "生物科学", (
         "biology", "cell", "evolution", "gene", "ecology", "生物", "進化", "遺伝", "生態")),
     ("488", "Birds", "鳥類", ("bird", "birdwatching", "owl", "crow", "野鳥", "カラス")),
     ("480", "Zoology", "動物学", ("animal", "cat", "dog", "insect", "動物", "猫", "犬", "昆虫")),
@@ -92,7 +90,7 @@ NDC_TABLE: tuple[tuple[str, str, str, tuple[str, ...]], ...] = (
     ("760", "Music", "音楽", (
         "music", "song", "guitar", "piano", "jazz", "concert", "音楽", "ギター", "ピアノ", "ジャズ")),
     ("778", "Film", "映画", ("film", "movie", "cinema", "映画")),
-    ("798", "Games", "ゲーム", ("game", "games", "chess", "puzzle", "ゲーム", "将棋", "囲碁")),
+    ("798", "Indoor games", "室内娯楽", ("game", "games", "chess", "puzzle", "ゲーム", "将棋", "囲碁")),
     ("780", "Sports", "スポーツ", (
         "sport", "sports", "running", "marathon", "football", "soccer", "baseball",
         "スポーツ", "マラソン", "サッカー", "野球")),
@@ -205,20 +203,20 @@ class _Ctx:
 
 
 def _react(ctx: _Ctx, author: str, terms: Terms, matched: list[str]) -> str:
-    p, kws = ctx.phrases, terms.top(3)
+    p, kws, sep = ctx.phrases, terms.top(3), ("" if ctx.lang == "ja" else " ")
     if not kws:
         return p["empty"]
-    k1 = matched[0] if matched else kws[0]
-    k2 = next((k for k in kws if k != k1), "")
     if not matched:
-        return _cap(p["off"][ctx.tone].format(k1=k1))
+        return _cap(p["off"][ctx.tone].format(k1=kws[0]))
+    k1 = matched[0]
     others = [w for w in matched[1:] + ctx.persona.top(3) if w.lower() != k1.lower()]
     m = others[0] if others else ctx.persona_term(1)
-    body = pick(p["open"][ctx.tone], ctx.seed) + ("" if ctx.lang == "ja" else " ")
-    body += p["link"].format(author=author or "the author", k1=k1, m=m)
+    k2 = next((k for k in kws if k not in (k1, m)), "")
+    body = pick(p["open"][ctx.tone], ctx.seed) + sep
+    body += p["link"].format(author=author or p["someone"], k1=k1, m=m)
     if k2:
         body += p["also"].format(k2=k2)
-    return body + ("" if ctx.lang == "ja" else " ") + p["point"][ctx.tone].format(k1=k1, m=m)
+    return body + sep + p["point"][ctx.tone].format(k1=k1, m=m)
 
 
 def _post_impression(ctx: _Ctx) -> dict[str, Any]:
@@ -241,7 +239,7 @@ def _post_impression(ctx: _Ctx) -> dict[str, Any]:
 
 def _peer_impression(ctx: _Ctx) -> dict[str, Any]:
     peer, posts = ctx.payload, _items(ctx.payload.get("posts"))
-    nick = _s(peer.get("nickname")) or ("someone" if ctx.lang == "en" else "この人")
+    nick = _s(peer.get("nickname")) or ctx.phrases["someone"]
     texts = [(_s(peer.get("introduction")), 1.0)]
     texts += [(_s(x.get("summary")), 1.0) for x in posts]
     texts += [(_words(x.get("tags")), 2.0) for x in posts]
@@ -295,7 +293,7 @@ def _interest(ctx: _Ctx) -> dict[str, Any]:
 def _new_post(ctx: _Ctx) -> dict[str, Any]:
     own = _items(ctx.payload.get("posts"))
     p, seed = ctx.phrases, ctx.seed
-    candidates = ctx.persona.top(6) or list(p["fallback_topic"])
+    candidates = ctx.persona.top(4) or list(p["fallback_topic"])
     last_topic = ""
     if own:
         last = extract_terms([(strip_markdown(_s(own[0].get("content"))), 1.0)]).top(1)

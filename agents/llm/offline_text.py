@@ -83,6 +83,7 @@ _TONE_WORDS = frozenset(w for cues in TONE_CUES.values() for w in cues if w.isas
 PHRASES: dict[str, dict[str, Any]] = {
     "en": {
         "empty": "There is not much here for me to react to.",
+        "someone": "someone",
         "open": {
             "enthusiastic": ("Oh, this is right up my street!", "Now this is my kind of post!"),
             "skeptical": ("Interesting, but I have questions.", "I am not fully convinced yet."),
@@ -111,7 +112,7 @@ PHRASES: dict[str, dict[str, Any]] = {
         "peer_none": "I know too little about {nick} to say anything yet.",
         "int_keep": "I remain drawn to {o1} and {o2}.",
         "int_start": "My starting point is {o1}.",
-        "int_new": " Lately I read about {n1} and {n2}; I want to explore how they connect to {o1}.",
+        "int_new": " Lately I read about {n1} and {n2}; I want to see how they connect to {o1}.",
         "int_q": " An open question for me: could {n1} change the way I think about {o2}?",
         "int_same": " Nothing I read recently pulled me away, so I am digging deeper into {o1}"
         " and its practical side.",
@@ -151,6 +152,7 @@ PHRASES: dict[str, dict[str, Any]] = {
     },
     "ja": {
         "empty": "反応できるほどの内容がない。",
+        "someone": "この人",
         "open": {
             "enthusiastic": ("これはまさに自分好みの投稿だ！", "こういう話を待っていた！"),
             "skeptical": ("面白いけれど、引っかかるところもある。", "まだ納得しきれていない。"),
@@ -257,7 +259,7 @@ def _starts_sentence(text: str, index: int) -> bool:
     i = index - 1
     while i >= 0 and text[i] in " \t\"'(":
         i -= 1
-    return i < 0 or text[i] in ".!?:;\n#>*-"
+    return i < 0 or text[i] in ".!?:;\n#>-"
 
 
 @dataclass
@@ -272,40 +274,47 @@ class Terms:
 
 
 def extract_terms(weighted_texts: Iterable[tuple[str, float]]) -> Terms:
-    """Frequency-ranked keywords over several texts, each with a weight."""
+    """Frequency-ranked keywords over several texts, each with a weight.
+
+    A word family is shown in its first lower-case spelling ("gardening"), else its
+    first spelling mid-sentence ("Redis"), else lower-cased when it was only ever seen
+    capitalised at the start of a sentence.
+    """
     scores: Counter[str] = Counter()
-    display: dict[str, str] = {}
+    display: dict[str, tuple[int, str]] = {}
     order: dict[str, int] = {}
-    lowered: set[str] = set()
     for text, weight in weighted_texts:
         text = _URL_RE.sub(" ", text or "")
+        # Our own marker must not become a topic when stand-in texts are read back.
+        for marker in STAND_IN.values():
+            text = text.replace(marker, " ")
         for m in _TOKEN_RE.finditer(text):
             word = m.group(0)
             if m.group("lat"):
                 word = word.strip("'-")
                 low = word.lower()
-                if word[1:] == low[1:] and _starts_sentence(text, m.start()):
-                    word = low  # capitalised only because it starts a sentence
                 if (len(word) < 3 and not (len(word) == 2 and word.isupper())) or (
                     low in STOP_WORDS or low in _TONE_WORDS or low.endswith("'s")
                 ):
                     continue
                 key = stem(word)
-                # Show the first lower-case spelling if there is one ("gardening", not
-                # "Gardening" from the start of a sentence), else the first spelling.
-                if key not in display or (word == low and key not in lowered):
-                    display[key] = word
                 if word == low:
-                    lowered.add(key)
+                    shown = (0, word)
+                elif word[1:] == low[1:] and _starts_sentence(text, m.start()):
+                    shown = (2, low)
+                else:
+                    shown = (1, word)
+                if key not in display or shown[0] < display[key][0]:
+                    display[key] = shown
             else:
                 if word in JA_STOP_WORDS:
                     continue
                 key = word
-                display.setdefault(key, word)
+                display.setdefault(key, (0, word))
             scores[key] += weight
             order.setdefault(key, len(order))
     keys = sorted(scores, key=lambda k: (-scores[k], order[k]))
-    return Terms(ranked=[display[k] for k in keys], keys=keys)
+    return Terms(ranked=[display[k][1] for k in keys], keys=keys)
 
 
 def _keys_match(a: str, b: str) -> bool:

@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.contrib.auth import authenticate, login, logout
 from django.contrib.sessions.backends.base import SessionBase
+from django.core.cache import cache
+from django.utils import timezone
 from django.utils.module_loading import import_string
-from django.conf import settings
+from drf_spectacular.utils import extend_schema, extend_schema_serializer
 from rest_framework import serializers
 from rest_framework.response import Response
+from rest_framework.settings import api_settings
 from rest_framework.throttling import ScopedRateThrottle
 from rest_framework.views import APIView
 
@@ -16,8 +20,22 @@ from sns.errors import InvalidInput, LoginRequired, NotFound
 from sns.ids import parse_id
 from sns.models import User
 
+from . import schema
 from .permissions import Public
-from .presenters import session_info
+from .presenters import iso, session_info
+
+
+class LoginThrottle(ScopedRateThrottle):
+    """Password attempts per client address, whether or not the caller already holds a
+    session (DRF's scoped throttle would switch to a per-user bucket after the first
+    success). Rates are read per request: DRF binds them when its module is imported,
+    so a settings override would otherwise never take effect."""
+
+    def get_rate(self):
+        return api_settings.DEFAULT_THROTTLE_RATES.get(self.scope)
+
+    def get_cache_key(self, request, view):
+        return self.cache_format % {"scope": self.scope, "ident": self.get_ident(request)}
 
 
 class AuthView(APIView):
@@ -26,12 +44,14 @@ class AuthView(APIView):
 
     def get_throttles(self):
         # Only the password check is rate-limited per client address.
-        return [ScopedRateThrottle()] if self.request.method == "POST" else []
+        return [LoginThrottle()] if self.request.method == "POST" else []
 
+    @extend_schema_serializer(component_name="LoginInput")
     class InputSerializer(serializers.Serializer):
         email = serializers.CharField(required=False, allow_blank=True)
         password = serializers.CharField(required=False, allow_blank=True, trim_whitespace=False)
 
+    @extend_schema(request=InputSerializer, responses=schema.OBJECT)
     def post(self, request):
         data = self.InputSerializer(data=request.data if isinstance(request.data, dict) else {})
         data.is_valid(raise_exception=True)
@@ -43,8 +63,10 @@ class AuthView(APIView):
         if user is None:
             raise LoginRequired("authentication failed")
         login(request._request, user)
+        request._request.session["logged_in_at"] = iso(timezone.now())
         return Response({"sessionId": request._request.session.session_key})
 
+    @extend_schema(responses=schema.OBJECT)
     def get(self, request):
         user = request.user
         if user is None or not user.is_authenticated:
@@ -52,6 +74,7 @@ class AuthView(APIView):
             raise LoginRequired("no matching session" if has_cookie else "no session ID")
         return Response(session_info(user, request._request.session))
 
+    @extend_schema(responses=schema.OK)
     def delete(self, request):
         logout(request._request)
         return Response({"result": "ok"})
@@ -63,9 +86,11 @@ class SwitchUserView(APIView):
 
     permission_classes = [Public]
 
+    @extend_schema_serializer(component_name="SwitchUserInput")
     class InputSerializer(serializers.Serializer):
         id = serializers.CharField(required=False, allow_blank=True)
 
+    @extend_schema(request=InputSerializer, responses=schema.OBJECT)
     def post(self, request):
         user = request.user if request.user and request.user.is_authenticated else None
         access_admin(user)
@@ -77,20 +102,23 @@ class SwitchUserView(APIView):
         target = User.objects.filter(pk=parse_id(raw)).first()
         if target is None:
             raise NotFound("user not found")
-        store: SessionBase = import_string(settings.SESSION_ENGINE + ".SessionStore")()
-        # Same keys django.contrib.auth.login() writes, without replacing the admin's
-        # session on this request.
+        store_class = import_string(settings.SESSION_ENGINE + ".SessionStore")
+        # Switched sessions are not piled up (spec README item 10): a new switch of
+        # the same admin to the same user ends the previous switched session.
+        remembered = f"switched-session:{user.pk}:{target.pk}"
+        previous = cache.get(remembered)
+        if previous:
+            store_class(session_key=previous).delete()
+        store: SessionBase = store_class()
+        # Same keys django.contrib.auth.login() writes. The admin's session is left as
+        # it is, still valid; the new one becomes this request's session, so the session
+        # middleware saves it and sets its cookie (with the configured attributes)
+        # instead of re-sending the admin's.
         store["_auth_user_id"] = str(target.pk)
         store["_auth_user_backend"] = "django.contrib.auth.backends.ModelBackend"
         store["_auth_user_hash"] = target.get_session_auth_hash()
+        store["logged_in_at"] = iso(timezone.now())
         store.create()
-        response = Response({"sessionId": store.session_key})
-        response.set_cookie(
-            settings.SESSION_COOKIE_NAME,
-            store.session_key,
-            max_age=settings.SESSION_COOKIE_AGE,
-            httponly=True,
-            samesite=settings.SESSION_COOKIE_SAMESITE,
-            secure=request.is_secure(),
-        )
-        return response
+        cache.set(remembered, store.session_key, settings.SESSION_COOKIE_AGE)
+        request._request.session = store
+        return Response({"sessionId": store.session_key})

@@ -1,13 +1,22 @@
-"""Query-string parsing shared by the API views (spec/api.md §0)."""
+"""Query-string and body parsing shared by the API views (spec/api.md §0)."""
 
 from __future__ import annotations
 
+import re
+from datetime import timezone
+
 from django.conf import settings
 from django.utils.dateparse import parse_datetime
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import extend_schema_field
+from rest_framework import serializers
 
 from sns.errors import InvalidInput
-from sns.ids import parse_id
+from sns.ids import id_to_hex, parse_id
 from sns.selectors import Page
+
+# Ids an admin supplies for a new row: exactly 16 upper-case hex digits (spec/api.md §0).
+_STRICT_HEX_ID = re.compile(r"^[0-9A-F]{16}$")
 
 ADMIN_MAX_LIMIT = 65535
 
@@ -48,6 +57,18 @@ def cursor(request, page: Page, name: str = "after") -> int | None:
     return value
 
 
+def required_id(request, name: str) -> int:
+    value = optional_id(request, name)
+    if value is None:
+        raise InvalidInput(f"{name} is required")
+    return value
+
+
+def optional_int(request, name: str) -> int | None:
+    value = request.query_params.get(name)
+    return None if value in (None, "") else _int(value, 0, name)
+
+
 def flag(request, name: str, default: bool) -> bool:
     value = request.query_params.get(name)
     if value is None or value == "":
@@ -59,7 +80,45 @@ def optional_datetime(request, name: str):
     value = request.query_params.get(name)
     if value in (None, ""):
         return None
-    parsed = parse_datetime(value.replace("Z", "+00:00")) if isinstance(value, str) else None
+    try:
+        parsed = parse_datetime(value.strip().replace("Z", "+00:00"))
+    except ValueError:
+        parsed = None
     if parsed is None:
         raise InvalidInput(f"invalid {name}")
-    return parsed
+    return parsed if parsed.tzinfo else parsed.replace(tzinfo=timezone.utc)
+
+
+def body(request, serializer_class) -> dict:
+    """The validated JSON body as a dict keyed by the serializer fields' sources, so
+    camelCase keys arrive as the services' keyword names. Only keys present in the
+    body (or given a default) appear."""
+    if not isinstance(request.data, dict):
+        raise InvalidInput("invalid body")
+    serializer = serializer_class(data=request.data)
+    serializer.is_valid(raise_exception=True)
+    return dict(serializer.validated_data)
+
+
+@extend_schema_field(OpenApiTypes.STR)
+class HexIdField(serializers.Field):
+    """A 16-hex-digit id in a body. null or "" mean "none"; a malformed id is
+    400 `invalid <field>`. `strict` is for ids an admin supplies for a new row."""
+
+    def __init__(self, *, strict: bool = False, **kwargs):
+        kwargs.setdefault("required", False)
+        kwargs.setdefault("allow_null", True)
+        self.strict = strict
+        super().__init__(**kwargs)
+
+    def to_internal_value(self, data):
+        if data in ("", None):
+            return None
+        if self.strict and not (isinstance(data, str) and _STRICT_HEX_ID.match(data)):
+            raise InvalidInput(f"invalid {self.field_name}")
+        if not isinstance(data, str):
+            raise InvalidInput(f"invalid {self.field_name}")
+        return parse_id(data, self.field_name)
+
+    def to_representation(self, value):
+        return id_to_hex(value)

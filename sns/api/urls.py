@@ -1,8 +1,36 @@
 from django.urls import path
 
-from . import auth_views
+from . import auth_views, notifications_views, posts_views, users_views
 
+# Fixed segments ("search", "by-followees", "liked") come before "posts/<id>".
 urlpatterns = [
     path("auth", auth_views.AuthView.as_view(), name="auth"),
     path("auth/switch-user", auth_views.SwitchUserView.as_view(), name="auth-switch-user"),
+    # users (spec/api.md §2)
+    path("users", users_views.UsersView.as_view(), name="users"),
+    path("users/<str:user_id>", users_views.UserView.as_view(), name="user"),
+    path("users/<str:user_id>/lite", users_views.UserLiteView.as_view(), name="user-lite"),
+    path("users/<str:user_id>/password", users_views.UserPasswordView.as_view(), name="user-password"),
+    path("users/<str:user_id>/follow", users_views.UserFollowView.as_view(), name="user-follow"),
+    path("users/<str:user_id>/followees", users_views.UserFolloweesView.as_view(), name="user-followees"),
+    path("users/<str:user_id>/followers", users_views.UserFollowersView.as_view(), name="user-followers"),
+    path("users/<str:user_id>/block", users_views.UserBlockView.as_view(), name="user-block"),
+    path("users/<str:user_id>/blockees", users_views.UserBlockeesView.as_view(), name="user-blockees"),
+    # posts (spec/api.md §3)
+    path("posts", posts_views.PostsView.as_view(), name="posts"),
+    path("posts/search", posts_views.PostSearchView.as_view(), name="posts-search"),
+    path("posts/by-followees", posts_views.PostsByFolloweesView.as_view(), name="posts-by-followees"),
+    path("posts/liked", posts_views.PostsLikedView.as_view(), name="posts-liked"),
+    path("posts/<str:post_id>", posts_views.PostView.as_view(), name="post"),
+    path("posts/<str:post_id>/lite", posts_views.PostLiteView.as_view(), name="post-lite"),
+    path("posts/<str:post_id>/like", posts_views.PostLikeView.as_view(), name="post-like"),
+    path("posts/<str:post_id>/likers", posts_views.PostLikersView.as_view(), name="post-likers"),
+    # notifications (spec/api.md §4)
+    path("notifications/feed", notifications_views.NotificationsFeedView.as_view(), name="notifications-feed"),
+    path("notifications/mark", notifications_views.NotificationMarkView.as_view(), name="notifications-mark"),
+    path(
+        "notifications/mark-all",
+        notifications_views.NotificationMarkAllView.as_view(),
+        name="notifications-mark-all",
+    ),
 ]

@@ -16,7 +16,7 @@ from django.utils import timezone
 
 from ..access import access_writable
 from ..errors import InvalidInput
-from ..models import Notification, User
+from ..models import Notification, Post, User
 
 log = logging.getLogger(__name__)
 
@@ -30,7 +30,9 @@ def _should_notify(recipient_id: int, actor: User) -> bool:
 def notify_follow(*, recipient_id: int, actor: User) -> None:
     if _should_notify(recipient_id, actor):
         record = {"userId": actor.hex_id, "userNickname": actor.nickname}
-        transaction.on_commit(lambda: _record_event(recipient_id, "follow", record, post_id=None))
+        transaction.on_commit(
+            lambda: _record_event(recipient_id, "follow", record, actor_id=actor.id, post_pk=None)
+        )
 
 
 def notify_post_event(*, recipient_id: int, slot: str, actor: User, post) -> None:
@@ -42,24 +44,38 @@ def notify_post_event(*, recipient_id: int, slot: str, actor: User, post) -> Non
             "postId": post.hex_id,
             "postSnippet": post.snippet[:200],
         }
-        transaction.on_commit(lambda: _record_event(recipient_id, slot, record, post_id=post.hex_id))
+        transaction.on_commit(
+            lambda: _record_event(recipient_id, slot, record, actor_id=actor.id, post_pk=post.id)
+        )
 
 
-def _record_event(recipient_id: int, slot: str, record: dict, *, post_id: str | None) -> None:
+def _record_event(recipient_id: int, slot: str, record: dict, *, actor_id: int, post_pk: int | None) -> None:
+    # The action has committed, but its actor or post may be gone already: such
+    # events notify nobody (spec/api.md §4).
+    if not User.objects.filter(pk=actor_id).exists():
+        return
+    if post_pk is not None and not Post.objects.filter(pk=post_pk).exists():
+        return
     try:
-        _fold_event(recipient_id, slot, record, post_id)
+        _fold_event(recipient_id, slot, record)
     except IntegrityError:
         # Two events raced to create the same day's row; the second one folds into it.
-        _fold_event(recipient_id, slot, record, post_id)
+        _fold_event(recipient_id, slot, record)
     except Exception:
         log.exception("notification for user %s slot %s failed", recipient_id, slot)
 
 
-def _fold_event(recipient_id: int, slot: str, record: dict, post_id: str | None) -> None:
+def _fold_event(recipient_id: int, slot: str, record: dict) -> None:
+    """One row per recipient, slot and day in the recipient's time zone: the newest
+    `STGY_NOTIFICATION_PAYLOAD_RECORDS` records first, distinct user and post counts,
+    re-marked unread, `updated_at` strictly increasing."""
     recipient = User.objects.filter(pk=recipient_id).only("timezone").first()
     if recipient is None:
         return
+    # Millisecond precision, as the API prints it: a client that polls with the
+    # `updatedAt` it last saw as `newerThan` must get 304, not that row again.
     now = timezone.now()
+    now = now.replace(microsecond=now.microsecond // 1000 * 1000)
     try:
         tz = zoneinfo.ZoneInfo(recipient.timezone)
     except (zoneinfo.ZoneInfoNotFoundError, ValueError):
@@ -75,24 +91,31 @@ def _fold_event(recipient_id: int, slot: str, record: dict, post_id: str | None)
         )
         if row is None:
             row = Notification(user_id=recipient_id, slot=slot, term=term, created_at=now, payload={})
-        payload = row.payload or {}
-        users = payload.get("userIds", [])
-        posts = payload.get("postIds", [])
-        if record["userId"] not in users:
-            users.append(record["userId"])
-        if post_id and post_id not in posts:
-            posts.append(post_id)
+        old = row.payload or {}
+        users, count_users = _with_member(old.get("userIds", []), old.get("countUsers", 0), record["userId"])
         same = lambda r: r.get("userId") == record["userId"] and r.get("postId") == record.get("postId")  # noqa: E731
-        records = [record] + [r for r in payload.get("records", []) if not same(r)]
-        payload = {"userIds": users[-1000:], "countUsers": len(users), "records": records[:limit]}
+        records = [record] + [r for r in old.get("records", []) if not same(r)]
+        payload = {"userIds": users, "countUsers": count_users, "records": records[:limit]}
         if slot != "follow":
-            payload["postIds"] = posts[-1000:]
-            payload["countPosts"] = len(posts)
+            posts, count_posts = _with_member(old.get("postIds", []), old.get("countPosts", 0), record["postId"])
+            payload["postIds"] = posts
+            payload["countPosts"] = count_posts
         row.payload = payload
         row.is_read = False
         # updatedAt strictly increases so feed clients polling with newerThan never miss one.
-        row.updated_at = max(now, row.updated_at + timedelta(microseconds=1)) if row.updated_at else now
+        row.updated_at = max(now, row.updated_at + timedelta(milliseconds=1)) if row.updated_at else now
         row.save()
+
+
+_MEMBERS_KEPT = 1000
+
+
+def _with_member(members: list, count: int, member: str) -> tuple[list, int]:
+    """Distinct members seen on a row (the newest 1000 kept) and their count."""
+    if member in members:
+        return members, max(count, len(members))
+    members = (members + [member])[-_MEMBERS_KEPT:]
+    return members, max(count + 1, len(members))
 
 
 def notification_mark(actor: User, *, slot, term, is_read) -> None:

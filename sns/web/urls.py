@@ -1,8 +1,33 @@
 from django.urls import path
-from django.views.generic import TemplateView
+
+from . import auth_pages, post_pages, settings_pages, timeline_pages, user_pages
 
 app_name = "web"
 
 urlpatterns = [
-    path("", TemplateView.as_view(template_name="base.html"), name="home"),
+    path("", timeline_pages.home, name="home"),
+    path("signup", auth_pages.signup, name="signup"),
+    path("login", auth_pages.login_page, name="login"),
+    path("logout", auth_pages.logout_page, name="logout"),
+    path("settings", settings_pages.settings_page, name="settings"),
+    path("settings/password", auth_pages.password_change, name="password"),
+    path("compose", timeline_pages.compose, name="compose"),
+    path("preview", timeline_pages.preview, name="preview"),
+    path("search", timeline_pages.search, name="search"),
+    path("posts/<str:post_hex>", post_pages.post_detail, name="post"),
+    path("posts/<str:post_hex>/reply", post_pages.post_reply, name="post-reply"),
+    path("posts/<str:post_hex>/edit", post_pages.post_edit, name="post-edit"),
+    path("posts/<str:post_hex>/delete", post_pages.post_delete, name="post-delete"),
+    path("posts/<str:post_hex>/like", post_pages.post_like, name="post-like"),
+    path("posts/<str:post_hex>/unlike", post_pages.post_unlike, name="post-unlike"),
+    path("users", user_pages.users_list, name="users"),
+    path("users/<str:user_hex>", user_pages.profile, name="profile"),
+    path("users/<str:user_hex>/memory", user_pages.memory, name="memory"),
+    path("users/<str:user_hex>/follow", user_pages.follow, name="follow"),
+    path("users/<str:user_hex>/unfollow", user_pages.unfollow, name="unfollow"),
+    path("users/<str:user_hex>/block", user_pages.block, name="block"),
+    path("users/<str:user_hex>/unblock", user_pages.unblock, name="unblock"),
+    path("notifications", settings_pages.notifications, name="notifications"),
+    path("notifications/mark", settings_pages.notification_mark, name="notification-mark"),
+    path("notifications/mark-all", settings_pages.notifications_mark_all, name="notifications-mark-all"),
 ]

@@ -1,0 +1,221 @@
+"""Django admin for AI memory, post summaries and run records.
+
+Everything here is written by the AI cycle and the summary task; editing a row by
+hand would desynchronise vectors, counters or budgets, so the models are read-only.
+Memory rows (interest, impressions) may be deleted — that resets what an AI user
+remembers, which the cycle rebuilds — and an AI user's next run time may be moved.
+Run records and LLM usage are never deleted: budgets are computed from them.
+"""
+
+from __future__ import annotations
+
+import json
+
+from django.contrib import admin
+from django.utils.html import format_html
+
+from sns.ids import id_to_hex
+
+from .models import AgentState, AiPostTag, CycleRun, Interest, LlmUsage, PeerImpression, PostImpression, PostSummary
+
+
+class ReadOnlyAdmin(admin.ModelAdmin):
+    deletable = False
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return self.deletable and super().has_delete_permission(request, obj)
+
+
+def _pretty_json(value) -> str:
+    return format_html("<pre>{}</pre>", json.dumps(value, ensure_ascii=False, indent=2, sort_keys=True))
+
+
+def _vector_info(blob, model: str) -> str:
+    if not blob:
+        return "-"
+    return f"{len(bytes(blob))} bytes ({model or 'unknown model'})"
+
+
+def _short(text, n: int = 80) -> str:
+    text = str(text or "")
+    return text if len(text) <= n else text[: n - 1] + "…"
+
+
+class PendingFilter(admin.SimpleListFilter):
+    title = "state"
+    parameter_name = "state"
+
+    def lookups(self, request, model_admin):
+        return [("pending", "Pending"), ("done", "Summarised"), ("failing", "With an error")]
+
+    def queryset(self, request, queryset):
+        if self.value() == "pending":
+            return queryset.filter(summary__isnull=True)
+        if self.value() == "done":
+            return queryset.filter(summary__isnull=False)
+        if self.value() == "failing":
+            return queryset.exclude(last_error="")
+        return queryset
+
+
+@admin.register(PostSummary)
+class PostSummaryAdmin(ReadOnlyAdmin):
+    list_display = ("post_hex", "state", "summarized_at", "attempts", "embedding_model", "error")
+    list_filter = (PendingFilter, "embedding_model")
+    search_fields = ("summary", "post__content")
+    ordering = ("-post_id",)
+    exclude = ("hashes", "features")
+    readonly_fields = ("post_hex", "vector", "keyword_hashes")
+    show_full_result_count = False
+
+    @admin.display(description="post", ordering="post_id")
+    def post_hex(self, obj):
+        return id_to_hex(obj.post_id)
+
+    @admin.display(description="state")
+    def state(self, obj):
+        return "pending" if obj.summary is None else "summarised"
+
+    @admin.display(description="last error")
+    def error(self, obj):
+        return _short(obj.last_error, 60)
+
+    @admin.display(description="features")
+    def vector(self, obj):
+        return _vector_info(obj.features, obj.embedding_model)
+
+    @admin.display(description="keyword hashes")
+    def keyword_hashes(self, obj):
+        return f"{len(bytes(obj.hashes)) // 4}" if obj.hashes else "0"
+
+
+@admin.register(AiPostTag)
+class AiPostTagAdmin(ReadOnlyAdmin):
+    list_display = ("name", "post_hex")
+    search_fields = ("name",)
+    ordering = ("name",)
+    raw_id_fields = ("post",)
+
+    @admin.display(description="post", ordering="post_id")
+    def post_hex(self, obj):
+        return id_to_hex(obj.post_id)
+
+
+@admin.register(Interest)
+class InterestAdmin(ReadOnlyAdmin):
+    deletable = True
+    list_display = ("user", "updated_at", "tag_list", "summary")
+    list_select_related = ("user",)
+    list_filter = ("user__ai_model",)
+    search_fields = ("user__nickname", "interest")
+    date_hierarchy = "updated_at"
+    exclude = ("features",)
+    readonly_fields = ("vector",)
+
+    @admin.display(description="tags")
+    def tag_list(self, obj):
+        return ", ".join(obj.tags or [])
+
+    @admin.display(description="interest")
+    def summary(self, obj):
+        return _short(obj.interest)
+
+    @admin.display(description="features")
+    def vector(self, obj):
+        return _vector_info(obj.features, obj.embedding_model)
+
+
+@admin.register(PeerImpression)
+class PeerImpressionAdmin(ReadOnlyAdmin):
+    deletable = True
+    list_display = ("user", "peer", "updated_at", "summary")
+    list_select_related = ("user", "peer")
+    search_fields = ("user__nickname", "peer__nickname", "payload")
+    date_hierarchy = "updated_at"
+    raw_id_fields = ("user", "peer")
+
+    @admin.display(description="impression")
+    def summary(self, obj):
+        return _short(obj.payload)
+
+
+@admin.register(PostImpression)
+class PostImpressionAdmin(ReadOnlyAdmin):
+    deletable = True
+    list_display = ("user", "peer", "post_hex", "updated_at", "summary")
+    list_select_related = ("user", "peer")
+    search_fields = ("user__nickname", "peer__nickname", "payload")
+    date_hierarchy = "updated_at"
+    raw_id_fields = ("user", "peer", "post")
+
+    @admin.display(description="post", ordering="post_id")
+    def post_hex(self, obj):
+        return id_to_hex(obj.post_id)
+
+    @admin.display(description="impression")
+    def summary(self, obj):
+        return _short(obj.payload)
+
+
+@admin.register(AgentState)
+class AgentStateAdmin(admin.ModelAdmin):
+    """Only the next run time is editable ("run this AI user soon"); the lease belongs
+    to the running cycle."""
+
+    list_display = ("user", "next_run_at", "last_run_at", "lease_until", "lease_run")
+    list_select_related = ("user",)
+    search_fields = ("user__nickname",)
+    ordering = ("next_run_at",)
+    fields = ("user", "next_run_at", "last_run_at", "lease_until", "lease_run")
+    readonly_fields = ("user", "last_run_at", "lease_until", "lease_run")
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(CycleRun)
+class CycleRunAdmin(ReadOnlyAdmin):
+    list_display = (
+        "id", "user", "status", "started_at", "elapsed_ms", "llm_calls", "prompt_tokens",
+        "completion_tokens", "cached_tokens", "cost",
+    )
+    list_select_related = ("user",)
+    list_filter = ("status", "user__ai_model")
+    search_fields = ("user__nickname",)
+    date_hierarchy = "started_at"
+    ordering = ("-started_at",)
+    exclude = ("stages", "details")
+    readonly_fields = ("stage_outcomes", "run_details")
+    show_full_result_count = False
+
+    @admin.display(description="stages")
+    def stage_outcomes(self, obj):
+        return _pretty_json(obj.stages)
+
+    @admin.display(description="details")
+    def run_details(self, obj):
+        return _pretty_json(obj.details)
+
+
+@admin.register(LlmUsage)
+class LlmUsageAdmin(ReadOnlyAdmin):
+    list_display = (
+        "created_at", "user", "task", "stage", "provider", "model", "prompt_tokens",
+        "completion_tokens", "cached_tokens", "cost", "latency_ms", "attempts", "outcome",
+    )
+    list_select_related = ("user",)
+    list_filter = ("outcome", "provider", "model", "task", "stage")
+    search_fields = ("user__nickname", "model", "error")
+    date_hierarchy = "created_at"
+    ordering = ("-created_at",)
+    raw_id_fields = ("user", "run")
+    show_full_result_count = False

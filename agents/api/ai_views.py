@@ -1,0 +1,173 @@
+"""AI models, AI users, the chat proxy and feature generation (spec/api.md §5–§6)."""
+
+from __future__ import annotations
+
+import logging
+
+from drf_spectacular.utils import extend_schema, inline_serializer
+from rest_framework import serializers
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from agents.embeddings import UnsupportedEmbedder, embed_features
+from agents.llm import gateway
+from agents.vectors import features_to_b64
+from sns.api.params import optional_id
+from sns.api import schema
+from sns.api.permissions import LoginRequired, Public
+from sns.errors import Forbidden, InvalidInput, NotFound
+
+from .common import AiDisabled, InternalError, OverBudget, clamped_page, json_object, path_id
+from .presenters import ai_user_detail_json, ai_user_json
+from .selectors import ai_user_get, ai_users_list
+
+log = logging.getLogger(__name__)
+ROLES = ("system", "user", "assistant")
+# OpenAPI only: the views validate by hand, to give the original's exact messages.
+CHAT_BODY = inline_serializer(
+    "AiChatInput",
+    {
+        "messages": serializers.ListField(child=serializers.DictField()),
+        "model": serializers.CharField(required=False, help_text="tier label; admins only"),
+        "responseFormat": serializers.CharField(required=False, help_text='"json" for JSON-object mode'),
+    },
+)
+FEATURES_BODY = inline_serializer("AiFeaturesInput", {"input": serializers.CharField()})
+
+
+class AiModelsView(APIView):
+    @extend_schema(responses=schema.LIST, operation_id="ai_models_list")
+    def get(self, request):
+        return Response(gateway.tiers())
+
+
+class AiModelView(APIView):
+    @extend_schema(responses=schema.OBJECT, operation_id="ai_model_get")
+    def get(self, request, label: str):
+        for tier in gateway.tiers():
+            if tier["label"] == label:
+                return Response(tier)
+        raise NotFound("not found")
+
+
+class AiUsersView(APIView):
+    @extend_schema(parameters=[*schema.PAGE, schema.AFTER], responses=schema.LIST, operation_id="ai_users_list")
+    def get(self, request):
+        page = clamped_page(request)
+        after = optional_id(request, "after")
+        if after is not None and (page.order != "asc" or page.offset != 0):
+            raise InvalidInput("after requires order=asc and offset=0")
+        return Response([ai_user_json(u) for u in ai_users_list(page=page, after=after)])
+
+
+class AiUserView(APIView):
+    @extend_schema(responses=schema.OBJECT, operation_id="ai_user_get")
+    def get(self, request, user_id: str):
+        user = ai_user_get(path_id(user_id))
+        return Response(ai_user_detail_json(user, request.user))
+
+
+def _chat_tier(user, body: dict) -> str:
+    """Whose tier a proxied chat uses: an admin may name one, everyone else uses their own."""
+    raw = body.get("model")
+    requested = raw.strip() if isinstance(raw, str) else ("" if raw is None else str(raw))
+    if user.is_admin:
+        if requested:
+            if requested not in gateway.TIERS:
+                raise InvalidInput("no such model")
+            return requested
+        if not user.ai_model:
+            raise InvalidInput("model is required")
+        return user.ai_model
+    if requested:
+        raise Forbidden("model override not allowed")
+    if not user.ai_model:
+        raise Forbidden("no model configured for this user")
+    return user.ai_model
+
+
+def _chat_messages(body: dict) -> list[dict[str, str]]:
+    messages = body.get("messages")
+    if not isinstance(messages, list) or not messages:
+        raise InvalidInput("messages must be a non-empty array")
+    out = []
+    for i, message in enumerate(messages):
+        if not isinstance(message, dict):
+            raise InvalidInput(f"invalid messages[{i}]")
+        if message.get("role") not in ROLES:
+            raise InvalidInput(f"invalid messages[{i}].role")
+        if not isinstance(message.get("content"), str):
+            raise InvalidInput(f"invalid messages[{i}]")
+        out.append({"role": message["role"], "content": message["content"]})
+    return out
+
+
+def llm_failure(exc: gateway.LlmError) -> Exception:
+    """The API's answer to a gateway error: 501, 429 with the reason, or a bare 500."""
+    if isinstance(exc, gateway.LlmDisabled):
+        return AiDisabled()
+    if isinstance(exc, gateway.BudgetExceeded):
+        return OverBudget(exc.message)
+    log.warning("AI call from the API failed: %s", exc)
+    return InternalError()
+
+
+class AiChatView(APIView):
+    """HEAD: is AI on (no login). POST: a thin proxy over `gateway.chat`."""
+
+    def get_permissions(self):
+        return [Public()] if self.request.method == "HEAD" else [LoginRequired()]
+
+    @extend_schema(
+        responses={200: schema.NO_CONTENT, 501: schema.NO_CONTENT}, operation_id="ai_users_chat_available"
+    )
+    def head(self, request):
+        return Response(status=200 if gateway.ai_enabled() else 501)
+
+    @extend_schema(request=CHAT_BODY, responses=schema.OBJECT, operation_id="ai_users_chat")
+    def post(self, request):
+        if not gateway.ai_enabled():
+            raise AiDisabled()
+        body = json_object(request)
+        tier = _chat_tier(request.user, body)
+        messages = _chat_messages(body)
+        try:
+            response = gateway.chat(
+                messages=messages,
+                tier=tier,
+                task="chat",
+                locale=request.user.locale or "en",
+                json_mode=body.get("responseFormat") == "json",
+                user_id=request.user.id,
+                stage="api",
+            )
+        except gateway.LlmError as exc:
+            raise llm_failure(exc) from exc
+        return Response({"message": {"content": response.content}})
+
+
+class AiFeaturesView(APIView):
+    @extend_schema(request=FEATURES_BODY, responses=schema.OBJECT, operation_id="ai_users_features")
+    def post(self, request):
+        if not gateway.ai_enabled():
+            raise AiDisabled()
+        body = json_object(request)
+        if "model" in body:
+            raise InvalidInput("model is not accepted for feature generation")
+        if not request.user.is_admin and not request.user.ai_model:
+            raise Forbidden("no model configured for this user")
+        text = body.get("input")
+        if not isinstance(text, str) or not text.strip():
+            raise InvalidInput("input is required")
+        features, _model = embed_for_api(text, request.user)
+        return Response({"features": features_to_b64(features)})
+
+
+def embed_for_api(text: str, user) -> tuple[bytes, str]:
+    try:
+        return embed_features(text, user_id=user.id, stage="api")
+    except UnsupportedEmbedder as exc:
+        log.warning("feature generation refused: %s", exc)
+        raise InvalidInput("unsupported service") from exc
+    except gateway.LlmError as exc:
+        raise llm_failure(exc) from exc

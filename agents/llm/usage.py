@@ -1,0 +1,99 @@
+"""Usage rows and their cost: one LlmUsage row per gateway call (spec README item 5).
+
+Prices come from STGY_AI_PRICES, "model=input:cached_input:output,..." in currency
+units per million tokens. Cached prompt tokens are a subset of the prompt tokens and
+are billed at the cached rate; a model without a price costs 0.
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+from dataclasses import dataclass
+from decimal import Decimal, InvalidOperation
+
+from django.conf import settings
+from django.utils import timezone
+
+from agents.models import LlmUsage
+
+log = logging.getLogger(__name__)
+_MILLION = Decimal(1_000_000)
+_COST_PLACES = Decimal("0.000001")
+_ERROR_LIMIT = 2000
+
+
+@dataclass(frozen=True)
+class Price:
+    input: Decimal
+    cached_input: Decimal
+    output: Decimal
+
+
+@functools.lru_cache(maxsize=8)
+def _parse_prices(spec: str) -> dict[str, Price]:
+    table: dict[str, Price] = {}
+    for entry in spec.split(","):
+        entry = entry.strip()
+        if not entry:
+            continue
+        model, _, numbers = entry.rpartition("=")
+        parts = numbers.split(":")
+        try:
+            if not model.strip() or len(parts) != 3:
+                raise ValueError(entry)
+            table[model.strip()] = Price(*(Decimal(p.strip()) for p in parts))
+        except (ValueError, InvalidOperation):
+            log.warning("ignoring malformed STGY_AI_PRICES entry %r", entry)
+    return table
+
+
+def price_table() -> dict[str, Price]:
+    return _parse_prices(settings.STGY_AI_PRICES or "")
+
+
+def usage_cost(model: str, *, prompt_tokens: int, cached_tokens: int, completion_tokens: int) -> Decimal:
+    price = price_table().get(model)
+    if price is None:
+        return Decimal(0)
+    cached = min(max(cached_tokens, 0), max(prompt_tokens, 0))
+    fresh = max(prompt_tokens, 0) - cached
+    total = fresh * price.input + cached * price.cached_input + max(completion_tokens, 0) * price.output
+    return (total / _MILLION).quantize(_COST_PLACES)
+
+
+def usage_record(
+    *,
+    provider: str,
+    model: str,
+    outcome: str,
+    task: str = "",
+    stage: str = "",
+    user_id: int | None = None,
+    run_id: int | None = None,
+    prompt_tokens: int = 0,
+    completion_tokens: int = 0,
+    cached_tokens: int = 0,
+    latency_ms: int = 0,
+    attempts: int = 0,
+    error: str = "",
+) -> LlmUsage:
+    return LlmUsage.objects.create(
+        created_at=timezone.now(),
+        user_id=user_id,
+        run_id=run_id,
+        stage=stage[:40],
+        task=task[:40],
+        provider=provider[:20],
+        model=model[:100],
+        prompt_tokens=prompt_tokens,
+        completion_tokens=completion_tokens,
+        cached_tokens=cached_tokens,
+        cost=usage_cost(
+            model, prompt_tokens=prompt_tokens, cached_tokens=cached_tokens, completion_tokens=completion_tokens
+        ),
+        latency_ms=latency_ms,
+        attempts=attempts,
+        outcome=outcome,
+        error=error[:_ERROR_LIMIT],
+    )

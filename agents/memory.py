@@ -1,0 +1,160 @@
+"""An AI user's memory: its interest, an impression of each peer it has read and of
+each post it has read (spec/api.md §6, data-model.md §4).
+
+The HTTP API and the AI cycle call the same functions. Access: the user itself or an
+admin (`forbidden` for anyone else); writes also need a writable actor. Writes are
+upserts on the tables' unique keys with `updated_at = now`, so a redelivered task
+writes the same row again instead of a second one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from django.db import transaction
+from django.utils import timezone
+
+from agents.models import Interest, PeerImpression, PostImpression
+from sns.access import access_writable
+from sns.errors import Forbidden, InvalidInput, NotFound
+from sns.models import Post, User
+from sns.selectors import Page
+
+
+def memory_access(actor: User, user_id: int | None, *, for_write: bool = False) -> int:
+    """The memory owner's id; the actor must be that user or an admin."""
+    if for_write:
+        access_writable(actor)
+    if user_id is None or user_id == actor.id:
+        return actor.id
+    if not actor.is_admin:
+        raise Forbidden("forbidden")
+    if not User.objects.filter(pk=user_id).exists():
+        raise NotFound("not found")
+    return user_id
+
+
+def _order(page: Page, *fields: str) -> list[str]:
+    return [f"-{f}" if page.descending else f for f in fields]
+
+
+# ----------------------------------------------------------------------------- interest
+
+
+def interest_get(actor: User, *, user_id: int | None = None) -> Interest | None:
+    owner_id = memory_access(actor, user_id)
+    return Interest.objects.filter(user_id=owner_id).first()
+
+
+def interest_save(
+    actor: User,
+    *,
+    user_id: int | None = None,
+    interest: str,
+    tags: Sequence[str],
+    features: bytes,
+    embedding_model: str,
+) -> Interest:
+    """Replace the interest, its tags and vector. `tags` are stored as given (the
+    caller normalises them)."""
+    owner_id = memory_access(actor, user_id, for_write=True)
+    row = Interest(
+        user_id=owner_id,
+        updated_at=timezone.now(),
+        interest=interest,
+        tags=list(tags),
+        features=bytes(features),
+        embedding_model=embedding_model,
+    )
+    with transaction.atomic():
+        Interest.objects.bulk_create(
+            [row],
+            update_conflicts=True,
+            unique_fields=["user"],
+            update_fields=["updated_at", "interest", "tags", "features", "embedding_model"],
+        )
+    return Interest.objects.get(user_id=owner_id)
+
+
+# ----------------------------------------------------------------------------- peers
+
+
+def peer_impression_get(actor: User, *, peer_id: int, user_id: int | None = None) -> PeerImpression | None:
+    owner_id = memory_access(actor, user_id)
+    return PeerImpression.objects.filter(user_id=owner_id, peer_id=peer_id).first()
+
+
+def peer_impression_list(
+    actor: User, *, page: Page, user_id: int | None = None, peer_id: int | None = None
+) -> list[PeerImpression]:
+    """By updated_at (then peer id), newest first for order desc; peer joined."""
+    owner_id = memory_access(actor, user_id)
+    qs = PeerImpression.objects.filter(user_id=owner_id).select_related("peer")
+    if peer_id is not None:
+        qs = qs.filter(peer_id=peer_id)
+    qs = qs.order_by(*_order(page, "updated_at", "peer_id"))
+    return list(qs[page.offset : page.offset + page.limit])
+
+
+def peer_impression_save(actor: User, *, peer_id: int, payload: str, user_id: int | None = None) -> PeerImpression:
+    owner_id = memory_access(actor, user_id, for_write=True)
+    if not User.objects.filter(pk=peer_id).exists():
+        raise InvalidInput("peer not found")
+    row = PeerImpression(user_id=owner_id, peer_id=peer_id, updated_at=timezone.now(), payload=payload)
+    with transaction.atomic():
+        PeerImpression.objects.bulk_create(
+            [row], update_conflicts=True, unique_fields=["user", "peer"], update_fields=["updated_at", "payload"]
+        )
+    return PeerImpression.objects.get(user_id=owner_id, peer_id=peer_id)
+
+
+# ----------------------------------------------------------------------------- posts
+
+
+def post_impression_get(actor: User, *, post_id: int, user_id: int | None = None) -> PostImpression | None:
+    owner_id = memory_access(actor, user_id)
+    return PostImpression.objects.filter(user_id=owner_id, post_id=post_id).first()
+
+
+def post_impression_exists(actor: User, *, post_id: int, user_id: int | None = None) -> bool:
+    """The "already read" test of the cycle."""
+    owner_id = memory_access(actor, user_id)
+    return PostImpression.objects.filter(user_id=owner_id, post_id=post_id).exists()
+
+
+def post_impression_list(
+    actor: User,
+    *,
+    page: Page,
+    user_id: int | None = None,
+    post_id: int | None = None,
+    peer_id: int | None = None,
+) -> list[PostImpression]:
+    """By updated_at (then peer id, post id); peer and post joined."""
+    owner_id = memory_access(actor, user_id)
+    qs = PostImpression.objects.filter(user_id=owner_id).select_related("peer", "post")
+    if post_id is not None:
+        qs = qs.filter(post_id=post_id)
+    if peer_id is not None:
+        qs = qs.filter(peer_id=peer_id)
+    qs = qs.order_by(*_order(page, "updated_at", "peer_id", "post_id"))
+    return list(qs[page.offset : page.offset + page.limit])
+
+
+def post_impression_save(actor: User, *, post_id: int, payload: str, user_id: int | None = None) -> PostImpression:
+    """Upsert; the peer is the post's current owner, looked up here, never trusted from input."""
+    owner_id = memory_access(actor, user_id, for_write=True)
+    peer_id = Post.objects.filter(pk=post_id).values_list("owner_id", flat=True).first()
+    if peer_id is None:
+        raise InvalidInput("post not found")
+    row = PostImpression(
+        user_id=owner_id, peer_id=peer_id, post_id=post_id, updated_at=timezone.now(), payload=payload
+    )
+    with transaction.atomic():
+        PostImpression.objects.bulk_create(
+            [row],
+            update_conflicts=True,
+            unique_fields=["user", "post"],
+            update_fields=["updated_at", "payload", "peer"],
+        )
+    return PostImpression.objects.get(user_id=owner_id, post_id=post_id)

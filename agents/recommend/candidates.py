@@ -1,0 +1,191 @@
+"""Candidate retrieval by tag and the coarse score (summary-and-vectors.md §7.2–7.3).
+
+A constant number of queries whatever the number of tags or posts: the newest N posts
+per tag come from one window-function query per tag table.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from dataclasses import dataclass, field
+
+from django.conf import settings
+from django.db.models import Exists, F, OuterRef, Value, Window
+from django.db.models.functions import RowNumber
+
+from sns.models import Block, Follow, Post, PostTag
+
+from ..keyword_hash import fnv1a32, unpack_hashes
+from ..models import AiPostTag, PostSummary
+from .query import RecommendQuery
+
+FROZEN_PENALTY = 0.1
+BLOCKING_PENALTY = 0.1
+
+
+@dataclass
+class Candidate:
+    post_id: int
+    owner_id: int
+    is_root: bool
+    like_count: int
+    penalty: float
+    matches: dict[str, int] = field(default_factory=dict)  # tag -> found in 1 or 2 tables
+    coarse: float = 0.0
+
+
+def _newest_per_tag(names: list[str], per_tag: int) -> Counter:
+    """(tag, post id) -> number of tag tables (author tags, AI tags) holding the pair."""
+    found: Counter = Counter()
+    if not names:
+        return found
+    for model in (PostTag, AiPostTag):
+        rows = (
+            model.objects.filter(name__in=names)
+            .annotate(
+                rank=Window(RowNumber(), partition_by=[F("name")], order_by=F("post_id").desc())
+            )
+            .filter(rank__lte=per_tag)
+            .values_list("name", "post_id")
+        )
+        found.update(rows)
+    return found
+
+
+def post_facts(post_ids, self_user_id: int | None) -> dict[int, Candidate]:
+    """Owner, root flag, likes and the frozen / blocking-owner penalty of each post."""
+    if not post_ids:
+        return {}
+    blocks = (
+        Exists(Block.objects.filter(blocker_id=OuterRef("owner_id"), blockee_id=self_user_id))
+        if self_user_id is not None
+        else Value(False)
+    )
+    rows = (
+        Post.objects.filter(id__in=list(post_ids))
+        .annotate(owner_blocks_self=blocks)
+        .values_list(
+            "id", "owner_id", "reply_to", "like_count", "owner__is_frozen", "owner_blocks_self"
+        )
+    )
+    return {
+        pid: Candidate(
+            post_id=pid,
+            owner_id=owner_id,
+            is_root=reply_to is None,
+            like_count=likes,
+            penalty=(FROZEN_PENALTY if frozen else 1.0)
+            * (BLOCKING_PENALTY if blocks_self else 1.0),
+        )
+        for pid, owner_id, reply_to, likes, frozen, blocks_self in rows
+    }
+
+
+def _attach(
+    found: Counter, facts: dict[int, Candidate], self_user_id: int | None
+) -> dict[int, Candidate]:
+    out: dict[int, Candidate] = {}
+    for (name, post_id), count in found.items():
+        cand = facts.get(post_id)
+        if cand is None or cand.owner_id == self_user_id:
+            continue
+        cand.matches[name] = count
+        out[post_id] = cand
+    return out
+
+
+def _add_extra_tags(
+    q: RecommendQuery, primary: dict[int, Candidate], tag_counts: dict[str, float]
+) -> None:
+    """Step 4: when the primary tags found too few posts, fill up with extra tags, but
+    only with posts the primary tags did not find."""
+    room = settings.STGY_AI_POST_RECOMMEND_VEC_CANDIDATES - len(primary)
+    extra_names = sorted(set(q.extra_tags) - set(q.tags))
+    if room <= 0 or not extra_names:
+        return
+    found = _newest_per_tag(extra_names, settings.STGY_AI_POST_RECOMMEND_TAG_CANDIDATES)
+    new_ids = {pid for _, pid in found if pid not in primary}
+    facts = post_facts(new_ids, q.self_user_id)
+    records = sorted(found.items(), key=lambda item: (-item[0][1], item[0][0]))
+    added: set[int] = set()
+    for (name, post_id), count in records:
+        cand = facts.get(post_id)
+        if cand is None or cand.owner_id == q.self_user_id or post_id in primary:
+            continue
+        if post_id not in added and len(added) >= room:
+            continue
+        added.add(post_id)
+        cand.matches[name] = count
+    for post_id in added:
+        primary[post_id] = facts[post_id]
+    if added:
+        for name in extra_names:
+            tag_counts[name] = q.extra_tags[name]
+
+
+def _stored_hashes(post_ids) -> dict[int, Counter]:
+    """Keyword-hash counts of every candidate with a summary row (None = no row)."""
+    out: dict[int, Counter] = {}
+    rows = PostSummary.objects.filter(post_id__in=list(post_ids)).values_list("post_id", "hashes")
+    for post_id, data in rows:
+        try:
+            out[post_id] = Counter(unpack_hashes(bytes(data))) if data else Counter()
+        except ValueError:
+            out[post_id] = Counter()
+    return out
+
+
+def coarse_candidates(q: RecommendQuery) -> tuple[list[Candidate], set[int]]:
+    """Candidates sorted by coarse score (desc, ties newest first), and the ids of those
+    that have a summary row."""
+    if not q.tags:
+        return [], set()
+    tag_counts = dict(q.tags)
+    found = _newest_per_tag(list(q.tags), settings.STGY_AI_POST_RECOMMEND_TAG_CANDIDATES)
+    facts = post_facts({pid for _, pid in found}, q.self_user_id)
+    candidates = _attach(found, facts, q.self_user_id)
+    if q.extra_tags:
+        _add_extra_tags(q, candidates, tag_counts)
+    if not candidates:
+        return [], set()
+    followees: set[int] = set()
+    if q.self_user_id is not None:
+        followees = set(
+            Follow.objects.filter(follower_id=q.self_user_id).values_list("followee_id", flat=True)
+        )
+    newest = sorted(candidates.values(), key=lambda c: -c.post_id)
+    n = len(newest)
+    tag_score: dict[str, float] = {name: 0.0 for name in tag_counts}
+    for k, cand in enumerate(newest):
+        for name in cand.matches:
+            if name in tag_score:
+                tag_score[name] += n - k
+    total = sum(tag_score.values())
+    if total == 0:
+        return [], set()
+    idf = {name: math.log((total + 1) / (score + 1)) + 0.5 for name, score in tag_score.items()}
+    hash_idf: dict[int, float] = {}
+    for name, value in idf.items():
+        h = fnv1a32(name)
+        hash_idf[h] = max(hash_idf.get(h, value), value)
+    fallback_idf = (sum(idf.values()) / len(idf)) / 2
+    hashes = _stored_hashes(candidates)
+    for k, cand in enumerate(newest):
+        tag_part = 0.0
+        for name, table_count in cand.matches.items():
+            arg = table_count + tag_counts.get(name, 0.0)
+            if arg > 0 and name in idf:
+                tag_part += math.log(arg) * idf[name]
+        kw_part = 0.0
+        for h, count in hashes.get(cand.post_id, {}).items():
+            param = q.keyword_hashes.get(h, 0.0)
+            if param > 0:
+                kw_part += math.log(count + param) * hash_idf.get(h, fallback_idf)
+        social = 0.8
+        if q.self_user_id is not None and cand.owner_id in followees:
+            social = 0.9
+        root = 1.0 if cand.is_root else 0.5
+        cand.coarse = (tag_part + kw_part) * (3 * n - k) * root * social * cand.penalty
+    ranked = sorted(newest, key=lambda c: (-c.coarse, -c.post_id))
+    return ranked, set(hashes)

@@ -1,0 +1,164 @@
+"""The vector universe and the re-ranking passes (summary-and-vectors.md §7.4).
+
+Vectors of another embedding model than the site's current one count as missing: they
+live in a different space and are never compared (spec README item 7).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from django.conf import settings
+
+from ..embeddings import features_for_model
+from ..models import PostSummary
+from ..vectors import cosine, decode_features, l2_normalize, similarity_score
+from .candidates import Candidate, coarse_candidates, post_facts
+from .query import RecommendQuery
+
+CHUNK = 100
+NEG_INF = float("-inf")
+DUPLICATE_SIMILARITY = 0.8
+
+
+def post_vectors(post_ids) -> tuple[dict[int, np.ndarray | None], set[int]]:
+    """Unit vectors of the given posts (None when absent or of another model), and
+    the ids whose summary row has non-NULL features at all."""
+    out: dict[int, np.ndarray | None] = {}
+    with_features: set[int] = set()
+    rows = PostSummary.objects.filter(post_id__in=list(post_ids)).values_list(
+        "post_id", "features", "embedding_model"
+    )
+    for post_id, data, model in rows:
+        if data:
+            with_features.add(post_id)
+        usable = features_for_model(bytes(data), model) if data else None
+        out[post_id] = l2_normalize(decode_features(usable)) if usable else None
+    return out, with_features
+
+
+def _sort(
+    items: list[Candidate], base: dict[int, float], position: dict[int, int]
+) -> list[Candidate]:
+    """Base desc; two -inf keep the universe order, other ties newest first."""
+
+    def key(c: Candidate):
+        b = base[c.post_id]
+        return (-b, position[c.post_id] if b == NEG_INF else -c.post_id)
+
+    return sorted(items, key=key)
+
+
+def _owner_decay(items: list[Candidate], base: dict[int, float], decay: float) -> None:
+    seen: dict[int, int] = {}
+    for c in items:
+        k = seen.get(c.owner_id, 0)
+        seen[c.owner_id] = k + 1
+        factor = decay**k
+        if factor == 0:
+            if base[c.post_id] != NEG_INF:
+                base[c.post_id] = 0.0
+        else:
+            base[c.post_id] *= factor
+
+
+def _social_rank(
+    q: RecommendQuery, items: list[Candidate], base: dict[int, float]
+) -> list[Candidate]:
+    alpha = q.promotion_by_likes_alpha or 0.0
+    promotion = q.promotion_for_seed_posts or 0.0
+    demotion = q.demotion_for_replies or 0.0
+    seeds = {post_id: j for j, post_id in enumerate(q.seed_post_ids)}
+    rank: dict[int, float] = {}
+    for i, c in enumerate(items):
+        r = float(i)
+        if alpha > 0:
+            r -= math.log(alpha + c.like_count) / math.log(3)
+        if demotion > 0 and not c.is_root:
+            r += demotion
+        if promotion > 0 and c.post_id in seeds:
+            r -= promotion * (len(seeds) - seeds[c.post_id]) / len(seeds)
+        rank[c.post_id] = r
+    return sorted(items, key=lambda c: (rank[c.post_id], -base[c.post_id], -c.post_id))
+
+
+def _dedup(items: list[Candidate], vectors: dict, weight: float) -> list[Candidate]:
+    total: np.ndarray | None = None
+    rank: dict[int, float] = {}
+    for i, c in enumerate(items):
+        rank[c.post_id] = float(i)
+        v = vectors.get(c.post_id)
+        if v is None:
+            continue
+        if total is None:
+            total = v.copy()
+            continue
+        if total.size != v.size:
+            continue
+        if i > 0:
+            sim = similarity_score(cosine(total, v))
+            w = (
+                (sim - DUPLICATE_SIMILARITY) / (1 - DUPLICATE_SIMILARITY)
+                if sim > DUPLICATE_SIMILARITY
+                else 0.0
+            )
+            rank[c.post_id] = i + w * weight
+        total = total + v
+    return sorted(items, key=lambda c: (rank[c.post_id], -c.post_id))
+
+
+def _universe(q: RecommendQuery, ranked: list[Candidate], with_row: set[int]) -> list[Candidate]:
+    limit = settings.STGY_AI_POST_RECOMMEND_VEC_CANDIDATES
+    universe: list[Candidate] = []
+    # The original walks in chunks of 100 asking which have a summary row; the rows
+    # were read with the hashes already, so this walk needs no query.
+    for start in range(0, len(ranked), CHUNK):
+        for c in ranked[start : start + CHUNK]:
+            if c.post_id in with_row and len(universe) < limit:
+                universe.append(c)
+        if len(universe) >= limit:
+            break
+    return universe
+
+
+def recommend_post_ids(q: RecommendQuery) -> list[int]:
+    """Ids of recommended posts for `q`, ordered and paged."""
+    ranked, with_row = coarse_candidates(q)
+    if not ranked:
+        return []
+    universe = _universe(q, ranked, with_row)
+    present = {c.post_id for c in universe}
+    extra_seeds = [pid for pid in q.seed_post_ids if pid not in present]
+    query_vec = l2_normalize(decode_features(q.features)) if q.features else None
+    needs_vectors = query_vec is not None or (q.demotion_for_duplication or 0) > 0
+    vectors: dict[int, np.ndarray | None] = {}
+    with_features: set[int] = set()
+    if needs_vectors or extra_seeds:
+        vectors, with_features = post_vectors(present | set(extra_seeds))
+    if extra_seeds:
+        facts = post_facts([pid for pid in extra_seeds if pid in with_features], q.self_user_id)
+        universe += [facts[pid] for pid in extra_seeds if pid in facts]
+    if not universe:
+        return []
+    coarse = {c.post_id: c.coarse for c in ranked}
+    base = {c.post_id: coarse.get(c.post_id, 0.0) for c in universe}
+    if query_vec is not None:
+        for c in universe:
+            v = vectors.get(c.post_id)
+            if v is None or v.size != query_vec.size:
+                base[c.post_id] = NEG_INF
+            else:
+                base[c.post_id] = similarity_score(cosine(query_vec, v)) * c.penalty
+    position = {c.post_id: i for i, c in enumerate(universe)}
+    items = _sort(universe, base, position)
+    if q.owner_decay is not None and q.owner_decay < 1:  # absent or 1 = disabled
+        _owner_decay(items, base, max(q.owner_decay, 0.0))
+        items = _sort(items, base, position)
+    items = _social_rank(q, items, base)
+    if (q.demotion_for_duplication or 0) > 0:
+        items = _dedup(items, vectors, q.demotion_for_duplication)
+    ids = [c.post_id for c in items]
+    if q.order == "asc":
+        ids.reverse()
+    return ids[q.offset : q.offset + q.limit]

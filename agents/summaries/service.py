@@ -1,0 +1,204 @@
+"""Summarising one post: summary, AI tags, keyword hashes and feature vector
+(summary-and-vectors.md §1.4).
+
+The model and the embedder are called outside any transaction; the result is written
+by a conditional update that only matches the content version that was summarised
+(`source_updated_at`). Zero rows means the post was edited (or deleted) meanwhile: the
+stale result is thrown away and the post is queued again.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+from dataclasses import dataclass
+from typing import Any
+
+from django.conf import settings
+from django.db.models import F
+
+from sns.models import AiTier, Post
+
+from ..embeddings import embed_features, model_name
+from ..embeddings.inputs import post_embedding_input
+from ..llm import gateway
+from ..llm.errors import LlmDisabled, LlmError, LlmTransientError
+from ..llm.parsing import parse_summary
+from ..models import PostSummary
+from ..prompts import is_cjk, render_summary_prompt
+from ..runner import submit_task
+from ..tags import normalize_keyword
+from ..textmeasure import len16, truncate_pt
+from .store import summary_store_version
+
+log = logging.getLogger(__name__)
+
+SHORT_POST_FACTOR = 1.2
+_ERROR_LIMIT = 2000
+
+
+@dataclass(frozen=True)
+class SummaryRequest:
+    """What the model is asked, derived from the post alone (deterministic)."""
+
+    locale: str
+    payload: dict[str, Any]
+    max_chars: int | float
+    tag_chars: int | float
+    tag_num: int
+
+
+@dataclass(frozen=True)
+class SummaryResult:
+    summary: str
+    tags: list[str]
+    keywords: list[str]
+    features: bytes
+    embedding_model: str
+
+
+def _whole(value: float) -> float:
+    return int(value) if float(value).is_integer() else value
+
+
+def summary_lengths(text: str, locale: str) -> tuple[int | float, int | float]:
+    """MAX_CHARS and TAG_CHARS: halved for CJK (no rounding, as the original), and the
+    short-post rule so a three-line post does not get a 1000-character summary."""
+    max_chars: int | float = settings.STGY_AI_SUMMARY_SUMMARY_LENGTH
+    tag_chars: int | float = settings.STGY_AI_TAG_MAX_LENGTH
+    if is_cjk(locale):
+        max_chars, tag_chars = max_chars * 0.5, tag_chars * 0.5
+    length = len16(text)
+    if length < max_chars * SHORT_POST_FACTOR:
+        max_chars = math.ceil(max(length * 0.8, max_chars / 4) / 10) * 10
+    return _whole(max_chars), _whole(tag_chars)
+
+
+def summary_request(post: Post) -> SummaryRequest:
+    locale = post.locale or post.owner.locale or "en"
+    text = truncate_pt(post.content, settings.STGY_AI_SUMMARY_POST_TEXT_LIMIT)
+    max_chars, tag_chars = summary_lengths(text, locale)
+    return SummaryRequest(
+        locale=locale,
+        payload={"locale": locale, "author": post.owner.nickname, "content": text},
+        max_chars=max_chars,
+        tag_chars=tag_chars,
+        tag_num=settings.STGY_AI_TAG_MAX_COUNT,
+    )
+
+
+def _summary_model() -> dict[str, str]:
+    # STGY_AI_SUMMARY_MODEL names a tier ("basic") or, failing that, a model.
+    name = settings.STGY_AI_SUMMARY_MODEL
+    return {"tier": name} if name in AiTier.values else {"model": name}
+
+
+def summary_compute(post: Post) -> SummaryResult:
+    """Ask the model and the embedder; no database writes. Raises on any failure."""
+    req = summary_request(post)
+    prompt = render_summary_prompt(
+        locale=req.locale,
+        payload=req.payload,
+        max_chars=req.max_chars,
+        tag_chars=req.tag_chars,
+        tag_num=req.tag_num,
+    )
+    response = gateway.chat(
+        messages=[{"role": "user", "content": prompt}],
+        task="post-summary",
+        locale=req.locale,
+        json_mode=False,
+        inputs={
+            "payload": req.payload,
+            "max_chars": req.max_chars,
+            "tag_chars": req.tag_chars,
+            "tag_num": req.tag_num,
+        },
+        stage="summary",
+        **_summary_model(),
+    )
+    parsed = parse_summary(response.content, req.tag_num)
+    summary = truncate_pt(parsed["summary"], settings.STGY_AI_SUMMARY_SUMMARY_TEXT_LIMIT)
+    author_tags = [t for t in (normalize_keyword(tag.name) for tag in post.tags.all()) if t]
+    keywords = (author_tags + parsed["tags"] + parsed["keywords"])[
+        : settings.STGY_AI_SUMMARY_MAX_KEYWORDS
+    ]
+    features, embedding_model = embed_features(
+        post_embedding_input(summary, keywords, post.content)
+    )
+    if not features:
+        raise LlmError("the embedder returned no features")
+    return SummaryResult(summary, parsed["tags"], keywords, features, embedding_model)
+
+
+def _record_failure(post_id: int, version, exc: Exception) -> None:
+    message = f"{type(exc).__name__}: {exc}"[:_ERROR_LIMIT]
+    PostSummary.objects.filter(post_id=post_id, source_updated_at=version).update(
+        attempts=F("attempts") + 1, last_error=message
+    )
+
+
+def _load_row(post_id: int) -> PostSummary | None:
+    row = PostSummary.objects.select_related("post__owner").filter(post_id=post_id).first()
+    if row is not None:
+        return row
+    # Every post gets its row in its own transaction; this only covers rows lost to
+    # manual surgery, so `summarize POST_ID` can always repair a post.
+    post = Post.objects.filter(pk=post_id).first()
+    if post is None:
+        return None
+    PostSummary.objects.get_or_create(
+        post=post, defaults={"source_updated_at": post.updated_at or post.created_at}
+    )
+    return PostSummary.objects.select_related("post__owner").filter(post_id=post_id).first()
+
+
+def summary_generate(post_id: int, *, force: bool = False) -> str:
+    """Summarise one post and store the result if its content has not moved on.
+
+    Returns the outcome: "stored", "done" (already summarised with the current embedding
+    model), "stale" (edited meanwhile; queued again), "missing", "disabled" or
+    "failed". A transient model failure is recorded and re-raised so the task can retry.
+    """
+    if not gateway.ai_enabled():
+        return "disabled"
+    row = _load_row(post_id)
+    if row is None:
+        return "missing"
+    current_model = model_name()
+    if not force and row.summary is not None and row.embedding_model == current_model:
+        return "done"
+    version = row.source_updated_at
+    try:
+        result = summary_compute(row.post)
+    except LlmDisabled:
+        return "disabled"
+    except LlmTransientError as exc:
+        _record_failure(post_id, version, exc)
+        raise
+    except Exception as exc:
+        # Any other error fails this post only: parse errors, refused requests, budgets.
+        _record_failure(post_id, version, exc)
+        level = logging.WARNING if isinstance(exc, (LlmError, ValueError)) else logging.ERROR
+        log.log(
+            level, "summary of post %s failed: %s", post_id, exc, exc_info=level >= logging.ERROR
+        )
+        return "failed"
+    stored = summary_store_version(
+        post_id,
+        version,
+        summary=result.summary,
+        tags=result.tags,
+        keywords=result.keywords,
+        features=result.features,
+        embedding_model=result.embedding_model,
+    )
+    if stored:
+        return "stored"
+    if not PostSummary.objects.filter(post_id=post_id).exists():
+        return "missing"
+    from ..tasks import summarize_post
+
+    log.info("post %s changed while being summarised; queued again", post_id)
+    submit_task(summarize_post, post_id)
+    return "stale"

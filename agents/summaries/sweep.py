@@ -1,0 +1,51 @@
+"""The periodic safety net of the summary queue (spec README item 8).
+
+Posts are queued on commit, but a broker outage, a worker killed mid-task or a change
+of embedding model leaves summaries missing or stale. Celery beat runs the sweep, which
+queues a bounded batch of them, oldest first. Posts that already failed come after fresh
+ones (ordered by attempts), so a post the model cannot summarise never blocks the queue.
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from django.conf import settings
+from django.db.models import Q, QuerySet
+from django.utils import timezone
+
+from ..embeddings import model_name
+from ..llm import gateway
+from ..models import PostSummary
+from ..runner import submit_task
+
+
+def summaries_due(*, changed_before=None) -> QuerySet[PostSummary]:
+    """Rows whose summary is pending or whose vector is from another embedding model."""
+    qs = PostSummary.objects.filter(Q(summary__isnull=True) | ~Q(embedding_model=model_name()))
+    if changed_before is not None:
+        qs = qs.filter(source_updated_at__lte=changed_before)
+    return qs.order_by("attempts", "post_id")
+
+
+def summaries_sweep(*, batch: int | None = None, min_age_seconds: int | None = None) -> int:
+    """Queue up to `batch` due summaries; returns how many were queued.
+
+    Posts written in the last `min_age_seconds` are left to the task their own commit
+    queued, so a healthy system never summarises a post twice.
+    """
+    if not gateway.ai_enabled():
+        return 0
+    from ..tasks import summarize_post
+
+    batch = settings.STGY_AI_SUMMARY_SWEEP_BATCH if batch is None else batch
+    age = (
+        settings.STGY_AI_SUMMARY_SWEEP_MIN_AGE_SECONDS
+        if min_age_seconds is None
+        else min_age_seconds
+    )
+    cutoff = timezone.now() - timedelta(seconds=max(0, age))
+    post_ids = list(summaries_due(changed_before=cutoff).values_list("post_id", flat=True)[:batch])
+    for post_id in post_ids:
+        submit_task(summarize_post, post_id)
+    return len(post_ids)

@@ -1,0 +1,56 @@
+"""/notifications endpoints (spec/api.md §4)."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from drf_spectacular.utils import extend_schema, extend_schema_serializer
+from rest_framework import serializers, status
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from sns import selectors, services
+
+from . import schema
+from .params import body, optional_datetime
+from .presenters import notification_json
+
+
+class NotificationsFeedView(APIView):
+    @extend_schema(
+        parameters=[schema.query("newerThan", description="ISO date-time; 304 if nothing newer")],
+        responses={200: schema.LIST, 304: schema.NO_CONTENT},
+    )
+    def get(self, request):
+        rows = selectors.notifications_feed(
+            request.user.id,
+            newer_than=optional_datetime(request, "newerThan"),
+            shown=settings.STGY_NOTIFICATION_SHOWN_RECORDS,
+        )
+        if rows is None:
+            return Response(status=status.HTTP_304_NOT_MODIFIED)
+        return Response([notification_json(n) for n in rows])
+
+
+class NotificationMarkView(APIView):
+    @extend_schema_serializer(component_name="NotificationMarkInput")
+    class InputSerializer(serializers.Serializer):
+        # Passed through as sent: the service checks the types and owns the message.
+        slot = serializers.JSONField(default=None)
+        term = serializers.JSONField(default=None)
+        isRead = serializers.JSONField(default=None, source="is_read")
+
+    @extend_schema(request=InputSerializer, responses={204: schema.NO_CONTENT})
+    def post(self, request):
+        services.notification_mark(request.user, **body(request, self.InputSerializer))
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class NotificationMarkAllView(APIView):
+    @extend_schema_serializer(component_name="NotificationMarkAllInput")
+    class InputSerializer(serializers.Serializer):
+        isRead = serializers.JSONField(default=None, source="is_read")
+
+    @extend_schema(request=InputSerializer, responses={204: schema.NO_CONTENT})
+    def post(self, request):
+        services.notification_mark_all(request.user, **body(request, self.InputSerializer))
+        return Response(status=status.HTTP_204_NO_CONTENT)

@@ -1,0 +1,186 @@
+"""/posts endpoints (spec/api.md §3) and full-text search: parse input → service or
+selector → presenter."""
+
+from __future__ import annotations
+
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import extend_schema
+from rest_framework import serializers, status
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from sns import selectors, services
+from sns.access import access_admin
+from sns.errors import InvalidInput
+from sns.ids import parse_id
+
+from . import schema
+from .params import (
+    HexIdField,
+    body,
+    cursor,
+    flag,
+    optional_id,
+    optional_int,
+    page_params,
+    required_id,
+)
+from .presenters import post_detail_json, post_json, post_lite_json, user_json
+
+OK = {"result": "ok"}
+
+
+def _detail(post_id: int, focus: int | None = None) -> dict:
+    post = selectors.post_get(post_id, focus_user_id=focus)
+    return post_detail_json(post, *selectors.post_neighbours(post), focus_user_id=focus)
+
+
+def _reply_to_filter(request):
+    """absent: all posts; "": root posts only; "*": replies only; an id: its replies."""
+    value = request.query_params.get("replyTo")
+    if value is None or value in ("", "*"):
+        return value
+    return parse_id(value, "replyTo")
+
+
+class PostInput(serializers.Serializer):
+    """Fields of a post body. `content` and `tags` are passed through as sent: the
+    service owns their messages ("content is required", "tags is required and must
+    be array")."""
+
+    content = serializers.JSONField(required=False)
+    tags = serializers.JSONField(required=False)
+    locale = serializers.CharField(required=False, allow_blank=True, allow_null=True)
+    replyTo = HexIdField(source="reply_to")
+    allowLikes = serializers.BooleanField(required=False, source="allow_likes")
+    allowReplies = serializers.BooleanField(required=False, source="allow_replies")
+    publishedAt = serializers.DateTimeField(required=False, allow_null=True, source="published_at")
+    ownedBy = HexIdField(source="owned_by")
+
+
+class PostCreateInput(PostInput):
+    content = serializers.JSONField(default=None)
+    tags = serializers.JSONField(default=None)
+    id = HexIdField(strict=True, source="post_id")
+
+
+class PostsView(APIView):
+    @extend_schema(
+        parameters=[*schema.PAGE, schema.FOCUS, schema.AFTER]
+        + [schema.query(n) for n in ("query", "ownedBy", "tag", "replyTo")],
+        responses=schema.LIST,
+        operation_id="posts_list",
+    )
+    def get(self, request):
+        page = page_params(request)
+        text = request.query_params.get("query")
+        if text:
+            access_admin(request.user)
+        focus = optional_id(request, "focusUserId")
+        posts = selectors.posts_list(
+            page=page,
+            after=cursor(request, page),
+            owned_by=optional_id(request, "ownedBy"),
+            tag=request.query_params.get("tag"),
+            reply_to=_reply_to_filter(request),
+            query=text,
+            focus_user_id=focus,
+        )
+        return Response([post_json(p, focus) for p in posts])
+
+    @extend_schema(request=PostCreateInput, responses={201: schema.OBJECT})
+    def post(self, request):
+        post = services.post_create(request.user, **body(request, PostCreateInput))
+        return Response(_detail(post.id), status=status.HTTP_201_CREATED)
+
+
+class PostSearchView(APIView):
+    @extend_schema(parameters=[schema.query("q"), *schema.PAGE, schema.FOCUS], responses=schema.LIST)
+    def get(self, request):
+        text = (request.query_params.get("q") or "").strip()
+        if not text:
+            raise InvalidInput("q is required")
+        focus = optional_id(request, "focusUserId")
+        posts = selectors.post_search(text=text, page=page_params(request), focus_user_id=focus)
+        return Response([post_json(p, focus) for p in posts])
+
+
+class PostView(APIView):
+    @extend_schema(parameters=[schema.FOCUS], responses=schema.OBJECT)
+    def get(self, request, post_id):
+        return Response(_detail(parse_id(post_id), optional_id(request, "focusUserId")))
+
+    @extend_schema(request=PostInput, responses=schema.OBJECT)
+    def put(self, request, post_id):
+        post = services.post_update(request.user, parse_id(post_id), **body(request, PostInput))
+        return Response(_detail(post.id))
+
+    @extend_schema(responses=schema.OK)
+    def delete(self, request, post_id):
+        services.post_delete(request.user, parse_id(post_id))
+        return Response(OK)
+
+
+class PostLiteView(APIView):
+    @extend_schema(responses=schema.OBJECT)
+    def get(self, request, post_id):
+        return Response(post_lite_json(selectors.post_get(parse_id(post_id))))
+
+
+class PostsByFolloweesView(APIView):
+    @extend_schema(
+        parameters=[schema.query("userId"), *schema.PAGE, schema.FOCUS]
+        + [schema.query(n, OpenApiTypes.BOOL) for n in ("includeSelf", "includeReplies")]
+        + [schema.query("limitPerUser", OpenApiTypes.INT)],
+        responses=schema.LIST,
+    )
+    def get(self, request):
+        focus = optional_id(request, "focusUserId")
+        posts = selectors.posts_by_followees(
+            user_id=required_id(request, "userId"),
+            page=page_params(request),
+            include_self=flag(request, "includeSelf", False),
+            include_replies=flag(request, "includeReplies", True),
+            limit_per_user=optional_int(request, "limitPerUser"),
+            focus_user_id=focus,
+        )
+        return Response([post_json(p, focus) for p in posts])
+
+
+class PostsLikedView(APIView):
+    @extend_schema(
+        parameters=[schema.query("userId"), *schema.PAGE, schema.FOCUS, schema.AFTER]
+        + [schema.query("includeReplies", OpenApiTypes.BOOL)],
+        responses=schema.LIST,
+    )
+    def get(self, request):
+        page = page_params(request)
+        focus = optional_id(request, "focusUserId")
+        posts = selectors.posts_liked(
+            user_id=required_id(request, "userId"),
+            page=page,
+            include_replies=flag(request, "includeReplies", True),
+            after=cursor(request, page),
+            focus_user_id=focus,
+        )
+        return Response([post_json(p, focus) for p in posts])
+
+
+class PostLikeView(APIView):
+    @extend_schema(request=None, responses=schema.OK)
+    def post(self, request, post_id):
+        services.like_add(request.user, parse_id(post_id))
+        return Response(OK)
+
+    @extend_schema(responses=schema.OK)
+    def delete(self, request, post_id):
+        services.like_remove(request.user, parse_id(post_id))
+        return Response(OK)
+
+
+class PostLikersView(APIView):
+    @extend_schema(parameters=schema.PAGE, responses=schema.LIST)
+    def get(self, request, post_id):
+        users = selectors.post_likers(post_id=parse_id(post_id), page=page_params(request))
+        # user_json carries no email: likers are never exposed (spec README item 10).
+        return Response([user_json(u) for u in users])

@@ -1,0 +1,180 @@
+"""/users endpoints (spec/api.md §2): parse input → service or selector → presenter."""
+
+from __future__ import annotations
+
+from django.contrib.auth import update_session_auth_hash
+from drf_spectacular.utils import extend_schema, extend_schema_serializer
+from rest_framework import serializers, status
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from sns import selectors, services
+from sns.access import access_admin
+from sns.ids import parse_id
+
+from . import schema
+from .params import HexIdField, body, cursor, optional_id, page_params
+from .presenters import user_detail_json, user_json, user_lite_json
+
+OK = {"result": "ok"}
+
+
+def _text(**kwargs):
+    """A string field that leaves blank and too-long checks to the services, so
+    their messages reach the client."""
+    return serializers.CharField(required=False, allow_blank=True, trim_whitespace=False, **kwargs)
+
+
+class UsersView(APIView):
+    @extend_schema_serializer(component_name="UserCreateInput")
+    class InputSerializer(serializers.Serializer):
+        id = HexIdField(strict=True, source="user_id")
+        email = _text(default=None, allow_null=True)
+        nickname = _text(default=None, allow_null=True)
+        password = _text(default=None, allow_null=True)
+        isAdmin = serializers.BooleanField(required=False, source="is_admin")
+        blockStrangers = serializers.BooleanField(required=False, source="block_strangers")
+        locale = _text(allow_null=True)
+        timezone = _text(allow_null=True, source="timezone_name")
+        introduction = _text(allow_null=True)
+        avatar = _text(allow_null=True)
+        aiModel = _text(allow_null=True, source="ai_model")
+        aiPersonality = _text(allow_null=True, source="ai_personality")
+
+    @extend_schema(
+        parameters=[*schema.PAGE, schema.FOCUS, schema.AFTER]
+        + [schema.query(n) for n in ("query", "nickname", "nicknamePrefix")],
+        responses=schema.LIST,
+        operation_id="users_list",
+    )
+    def get(self, request):
+        page = page_params(request, orders=("desc", "asc", "social"))
+        text = request.query_params.get("query")
+        if text:
+            access_admin(request.user)
+        focus = optional_id(request, "focusUserId")
+        users = selectors.users_list(
+            page=page,
+            query=text,
+            nickname=request.query_params.get("nickname"),
+            nickname_prefix=request.query_params.get("nicknamePrefix"),
+            after=cursor(request, page),
+            focus_user_id=focus,
+        )
+        return Response([user_json(u, focus) for u in users])
+
+    @extend_schema(request=InputSerializer, responses={201: schema.OBJECT})
+    def post(self, request):
+        data = body(request, self.InputSerializer)
+        user = services.user_create(request.user, **data)
+        return Response(user_json(user), status=status.HTTP_201_CREATED)
+
+
+class UserView(APIView):
+    @extend_schema_serializer(component_name="UserUpdateInput")
+    class InputSerializer(serializers.Serializer):
+        email = _text()
+        nickname = _text()
+        introduction = _text()
+        avatar = _text(allow_null=True)
+        locale = _text()
+        timezone = _text(source="timezone_name")
+        blockStrangers = serializers.BooleanField(required=False, source="block_strangers")
+        aiPersonality = _text(allow_null=True, source="ai_personality")
+        isAdmin = serializers.BooleanField(required=False, source="is_admin")
+        isFrozen = serializers.BooleanField(required=False, source="is_frozen")
+        aiModel = _text(allow_null=True, source="ai_model")
+
+    @extend_schema(parameters=[schema.FOCUS], responses=schema.OBJECT)
+    def get(self, request, user_id):
+        focus = optional_id(request, "focusUserId")
+        user = selectors.user_get(parse_id(user_id), focus_user_id=focus)
+        return Response(user_detail_json(user, request.user, focus))
+
+    @extend_schema(request=InputSerializer, responses=schema.OBJECT)
+    def put(self, request, user_id):
+        target_id = parse_id(user_id)
+        user = services.user_update(request.user, target_id, **body(request, self.InputSerializer))
+        return Response(user_json(user))
+
+    @extend_schema(responses=schema.OK)
+    def delete(self, request, user_id):
+        services.user_delete(request.user, parse_id(user_id))
+        return Response(OK)
+
+
+class UserLiteView(APIView):
+    @extend_schema(responses=schema.OBJECT)
+    def get(self, request, user_id):
+        return Response(user_lite_json(selectors.user_get(parse_id(user_id))))
+
+
+class UserPasswordView(APIView):
+    @extend_schema_serializer(component_name="UserPasswordInput")
+    class InputSerializer(serializers.Serializer):
+        password = _text(default=None, allow_null=True)
+
+    @extend_schema(request=InputSerializer, responses=schema.OK)
+    def put(self, request, user_id):
+        target_id = parse_id(user_id)
+        services.user_set_password(request.user, target_id, body(request, self.InputSerializer)["password"])
+        if target_id == request.user.id:
+            # A new password changes the session hash; keep the caller's own session.
+            request.user.refresh_from_db(fields=["password"])
+            update_session_auth_hash(request._request, request.user)
+        return Response(OK)
+
+
+class UserFollowView(APIView):
+    @extend_schema(request=None, responses=schema.OK)
+    def post(self, request, user_id):
+        services.follow_add(request.user, parse_id(user_id))
+        return Response(OK)
+
+    @extend_schema(responses=schema.OK)
+    def delete(self, request, user_id):
+        services.follow_remove(request.user, parse_id(user_id))
+        return Response(OK)
+
+
+class UserBlockView(APIView):
+    @extend_schema(request=None, responses=schema.OK)
+    def post(self, request, user_id):
+        services.block_add(request.user, parse_id(user_id))
+        return Response(OK)
+
+    @extend_schema(responses=schema.OK)
+    def delete(self, request, user_id):
+        services.block_remove(request.user, parse_id(user_id))
+        return Response(OK)
+
+
+class UserFolloweesView(APIView):
+    @extend_schema(parameters=[*schema.PAGE, schema.FOCUS, schema.AFTER], responses=schema.LIST)
+    def get(self, request, user_id):
+        page = page_params(request)
+        focus = optional_id(request, "focusUserId")
+        users = selectors.user_followees(
+            user_id=parse_id(user_id), page=page, focus_user_id=focus, after=cursor(request, page)
+        )
+        return Response([user_json(u, focus) for u in users])
+
+
+class UserFollowersView(APIView):
+    @extend_schema(parameters=[*schema.PAGE, schema.FOCUS], responses=schema.LIST)
+    def get(self, request, user_id):
+        page = page_params(request)
+        focus = optional_id(request, "focusUserId")
+        users = selectors.user_followers(user_id=parse_id(user_id), page=page, focus_user_id=focus)
+        return Response([user_json(u, focus) for u in users])
+
+
+class UserBlockeesView(APIView):
+    @extend_schema(parameters=[*schema.PAGE, schema.FOCUS, schema.AFTER], responses=schema.LIST)
+    def get(self, request, user_id):
+        page = page_params(request)
+        focus = optional_id(request, "focusUserId")
+        users = selectors.user_blockees(
+            user_id=parse_id(user_id), page=page, focus_user_id=focus, after=cursor(request, page)
+        )
+        return Response([user_json(u, focus) for u in users])

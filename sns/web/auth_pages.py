@@ -1,0 +1,88 @@
+"""Sign up, log in, log out, change password."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth import authenticate, login, logout, update_session_auth_hash
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_http_methods, require_POST
+from rest_framework.throttling import ScopedRateThrottle
+
+from sns import selectors, services
+from sns.errors import InvalidInput, Throttled
+
+from .forms import LoginForm, PasswordForm, SignupForm
+from .pageview import bound_form, page, safe_next
+
+
+class _LoginScope:
+    throttle_scope = "login"
+
+
+def _login_allowed(request) -> bool:
+    """The API's login throttle, counted in the same buckets: a password guesser gains
+    nothing by switching between the login page and POST /api/auth."""
+    return ScopedRateThrottle().allow_request(request, _LoginScope())
+
+
+@require_http_methods(["GET", "POST"])
+@page(public=True)
+def signup(request):
+    if request.user.is_authenticated:
+        return redirect("web:home")
+    form = bound_form(request, SignupForm)
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        user = services.user_signup(
+            email=data["email"],
+            nickname=data["nickname"],
+            password=data["password"],
+            locale=data["locale"] or "en-US",
+            timezone_name=data["timezone"] or "UTC",
+        )
+        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+        messages.success(request, f"Welcome to STGY, {user.nickname}!")
+        return redirect("web:home")
+    return render(request, "auth/signup.html", {"form": form, "agreement": selectors.agreement_latest()})
+
+
+@require_http_methods(["GET", "POST"])
+@page(public=True)
+def login_page(request):
+    if request.user.is_authenticated:
+        return redirect("web:home")
+    form = bound_form(request, LoginForm)
+    if request.method == "POST" and form.is_valid():
+        if not _login_allowed(request):
+            raise Throttled("too many login attempts; wait a minute")
+        user = authenticate(
+            request,
+            email=form.cleaned_data["email"].strip().lower(),
+            password=form.cleaned_data["password"],
+        )
+        if user is None:
+            # Not LoginRequired (401): that one would send the person back here silently.
+            raise InvalidInput("The email or the password is not correct.")
+        login(request, user)
+        return redirect(safe_next(request) or "web:home")
+    return render(request, "auth/login.html", {"form": form, "next": safe_next(request) or ""})
+
+
+@require_POST
+@page(public=True)
+def logout_page(request):
+    logout(request)
+    return redirect("web:login")
+
+
+@require_http_methods(["GET", "POST"])
+@page
+def password_change(request):
+    form = bound_form(request, PasswordForm, user=request.user)
+    if request.method == "POST" and form.is_valid():
+        services.user_set_password(request.user, request.user.id, form.cleaned_data["new_password"])
+        request.user.refresh_from_db()
+        update_session_auth_hash(request, request.user)
+        messages.success(request, "Your password has been changed.")
+        return redirect("web:settings")
+    return render(request, "auth/password.html", {"form": form})

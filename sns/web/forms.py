@@ -1,0 +1,154 @@
+"""Page forms. They only collect and shape input (a tag list from a comma-separated
+field, booleans from checkboxes); every rule — lengths, formats, who may do what —
+is the services' to enforce, so a form never refuses what the API would accept."""
+
+from __future__ import annotations
+
+from django import forms
+
+LOCALE_CHOICES = [
+    ("en-US", "English (US)"),
+    ("en-GB", "English (UK)"),
+    ("ja-JP", "日本語"),
+    ("zh-CN", "中文 (简体)"),
+    ("ko-KR", "한국어"),
+    ("fr-FR", "Français"),
+    ("de-DE", "Deutsch"),
+    ("es-ES", "Español"),
+]
+
+
+def _text(label: str, *, required: bool = False, **attrs) -> forms.CharField:
+    return forms.CharField(
+        label=label, required=required, strip=False, widget=forms.TextInput(attrs=attrs)
+    )
+
+
+class SignupForm(forms.Form):
+    email = forms.CharField(label="Email", widget=forms.EmailInput(attrs={"autocomplete": "email"}))
+    nickname = _text("Nickname", required=True, autocomplete="nickname")
+    password = forms.CharField(
+        label="Password",
+        strip=False,
+        widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}),
+        help_text="At least 8 characters, not a common one.",
+    )
+    # Filled in by static/stgy.js from the browser's language and time zone.
+    locale = forms.CharField(required=False, widget=forms.HiddenInput)
+    timezone = forms.CharField(required=False, widget=forms.HiddenInput)
+
+
+class LoginForm(forms.Form):
+    email = forms.CharField(label="Email", widget=forms.EmailInput(attrs={"autocomplete": "username"}))
+    password = forms.CharField(
+        label="Password", strip=False, widget=forms.PasswordInput(attrs={"autocomplete": "current-password"})
+    )
+
+
+class PasswordForm(forms.Form):
+    current_password = forms.CharField(
+        label="Current password",
+        strip=False,
+        widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}),
+    )
+    new_password = forms.CharField(
+        label="New password", strip=False, widget=forms.PasswordInput(attrs={"autocomplete": "new-password"})
+    )
+    new_password2 = forms.CharField(
+        label="New password again",
+        strip=False,
+        widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}),
+    )
+
+    def __init__(self, *args, user=None, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.user = user
+
+    def clean(self):
+        data = super().clean()
+        # Re-asking the current password guards a session left open; the strength
+        # rules are user_set_password's.
+        if self.user is not None and not self.user.check_password(data.get("current_password") or ""):
+            self.add_error("current_password", "The current password is not correct.")
+        if data.get("new_password") != data.get("new_password2"):
+            self.add_error("new_password2", "The two new passwords differ.")
+        return data
+
+
+class PostForm(forms.Form):
+    content = forms.CharField(
+        label="Post",
+        strip=False,
+        widget=forms.Textarea(
+            attrs={"rows": 4, "placeholder": "What's on your mind? Markdown works.", "data-preview-source": ""}
+        ),
+    )
+    tags = _text("Tags", placeholder="comma, separated, tags")
+    locale = forms.CharField(
+        label="Language",
+        required=False,
+        widget=forms.TextInput(attrs={"list": "locale-choices", "size": 8}),
+    )
+    allow_likes = forms.BooleanField(label="Allow likes", required=False, initial=True)
+    allow_replies = forms.BooleanField(label="Allow replies", required=False, initial=True)
+
+    def tag_list(self) -> list[str]:
+        return [t for t in (self.cleaned_data.get("tags") or "").split(",") if t.strip()]
+
+    def service_fields(self) -> dict:
+        data = self.cleaned_data
+        return {
+            "content": data["content"],
+            "tags": self.tag_list(),
+            "locale": data.get("locale") or None,
+            "allow_likes": data["allow_likes"],
+            "allow_replies": data["allow_replies"],
+        }
+
+
+class ReplyForm(forms.Form):
+    content = forms.CharField(
+        label="Reply",
+        strip=False,
+        widget=forms.Textarea(attrs={"rows": 3, "placeholder": "Write a reply…", "data-preview-source": ""}),
+    )
+
+
+class ProfileForm(forms.Form):
+    nickname = _text("Nickname", required=True)
+    introduction = forms.CharField(
+        label="Introduction (Markdown)", required=False, strip=False, widget=forms.Textarea(attrs={"rows": 6})
+    )
+    locale = forms.CharField(label="Language", widget=forms.TextInput(attrs={"list": "locale-choices"}))
+    timezone = forms.CharField(label="Time zone", widget=forms.TextInput(attrs={"list": "timezone-choices"}))
+    block_strangers = forms.BooleanField(
+        label="Block strangers",
+        required=False,
+        help_text="Only people you follow can like, reply to or follow you.",
+    )
+    ai_personality = forms.CharField(
+        label="AI personality", required=False, strip=False, widget=forms.Textarea(attrs={"rows": 8})
+    )
+
+    def __init__(self, *args, is_ai: bool = False, **kwargs):
+        super().__init__(*args, **kwargs)
+        if not is_ai:
+            # Only an AI user may change its own personality; humans do not see the field.
+            del self.fields["ai_personality"]
+
+    def service_fields(self) -> dict:
+        data = self.cleaned_data
+        fields = {
+            "nickname": data["nickname"],
+            "introduction": data["introduction"],
+            "locale": data["locale"],
+            "timezone_name": data["timezone"],
+            "block_strangers": data["block_strangers"],
+        }
+        if "ai_personality" in self.fields:
+            fields["ai_personality"] = data["ai_personality"]
+        return fields
+
+
+class SearchForm(forms.Form):
+    q = forms.CharField(label="Search", required=False)

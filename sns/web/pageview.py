@@ -1,0 +1,159 @@
+"""The one wrapper every page view goes through.
+
+`@page` makes a view log-in-only (unless `public=True`), translates the rulebook's
+`DomainError` into what a person should see, and sets the security headers:
+
+* on a GET, an error page with the error's status (403 for someone else's AI memory,
+  404 for a missing post, 400 for a malformed id);
+* on a POST, the message is flashed and the browser is sent back where it came from
+  (post/redirect/get), with the fields it typed kept for the form there, so a refused
+  reply or sign-up loses nothing but the password;
+* 401 always means the login page.
+
+No view catches `DomainError` itself: the services decide, this module only reports.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import wraps
+from urllib.parse import urlsplit
+
+from django import forms
+from django.contrib import messages
+from django.contrib.auth.views import redirect_to_login
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.http import url_has_allowed_host_and_scheme
+
+from sns.errors import DomainError
+from sns.selectors import Page
+
+# Pages run no inline script and load nothing from elsewhere except https images in
+# posts; even a sanitiser bug could not run an injected handler under this policy.
+CONTENT_SECURITY_POLICY = (
+    "default-src 'self'; img-src 'self' https: data:; script-src 'self'; style-src 'self'; "
+    "object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+)
+PAGE_SIZE = 20
+_MAX_PAGE_NUMBER = 200
+_KEPT_INPUT = "web:kept-input"
+# Never written to the session, whatever the form.
+_SECRET_FIELDS = {"csrfmiddlewaretoken", "password", "current_password", "new_password", "new_password2"}
+
+
+def page(view=None, *, public: bool = False, back: str | None = None):
+    """`back` names the page (URL name, reversed with the view's own arguments) that a
+    refused POST returns to when it carries neither `next` nor a same-site Referer;
+    without it, a form page returns to itself."""
+
+    def decorate(fn):
+        @wraps(fn)
+        def wrapped(request, *args, **kwargs):
+            if not public and not request.user.is_authenticated:
+                response = redirect_to_login(request.get_full_path())
+            else:
+                try:
+                    response = fn(request, *args, **kwargs)
+                except DomainError as exc:
+                    fallback = reverse(back, args=args, kwargs=kwargs) if back else None
+                    response = _error_response(request, exc, fallback)
+            response.headers.setdefault("Content-Security-Policy", CONTENT_SECURITY_POLICY)
+            response.headers.setdefault("Referrer-Policy", "same-origin")
+            return response
+
+        return wrapped
+
+    return decorate(view) if view is not None else decorate
+
+
+def _error_response(request, exc: DomainError, fallback: str | None):
+    if exc.status == 401:
+        return redirect_to_login(request.get_full_path())
+    if request.method != "POST":
+        return render(request, "error.html", {"status": exc.status, "message": exc.message}, status=exc.status)
+    messages.error(request, exc.message)
+    target = back_url(request, default=fallback)
+    request.session[_KEPT_INPUT] = {
+        "path": urlsplit(target).path,
+        "data": {k: v for k, v in request.POST.items() if k not in _SECRET_FIELDS},
+    }
+    return redirect(target)
+
+
+def _is_safe(request, url: str | None) -> bool:
+    return bool(url) and url_has_allowed_host_and_scheme(
+        url, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    )
+
+
+def safe_next(request) -> str | None:
+    """The `next` field or parameter, if it points into this site."""
+    for candidate in (request.POST.get("next"), request.GET.get("next")):
+        if _is_safe(request, candidate):
+            return candidate
+    return None
+
+
+def back_url(request, default: str | None = None) -> str:
+    """Where a POST should land: its safe `next`, else the page it was sent from, else
+    `default`, else the page itself."""
+    referer = request.META.get("HTTP_REFERER")
+    return safe_next(request) or (referer if _is_safe(request, referer) else None) or default or request.get_full_path()
+
+
+def bound_form(request, form_class: type[forms.Form], *, initial: dict | None = None, **kwargs) -> forms.Form:
+    """The submitted form on POST; on GET a fresh one, prefilled with what the person
+    typed if their last submission to this page was refused by the rules."""
+    if request.method == "POST":
+        return form_class(request.POST, **kwargs)
+    initial = dict(initial or {})
+    kept = request.session.get(_KEPT_INPUT)
+    if kept and kept.get("path") == request.path:
+        del request.session[_KEPT_INPUT]
+        data = kept["data"]
+        for name, field in form_class.base_fields.items():
+            if isinstance(field, forms.BooleanField):
+                initial[name] = name in data
+            elif name in data:
+                initial[name] = data[name]
+    return form_class(initial=initial, **kwargs)
+
+
+@dataclass(frozen=True)
+class Paged:
+    """One page of rows with "newer"/"older" page numbers (None at either end)."""
+
+    items: list
+    number: int
+    has_older: bool
+    param: str = "page"
+
+    @property
+    def newer(self) -> int | None:
+        return self.number - 1 if self.number > 0 else None
+
+    @property
+    def older(self) -> int | None:
+        return self.number + 1 if self.has_older else None
+
+
+def page_number(request, param: str = "page") -> int:
+    raw = request.GET.get(param, "")
+    return min(int(raw), _MAX_PAGE_NUMBER) if raw.isdigit() else 0
+
+
+def paged(
+    request, fetch, *, param: str = "page", size: int = PAGE_SIZE, order: str = "desc", from_top: bool = False
+) -> Paged:
+    """Call `fetch(Page)` for the requested page, asking for one extra row to learn
+    whether an older page exists. `from_top` asks for everything up to the end of the
+    page and slices here, for selectors whose `limit` shapes the result itself (the
+    by-followees timeline takes `limit` authors, not `limit` rows after an offset)."""
+    number = page_number(request, param)
+    start = number * size
+    if from_top:
+        rows = list(fetch(Page(offset=0, limit=start + size + 1, order=order)))[start:]
+    else:
+        rows = list(fetch(Page(offset=start, limit=size + 1, order=order)))
+    return Paged(items=rows[:size], number=number, has_older=len(rows) > size, param=param)

@@ -1,0 +1,130 @@
+"""A post with its thread; reply, like, edit, delete."""
+
+from __future__ import annotations
+
+import logging
+
+from django.contrib import messages
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from sns import selectors, services
+from sns.access import access_post
+from sns.ids import id_to_hex, parse_id
+
+from .forms import LOCALE_CHOICES, PostForm, ReplyForm
+from .pageview import back_url, bound_form, page, paged
+
+log = logging.getLogger(__name__)
+ANCESTOR_LIMIT = 20
+RELATED_LIMIT = 5
+REPLY_PAGE_SIZE = 50
+
+
+def _related(post, viewer) -> list:
+    """"Related posts" from agents.recommend when available; like "For you", an extra
+    whose failure is logged and hidden."""
+    try:
+        from agents.recommend import related_posts
+    except ImportError:
+        return []
+    try:
+        return list(related_posts(post, viewer, limit=RELATED_LIMIT))
+    except Exception:
+        log.exception("related posts of %s failed", post.id)
+        return []
+
+
+def _post_id(post_hex: str) -> int:
+    return parse_id(post_hex, "post id")
+
+
+def _post_url(post_id_hex: str, anchor: str | None = None) -> str:
+    url = reverse("web:post", args=[post_id_hex])
+    return f"{url}#post-{anchor}" if anchor else url
+
+
+@require_GET
+@page
+def post_detail(request, post_hex):
+    viewer = request.user
+    post = selectors.post_get(_post_id(post_hex), focus_user_id=viewer.id)
+    older_id, newer_id = selectors.post_neighbours(post)
+    context = {
+        "post": post,
+        "ancestors": selectors.reply_chain(post, limit=ANCESTOR_LIMIT),
+        "replies": paged(
+            request,
+            lambda p: selectors.posts_list(page=p, reply_to=post.id, focus_user_id=viewer.id),
+            size=REPLY_PAGE_SIZE,
+            order="asc",
+        ),
+        "older_id": older_id,
+        "newer_id": newer_id,
+        "form": bound_form(request, ReplyForm),
+        "related": _related(post, viewer),
+    }
+    return render(request, "posts/detail.html", context)
+
+
+@require_POST
+@page(back="web:post")
+def post_reply(request, post_hex):
+    form = ReplyForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, "Write something to reply.")
+        return redirect(_post_url(post_hex))
+    reply = services.post_create(
+        request.user, content=form.cleaned_data["content"], tags=[], reply_to=_post_id(post_hex)
+    )
+    return redirect(_post_url(post_hex, reply.hex_id))
+
+
+@require_http_methods(["GET", "POST"])
+@page
+def post_edit(request, post_hex):
+    # The same gate post_update applies, so nobody is shown a form they cannot submit.
+    post = access_post(request.user, _post_id(post_hex), for_write=True)
+    initial = {
+        "content": post.content,
+        "tags": ", ".join(post.tags.order_by("name").values_list("name", flat=True)),
+        "locale": post.locale or "",
+        "allow_likes": post.allow_likes,
+        "allow_replies": post.allow_replies,
+    }
+    form = bound_form(request, PostForm, initial=initial)
+    if request.method == "POST" and form.is_valid():
+        services.post_update(request.user, post.id, **form.service_fields())
+        messages.success(request, "Post updated.")
+        return redirect(_post_url(post.hex_id))
+    return render(
+        request, "posts/edit.html", {"post": post, "form": form, "locale_choices": LOCALE_CHOICES}
+    )
+
+
+@require_http_methods(["GET", "POST"])
+@page
+def post_delete(request, post_hex):
+    post = access_post(request.user, _post_id(post_hex), for_write=True)
+    if request.method == "POST":
+        services.post_delete(request.user, post.id)
+        messages.success(request, "Post deleted.")
+        if post.reply_to is not None:
+            return redirect(_post_url(id_to_hex(post.reply_to)))
+        return redirect("web:home")
+    return render(request, "posts/delete.html", {"post": post})
+
+
+@require_POST
+@page(back="web:post")
+def post_like(request, post_hex):
+    services.like_add(request.user, _post_id(post_hex))
+    return redirect(back_url(request, default=_post_url(post_hex)))
+
+
+@require_POST
+@page(back="web:post")
+def post_unlike(request, post_hex):
+    services.like_remove(request.user, _post_id(post_hex))
+    return redirect(back_url(request, default=_post_url(post_hex)))

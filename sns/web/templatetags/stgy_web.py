@@ -1,0 +1,101 @@
+"""Template helpers of the pages (`{% load stgy_web %}`).
+
+`markdown` is the only place user text becomes markup, and it goes through
+sns.markdown.render_html (markdown-it with raw HTML off, then the nh3 sanitiser).
+"""
+
+from __future__ import annotations
+
+import json
+import zlib
+
+from django import template
+from django.urls import NoReverseMatch, reverse
+from django.utils import timezone
+from django.utils.timesince import timesince
+from django.utils.safestring import mark_safe
+
+from sns import selectors
+from sns.ids import id_to_hex
+from sns.markdown import render_html
+
+register = template.Library()
+
+
+@register.filter
+def markdown(text) -> str:
+    return mark_safe(render_html(str(text or "")))  # noqa: S308 - sanitised by render_html
+
+
+@register.filter
+def is_long(text, compact=False) -> bool:
+    """Whether a card should clamp this Markdown and offer "Read more": more than about
+    14 lines (5 on a compact card). A heuristic; the clamp itself is CSS."""
+    lines = 5 if compact else 14
+    text = str(text or "")
+    return text.count("\n") >= lines or len(text) > lines * 60
+
+
+@register.filter
+def impression(payload) -> dict:
+    """An impression payload (JSON text written by the AI cycle) as a dict with at least
+    "impression"; anything that is not the expected JSON object is shown as raw text."""
+    try:
+        data = json.loads(payload or "")
+    except (TypeError, ValueError):
+        data = None
+    if not isinstance(data, dict):
+        return {"impression": str(payload or ""), "tags": []}
+    tags = data.get("tags")
+    data["tags"] = [str(t) for t in tags] if isinstance(tags, list) else []
+    data["impression"] = str(data.get("impression", ""))
+    return data
+
+
+@register.simple_tag
+def unread_notifications(user) -> int:
+    if user is None or not user.is_authenticated:
+        return 0
+    return selectors.notifications_unread_count(user.id)
+
+
+@register.simple_tag
+def optional_url(name: str, *args) -> str:
+    """The URL of a page another part of the site may or may not provide yet."""
+    try:
+        return reverse(name, args=args)
+    except NoReverseMatch:
+        return ""
+
+
+@register.filter
+def hexid(value) -> str:
+    return id_to_hex(int(value)) if value not in (None, "") else ""
+
+
+@register.filter
+def hue(user_id) -> int:
+    """One of eight avatar colours, stable per user (a class: the CSP allows no inline
+    style). Hashed, because the low bits of an id are a worker number and a sequence."""
+    return zlib.crc32(str(user_id).encode()) % 8
+
+
+@register.filter
+def ago(moment) -> str:
+    """"just now", "5 minutes ago", "2 days ago" (in the viewer's time zone's now)."""
+    if not moment:
+        return ""
+    if (timezone.now() - moment).total_seconds() < 60:
+        return "just now"
+    return f"{timesince(moment, depth=1)} ago"
+
+
+@register.simple_tag(takes_context=True)
+def page_url(context, param: str, number) -> str:
+    """The current URL with one paging parameter set (dropped for the first page)."""
+    query = context["request"].GET.copy()
+    query.pop(param, None)
+    if number:
+        query[param] = str(number)
+    encoded = query.urlencode()
+    return f"?{encoded}" if encoded else context["request"].path

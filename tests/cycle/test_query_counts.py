@@ -1,0 +1,80 @@
+"""The cost of a cycle in SQL queries does not grow with the site (STYLE 20): the same
+number with 20 posts as with 200, and within a fixed bound."""
+
+from __future__ import annotations
+
+import pytest
+from django.db import connection
+from django.test import override_settings
+from django.test.utils import CaptureQueriesContext
+
+from agents.cycle import STAGES
+from agents.cycle.run import cycle_begin, cycle_end, stage_execute
+from agents.models import LlmUsage
+from sns import services
+from sns.models import User
+from tests.factories import make_ai_user, make_post, make_user
+
+from .helpers import base_vector, give_interest, push_answers, row_counts, summarise, vector_with_cosine
+
+pytestmark = pytest.mark.django_db
+
+CYCLE_QUERY_BOUND = 260
+SELECT_QUERY_BOUND = 15
+
+
+def build_site(total_posts: int):
+    """Five authors posting in turn: A (followed by the AI user, opposite to its
+    interest) and B–E (on its interest; B follows the AI user). Whatever the size,
+    the cycle reads 2 posts of each author, judges 5 peers, likes and replies to 2."""
+    ai = make_ai_user("Aiko")
+    authors = [make_user(name) for name in "ABCDE"]
+    services.follow_add(ai, authors[0].id)
+    services.follow_add(authors[1], ai.id)
+    with override_settings(STGY_AI_PROVIDER="none"):
+        posts = [make_post(authors[i % 5], f"Post {i} about sourdough bread") for i in range(total_posts)]
+    for post in posts:
+        summarise(post, vector_with_cosine(-100 if post.owner_id == authors[0].id else 100))
+    give_interest(ai, base_vector())
+    return ai
+
+
+def measure(ai) -> dict:
+    calls_before = LlmUsage.objects.count()
+    with CaptureQueriesContext(connection) as whole:
+        run = cycle_begin(ai.id)
+        with CaptureQueriesContext(connection) as select:
+            stage_execute(run.pk, "select_posts")
+        per_stage = {"select_posts": len(select.captured_queries)}
+        for stage in STAGES[1:]:
+            with CaptureQueriesContext(connection) as one:
+                stage_execute(run.pk, stage)
+            per_stage[stage] = len(one.captured_queries)
+        run = cycle_end(run.pk)
+    assert run.status == "done"
+    assert all(record["outcome"] in ("ok", "skipped") for record in run.stages.values()), run.stages
+    return {
+        "cycle": len(whole.captured_queries),
+        "stages": per_stage,
+        "reads": len(run.details["reads"]),
+        "llm_calls": LlmUsage.objects.count() - calls_before,
+        "rows": row_counts(ai),
+    }
+
+
+def test_a_cycle_costs_the_same_queries_with_20_or_200_posts(model_server, settings):
+    settings.STGY_AI_USER_STAGE_CONCURRENCY = 1  # queries of one connection are counted
+    push_answers(model_server, count=200)
+
+    small = measure(build_site(20))
+    User.objects.all().delete()
+    large = measure(build_site(200))
+
+    print(f"\ncycle queries: 20 posts → {small['cycle']}, 200 posts → {large['cycle']}; per stage {large['stages']}")
+    assert small["reads"] == large["reads"] == 10
+    assert small["rows"] == large["rows"]
+    assert small["rows"]["likes"] == 2 and small["rows"]["replies"] == 2 and small["rows"]["peer_impressions"] == 5
+    assert small["llm_calls"] == large["llm_calls"]
+    assert small["stages"] == large["stages"]
+    assert small["stages"]["select_posts"] == large["stages"]["select_posts"] <= SELECT_QUERY_BOUND
+    assert small["cycle"] == large["cycle"] <= CYCLE_QUERY_BOUND

@@ -1,0 +1,232 @@
+"""A local OpenAI-compatible server for tests: the real `openai` client talks to it
+over loopback, so timeouts, status codes and headers are exercised for real.
+
+Each test scripts the answers: `push_chat(...)`, `push_embedding(...)` or `push(...)`
+queue responses per endpoint; when a queue is empty the endpoint answers a plain
+success. Every request is recorded (path, JSON body, headers, arrival time).
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import threading
+import time
+from collections import deque
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+import numpy as np
+import pytest
+
+CHAT_PATH = "/v1/chat/completions"
+EMBEDDINGS_PATH = "/v1/embeddings"
+
+
+@dataclass
+class Scripted:
+    status: int = 200
+    body: Any = None  # dict/list → JSON; str/bytes → sent as is
+    delay: float = 0.0
+    headers: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass
+class Recorded:
+    path: str
+    body: Any
+    headers: dict[str, str]
+    at: float
+
+
+def chat_body(
+    content: str | None = "ok",
+    *,
+    model: str = "test-model",
+    prompt_tokens: int = 10,
+    completion_tokens: int = 2,
+    cached_tokens: int | None = None,
+) -> dict:
+    usage: dict[str, Any] = {
+        "prompt_tokens": prompt_tokens,
+        "completion_tokens": completion_tokens,
+        "total_tokens": prompt_tokens + completion_tokens,
+    }
+    if cached_tokens is not None:
+        usage["prompt_tokens_details"] = {"cached_tokens": cached_tokens}
+    choices = []
+    if content is not None:
+        choices.append(
+            {
+                "index": 0,
+                "finish_reason": "stop",
+                "message": {"role": "assistant", "content": content},
+            }
+        )
+    return {
+        "id": "chatcmpl-test",
+        "object": "chat.completion",
+        "created": int(time.time()),
+        "model": model,
+        "choices": choices,
+        "usage": usage,
+    }
+
+
+def error_body(message: str, kind: str = "server_error") -> dict:
+    return {"error": {"message": message, "type": kind, "param": None, "code": None}}
+
+
+def fake_vector(text: str, dim: int) -> list[float]:
+    """A deterministic vector per text, so equal inputs give equal embeddings."""
+    seed = int.from_bytes(text.encode("utf-8")[:8].ljust(8, b"\0"), "little") ^ len(text)
+    return np.random.default_rng(seed).standard_normal(dim).astype(np.float32).tolist()
+
+
+class LlmServer:
+    def __init__(self) -> None:
+        self.requests: list[Recorded] = []
+        self._queues: dict[str, deque[Scripted]] = {CHAT_PATH: deque(), EMBEDDINGS_PATH: deque()}
+        self._lock = threading.Lock()
+        self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), _handler_for(self))
+        self._httpd.daemon_threads = True
+        # A request left sleeping by a timeout test must not hold up shutdown.
+        self._httpd.block_on_close = False
+        self._thread = threading.Thread(
+            target=self._httpd.serve_forever, kwargs={"poll_interval": 0.02}, daemon=True
+        )
+
+    @property
+    def url(self) -> str:
+        host, port = self._httpd.server_address[:2]
+        return f"http://{host}:{port}"
+
+    def start(self) -> "LlmServer":
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        self._httpd.shutdown()
+        self._httpd.server_close()
+
+    # -- scripting
+
+    def push(self, path: str, status: int = 200, body: Any = None, *, delay: float = 0.0,
+             headers: dict[str, str] | None = None) -> None:
+        with self._lock:
+            self._queues[path].append(Scripted(status, body, delay, dict(headers or {})))
+
+    def push_chat(self, content: str | None = "ok", *, status: int = 200, delay: float = 0.0,
+                  headers: dict[str, str] | None = None, body: Any = None, **usage) -> None:
+        if body is None:
+            body = chat_body(content, **usage) if status < 400 else error_body(f"status {status}")
+        self.push(CHAT_PATH, status, body, delay=delay, headers=headers)
+
+    def push_embedding(self, *, status: int = 200, delay: float = 0.0, body: Any = None,
+                       headers: dict[str, str] | None = None) -> None:
+        """Queue one embeddings answer; `body=None` with 200 → computed vectors."""
+        self.push(EMBEDDINGS_PATH, status, body, delay=delay, headers=headers)
+
+    def chat_requests(self) -> list[Recorded]:
+        return [r for r in self.requests if r.path == CHAT_PATH]
+
+    def embedding_requests(self) -> list[Recorded]:
+        return [r for r in self.requests if r.path == EMBEDDINGS_PATH]
+
+    # -- serving
+
+    def _next(self, path: str) -> Scripted:
+        with self._lock:
+            queue = self._queues.get(path)
+            if queue:
+                return queue.popleft()
+        return Scripted()
+
+    def _default_body(self, path: str, request: Any) -> Any:
+        if path == CHAT_PATH:
+            return chat_body("ok", model=str((request or {}).get("model", "test-model")))
+        inputs = request.get("input", [])
+        inputs = [inputs] if isinstance(inputs, str) else list(inputs)
+        dim = int(request.get("dimensions") or 1536)
+        data = []
+        for index, text in enumerate(inputs):
+            vector = fake_vector(str(text), dim)
+            if request.get("encoding_format") == "base64":
+                encoded: Any = base64.b64encode(np.asarray(vector, dtype=np.float32).tobytes()).decode()
+            else:
+                encoded = vector
+            data.append({"object": "embedding", "index": index, "embedding": encoded})
+        tokens = sum(len(str(t).split()) for t in inputs)
+        return {
+            "object": "list",
+            "model": request.get("model", "test-embedding"),
+            "data": data,
+            "usage": {"prompt_tokens": tokens, "total_tokens": tokens},
+        }
+
+
+def _handler_for(server: LlmServer):
+    class Handler(BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"
+
+        def log_message(self, format, *args):  # keep test output quiet
+            return
+
+        def do_POST(self):
+            length = int(self.headers.get("Content-Length") or 0)
+            raw = self.rfile.read(length) if length else b""
+            try:
+                request = json.loads(raw or b"null")
+            except ValueError:
+                request = None
+            server.requests.append(
+                Recorded(self.path, request, {k.lower(): v for k, v in self.headers.items()}, time.monotonic())
+            )
+            if self.path not in (CHAT_PATH, EMBEDDINGS_PATH):
+                self._send(Scripted(404, error_body("no such endpoint", "invalid_request_error")))
+                return
+            scripted = server._next(self.path)
+            if scripted.status == 200 and scripted.body is None:
+                scripted.body = server._default_body(self.path, request or {})
+            if scripted.delay:
+                time.sleep(scripted.delay)
+            self._send(scripted)
+
+        def _send(self, scripted: Scripted) -> None:
+            body = scripted.body
+            if isinstance(body, (dict, list)):
+                payload, kind = json.dumps(body).encode(), "application/json"
+            elif isinstance(body, str):
+                payload, kind = body.encode(), "text/plain"
+            else:
+                payload, kind = bytes(body or b""), "application/octet-stream"
+            try:
+                self.send_response(scripted.status)
+                self.send_header("Content-Type", kind)
+                self.send_header("Content-Length", str(len(payload)))
+                for name, value in scripted.headers.items():
+                    self.send_header(name, value)
+                self.end_headers()
+                self.wfile.write(payload)
+            except (BrokenPipeError, ConnectionResetError):
+                pass  # the client gave up (a timeout test); nothing to answer
+
+    return Handler
+
+
+@pytest.fixture
+def llm_server(settings, monkeypatch):
+    """A running local server with the gateway pointed at it (provider `openai`)."""
+    monkeypatch.setenv("NO_PROXY", "127.0.0.1,localhost")
+    server = LlmServer().start()
+    settings.STGY_AI_PROVIDER = "openai"
+    settings.OPENAI_BASE_URL = server.url + "/v1"
+    settings.OPENAI_API_KEY = "test"
+    settings.STGY_AI_RETRY_BASE_DELAY = 0.01
+    settings.STGY_AI_RETRY_MAX_DELAY = 0.05
+    settings.STGY_AI_RPC_TIMEOUT_MS = 5000
+    try:
+        yield server
+    finally:
+        server.stop()

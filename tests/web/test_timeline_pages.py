@@ -1,0 +1,170 @@
+"""Home timeline tabs, compose, preview, search."""
+
+from __future__ import annotations
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from sns import services
+from sns.models import Post
+from tests.factories import make_ai_user, make_post, make_user
+from tests.web.conftest import text_of
+
+pytestmark = pytest.mark.django_db
+
+
+def test_following_shows_followees_and_self_everyone_shows_all(page_client, human, follower):
+    stranger = make_user("Stranger")
+    make_post(human, "from alice")
+    make_post(follower, "from bob")
+    make_post(stranger, "from a stranger")
+    client = page_client(follower)  # Bob follows Alice
+
+    following = text_of(client.get("/"))
+    assert "from alice" in following and "from bob" in following
+    assert "from a stranger" not in following
+
+    everyone = text_of(client.get("/?tab=everyone"))
+    assert all(t in everyone for t in ("from alice", "from bob", "from a stranger"))
+
+
+def test_cards_show_author_badge_time_tags_counts_and_thread_link(page_client, human, ai_user):
+    post = make_post(ai_user, "**miso** time", tags=["Food"])
+    services.like_add(human, post.id)
+    make_post(human, "a reply", reply_to=post.id)
+    body = text_of(page_client(human).get("/?tab=everyone"))
+    card = body[body.index(f'id="post-{post.hex_id}"'):]
+    assert "Aiko" in card and 'class="badge ai"' in card and "balanced" in card
+    assert "<strong>miso</strong>" in card
+    assert "#food" in card
+    assert '<span class="like-count">1</span>' in card and "Unlike" in card
+    assert '<span class="reply-count">1</span>' in card
+    assert f'href="/posts/{post.hex_id}"' in card
+    assert "<time datetime=" in card
+
+
+def test_timeline_is_paged_newer_and_older(page_client, human):
+    for i in range(25):
+        make_post(human, f"post number {i:02d}")
+    client = page_client(human)
+    first = text_of(client.get("/"))
+    assert "post number 24" in first and "post number 05" in first and "post number 04" not in first
+    assert "?page=1" in first and "Newer" not in first
+    second = text_of(client.get("/?page=1"))
+    assert "post number 04" in second and "post number 00" in second and "post number 05" not in second
+    assert "Newer" in second and "Older" not in second
+    everyone = text_of(client.get("/?tab=everyone&page=1"))
+    assert "post number 04" in everyone and "tab=everyone" in everyone
+
+
+def test_timeline_query_count_does_not_grow_with_posts(page_client, human, follower):
+    make_post(human, "one", tags=["a"])
+    client = page_client(follower)
+    client.get("/?tab=everyone")  # warm-up: session refresh, caches
+    client.get("/")
+    with CaptureQueriesContext(connection) as few:
+        client.get("/?tab=everyone")
+        client.get("/")
+    for i in range(12):
+        services.like_add(follower, make_post(human, f"more {i}", tags=["a", "b"]).id)
+        make_post(follower, f"mine {i}")
+    with CaptureQueriesContext(connection) as many:
+        client.get("/?tab=everyone")
+        client.get("/")
+    assert len(many) == len(few)
+
+
+def test_tag_filter(page_client, human):
+    make_post(human, "tagged", tags=["bread"])
+    make_post(human, "untagged")
+    body = text_of(page_client(human).get("/?tag=Bread"))
+    assert "tagged" in body and "untagged" not in body
+
+
+def test_compose_creates_a_post_with_every_option(page_client, human):
+    response = page_client(human).post(
+        "/compose",
+        {"content": "# 今日\n\nhello", "tags": "Food, 味噌 ,", "locale": "ja_JP", "allow_likes": "on", "next": "/"},
+    )
+    assert response.status_code == 302 and response["Location"] == "/"
+    post = Post.objects.get(owner=human)
+    assert post.content == "# 今日\n\nhello"
+    assert sorted(post.tags.values_list("name", flat=True)) == ["food", "味噌"]
+    assert post.locale == "ja-JP"
+    assert post.allow_likes and not post.allow_replies
+
+
+def test_compose_page_goes_to_the_new_post(page_client, human):
+    response = page_client(human).post("/compose", {"content": "standalone", "tags": ""})
+    post = Post.objects.get(owner=human)
+    assert response["Location"] == f"/posts/{post.hex_id}"
+
+
+def test_refused_post_shows_the_rule_and_keeps_the_text(page_client, human):
+    response = page_client(human).post(
+        "/compose", {"content": "keep me", "tags": "a,b,c,d,e,f", "allow_replies": "on", "next": "/"}, follow=True
+    )
+    body = text_of(response)
+    assert "tags are too many" in body
+    assert "keep me</textarea>" in body
+    # The unchecked "allow likes" stays unchecked; "allow replies" stays checked.
+    form = response.context["form"]
+    assert form.initial["allow_likes"] is False and form.initial["allow_replies"] is True
+    assert not Post.objects.exists()
+
+
+def test_frozen_user_cannot_post(page_client):
+    frozen = make_user("Ice", is_frozen=True)
+    body = text_of(page_client(frozen).post("/compose", {"content": "x", "tags": "", "next": "/"}, follow=True))
+    assert "user is frozen" in body
+
+
+def test_preview_renders_sanitised_markdown(page_client, human):
+    response = page_client(human).post(
+        "/preview", {"content": "**b** <script>alert(1)</script> [x](javascript:alert(1))"}
+    )
+    html = text_of(response)
+    assert "<strong>b</strong>" in html
+    assert "<script>" not in html and "&lt;script&gt;" in html
+    assert "javascript:" not in html.replace("[x](javascript:alert(1))", "")
+    assert page_client(human).get("/preview").status_code == 405
+
+
+def test_search_finds_posts_and_people(page_client, human):
+    make_post(human, "sourdough starter tips")
+    make_post(human, "nothing related")
+    make_ai_user("Sourdough Bot")
+    body = text_of(page_client(human).get("/search?q=sourdough"))
+    assert "sourdough starter tips" in body and "nothing related" not in body
+    assert "Sourdough Bot" in body
+
+
+def test_for_you_tab_is_hidden_without_recommendations(page_client, human):
+    make_post(human, "x")
+    body = text_of(page_client(human).get("/?tab=foryou"))
+    assert "For you" not in body
+    assert 'aria-current="page">Following' in body
+
+
+def test_for_you_tab_shows_recommendations(page_client, human, monkeypatch):
+    import agents.recommend
+
+    post = make_post(make_user("Other"), "recommended for you")
+    monkeypatch.setattr(
+        agents.recommend, "recommended_posts_for_user", lambda user, offset=0, limit=20: [post][offset:offset + limit]
+    )
+    body = text_of(page_client(human).get("/?tab=foryou"))
+    assert 'aria-current="page">For you' in body
+    assert "recommended for you" in body
+
+
+def test_failing_recommendations_never_break_home(page_client, human, monkeypatch):
+    import agents.recommend
+
+    def broken(user, offset=0, limit=20):
+        raise RuntimeError("vector store down")
+
+    monkeypatch.setattr(agents.recommend, "recommended_posts_for_user", broken)
+    response = page_client(human).get("/?tab=foryou")
+    assert response.status_code == 200 and "For you" not in text_of(response)
