@@ -16,7 +16,16 @@ from django.utils.html import format_html
 
 from sns.ids import id_to_hex
 
-from .models import AgentState, AiPostTag, CycleRun, Interest, LlmUsage, PeerImpression, PostImpression, PostSummary
+from .models import (
+    AgentState,
+    AiPostTag,
+    CycleRun,
+    Interest,
+    LlmUsage,
+    PeerImpression,
+    PostImpression,
+    PostSummary,
+)
 
 
 class ReadOnlyAdmin(admin.ModelAdmin):
@@ -33,7 +42,9 @@ class ReadOnlyAdmin(admin.ModelAdmin):
 
 
 def _pretty_json(value) -> str:
-    return format_html("<pre>{}</pre>", json.dumps(value, ensure_ascii=False, indent=2, sort_keys=True))
+    return format_html(
+        "<pre>{}</pre>", json.dumps(value, ensure_ascii=False, indent=2, sort_keys=True)
+    )
 
 
 def _vector_info(blob, model: str) -> str:
@@ -185,8 +196,16 @@ class AgentStateAdmin(admin.ModelAdmin):
 @admin.register(CycleRun)
 class CycleRunAdmin(ReadOnlyAdmin):
     list_display = (
-        "id", "user", "status", "started_at", "elapsed_ms", "llm_calls", "prompt_tokens",
-        "completion_tokens", "cached_tokens", "cost",
+        "id",
+        "user",
+        "status",
+        "started_at",
+        "elapsed_ms",
+        "llm_calls",
+        "prompt_tokens",
+        "completion_tokens",
+        "cached_tokens",
+        "cost",
     )
     list_select_related = ("user",)
     list_filter = ("status", "user__ai_model")
@@ -209,8 +228,19 @@ class CycleRunAdmin(ReadOnlyAdmin):
 @admin.register(LlmUsage)
 class LlmUsageAdmin(ReadOnlyAdmin):
     list_display = (
-        "created_at", "user", "task", "stage", "provider", "model", "prompt_tokens",
-        "completion_tokens", "cached_tokens", "cost", "latency_ms", "attempts", "outcome",
+        "created_at",
+        "user",
+        "task",
+        "stage",
+        "provider",
+        "model",
+        "prompt_tokens",
+        "completion_tokens",
+        "cached_tokens",
+        "cost",
+        "latency_ms",
+        "attempts",
+        "outcome",
     )
     list_select_related = ("user",)
     list_filter = ("outcome", "provider", "model", "task", "stage")

@@ -109,7 +109,7 @@ class UserAdminForm(ServiceForm):
 
     class Meta:
         model = User
-        fields = list(_USER_SERVICE_FIELDS)
+        fields = tuple(_USER_SERVICE_FIELDS)
         widgets = {
             "ai_personality": forms.Textarea(attrs={"rows": 24, "cols": 100}),
             "introduction": forms.Textarea(attrs={"rows": 8, "cols": 100}),
@@ -135,7 +135,9 @@ class UserAdminForm(ServiceForm):
                 ai_personality=data["ai_personality"],
             )
         changed = {
-            _USER_SERVICE_FIELDS[name]: data[name] for name in self.changed_data if name in _USER_SERVICE_FIELDS
+            _USER_SERVICE_FIELDS[name]: data[name]
+            for name in self.changed_data
+            if name in _USER_SERVICE_FIELDS
         }
         user = self.instance
         if changed:
@@ -149,19 +151,47 @@ class UserAdminForm(ServiceForm):
 class UserAdmin(ServiceAdmin):
     form = UserAdminForm
     list_display = (
-        "nickname", "email", "ai_model", "is_admin", "is_frozen", "block_strangers",
-        "post_count", "follower_count", "followee_count", "created",
+        "nickname",
+        "email",
+        "ai_model",
+        "is_admin",
+        "is_frozen",
+        "block_strangers",
+        "post_count",
+        "follower_count",
+        "followee_count",
+        "created",
     )
     list_filter = (UserKindFilter, "ai_model", "is_frozen", "is_admin", "block_strangers")
     search_fields = ("nickname", "email", "introduction")
     ordering = ("-id",)
-    readonly_fields = ("hex", "created", "updated_at", "post_count", "follower_count", "followee_count", "last_login")
+    readonly_fields = (
+        "hex",
+        "created",
+        "updated_at",
+        "post_count",
+        "follower_count",
+        "followee_count",
+        "last_login",
+    )
     fieldsets = (
         (None, {"fields": ("hex", "email", "nickname", "new_password", "introduction", "avatar")}),
         ("Locale", {"fields": ("locale", "timezone")}),
         ("AI user", {"fields": ("ai_model", "ai_personality")}),
         ("Status", {"fields": ("is_admin", "is_frozen", "block_strangers")}),
-        ("Counts and times", {"fields": ("post_count", "follower_count", "followee_count", "created", "updated_at", "last_login")}),
+        (
+            "Counts and times",
+            {
+                "fields": (
+                    "post_count",
+                    "follower_count",
+                    "followee_count",
+                    "created",
+                    "updated_at",
+                    "last_login",
+                )
+            },
+        ),
     )
 
     @admin.display(description="id")
@@ -188,13 +218,15 @@ class PostAdminForm(ServiceForm):
 
     class Meta:
         model = Post
-        fields = ["content", "locale", "allow_likes", "allow_replies", "published_at"]
+        fields = ("content", "locale", "allow_likes", "allow_replies", "published_at")
         widgets = {"content": forms.Textarea(attrs={"rows": 16, "cols": 100})}
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         if self.instance.pk:
-            self.fields["tags"].initial = ", ".join(self.instance.tags.order_by("name").values_list("name", flat=True))
+            self.fields["tags"].initial = ", ".join(
+                self.instance.tags.order_by("name").values_list("name", flat=True)
+            )
 
     def apply(self):
         data = self.cleaned_data
@@ -226,15 +258,45 @@ class ReplyFilter(admin.SimpleListFilter):
 @admin.register(Post)
 class PostAdmin(ServiceAdmin):
     form = PostAdminForm
-    list_display = ("hex", "owner", "short", "like_count", "reply_count", "allow_likes", "allow_replies", "created")
+    list_display = (
+        "hex",
+        "owner",
+        "short",
+        "like_count",
+        "reply_count",
+        "allow_likes",
+        "allow_replies",
+        "created",
+    )
     list_select_related = ("owner",)
     list_filter = (ReplyFilter, "allow_likes", "allow_replies", "owner__ai_model")
     search_fields = ("content", "owner__nickname", "tags__name")
     ordering = ("-id",)
-    readonly_fields = ("hex", "owner", "reply_to_hex", "created", "updated_at", "like_count", "reply_count", "idempotency_key")
+    readonly_fields = (
+        "hex",
+        "owner",
+        "reply_to_hex",
+        "created",
+        "updated_at",
+        "like_count",
+        "reply_count",
+        "idempotency_key",
+    )
     fields = (
-        "hex", "owner", "reply_to_hex", "content", "tags", "locale", "allow_likes", "allow_replies",
-        "published_at", "created", "updated_at", "like_count", "reply_count", "idempotency_key",
+        "hex",
+        "owner",
+        "reply_to_hex",
+        "content",
+        "tags",
+        "locale",
+        "allow_likes",
+        "allow_replies",
+        "published_at",
+        "created",
+        "updated_at",
+        "like_count",
+        "reply_count",
+        "idempotency_key",
     )
     show_full_result_count = False
 

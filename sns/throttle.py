@@ -57,9 +57,17 @@ def throttle_check(user, limit: Limit, size: int = 0) -> None:
     if limit.size_setting and total_size + size > getattr(settings, limit.size_setting):
         raise Throttled(limit.message)
     count_key, size_key = keys[-1]
-    ttl = (_WINDOW_MINUTES + 1) * 60
-    cache.add(count_key, 0, ttl)
-    cache.incr(count_key)
+    _count(count_key, 1)
     if size:
-        cache.add(size_key, 0, ttl)
-        cache.incr(size_key, size)
+        _count(size_key, size)
+
+
+def _count(key: str, amount: int) -> None:
+    ttl = (_WINDOW_MINUTES + 1) * 60
+    cache.add(key, 0, ttl)
+    try:
+        cache.incr(key, amount)
+    except ValueError:
+        # The bucket vanished between add and incr (evicted, expired, cache flushed):
+        # start it again rather than fail the user's write.
+        cache.set(key, amount, ttl)

@@ -47,7 +47,11 @@ def plan_actions(reads: list[dict], decisions: dict, posts: dict[int, Post], me_
             and sim >= settings.STGY_AI_USER_LIKE_MIN_SIMILARITY
             and post.allow_likes
         )
-        in_my_thread = post.reply_to is None or getattr(post, "reply_to_owner_id", None) == me_id
+        # replyToOwnerId is null (a root post, or a reply whose parent was deleted) or me;
+        # a post without the annotation is never taken for a root post.
+        in_my_thread = post.reply_to is None or (
+            hasattr(post, "reply_to_owner_id") and post.reply_to_owner_id in (None, me_id)
+        )
         reply = (
             decision.get("shouldReply") is True
             and rank <= settings.STGY_AI_USER_REPLY_MAX_INTEREST_RANK

@@ -29,11 +29,17 @@ class StageContext:
 
     @cached_property
     def interest(self) -> Interest | None:
-        """The interest as it is now (after an earlier stage may have updated it)."""
-        return Interest.objects.filter(user_id=self.user.id).first()
+        """The interest as it is now (after an earlier stage may have updated it).
+        `stage_execute` loads it with the run (one query less per stage); after a
+        refresh it is read again."""
+        try:
+            return self.user.ai_interest
+        except Interest.DoesNotExist:
+            return None
 
     def refresh_interest(self) -> None:
         self.__dict__.pop("interest", None)
+        self.user._state.fields_cache.pop("ai_interest", None)
 
     @property
     def had_interest_at_start(self) -> bool:

@@ -80,7 +80,7 @@ def post_impressions(ctx: StageContext) -> dict[str, Any]:
         ))
     run_jobs(jobs, profile=_profile(ctx), tier=me.ai_model, user_id=me.id, run_id=ctx.run.pk, stage=ctx.stage)
 
-    failed = 0
+    failed, rows, now = 0, [], timezone.now()
     for job in jobs:
         post = job.key
         if job.result is None:
@@ -88,12 +88,13 @@ def post_impressions(ctx: StageContext) -> dict[str, Any]:
             decisions[post.hex_id] = {"shouldLike": False, "shouldReply": False, "error": job.error}
             continue
         payload = {k: job.result[k] for k in ("impression", "tags", "shouldLike", "shouldReply")}
-        with transaction.atomic():
-            PostImpression.objects.update_or_create(
-                user_id=me.id, post_id=post.id,
-                defaults={"peer_id": post.owner_id, "payload": json.dumps(payload, ensure_ascii=False), "updated_at": timezone.now()},
-            )
+        rows.append(PostImpression(
+            user_id=me.id, post_id=post.id, peer_id=post.owner_id,
+            payload=json.dumps(payload, ensure_ascii=False), updated_at=now,
+        ))
         decisions[post.hex_id] = _decision(payload)
+    # One upsert for the whole stage, not a get-then-write per post.
+    _upsert(PostImpression, rows, unique=["user", "post"], update=["peer", "payload", "updated_at"])
     if failed and failed == len(jobs):
         raise RuntimeError(f"every post impression failed ({failed}); first error: {jobs[0].error}")
     return {"read": len(jobs) - failed, "failed": failed, "reused": len(existing)}
@@ -165,7 +166,7 @@ def peer_impressions(ctx: StageContext) -> dict[str, Any]:
         ))
     run_jobs(jobs, profile=_profile(ctx), tier=me.ai_model, user_id=me.id, run_id=ctx.run.pk, stage=ctx.stage)
 
-    failed = 0
+    failed, rows, now = 0, [], timezone.now()
     for job in jobs:
         peer = job.key
         if job.result is None:
@@ -173,14 +174,21 @@ def peer_impressions(ctx: StageContext) -> dict[str, Any]:
             decisions[peer.hex_id] = {"shouldFollow": False, "error": job.error}
             continue
         payload = {k: job.result[k] for k in ("impression", "tags", "shouldFollow")}
-        PeerImpression.objects.update_or_create(
-            user_id=me.id, peer_id=peer.id,
-            defaults={"payload": json.dumps(payload, ensure_ascii=False), "updated_at": timezone.now()},
-        )
+        rows.append(PeerImpression(
+            user_id=me.id, peer_id=peer.id, payload=json.dumps(payload, ensure_ascii=False), updated_at=now,
+        ))
         decisions[peer.hex_id] = {"shouldFollow": payload["shouldFollow"] is True}
+    _upsert(PeerImpression, rows, unique=["user", "peer"], update=["payload", "updated_at"])
     if failed and failed == len(jobs):
         raise RuntimeError(f"every peer impression failed ({failed}); first error: {jobs[0].error}")
     return {"judged": len(jobs) - failed, "failed": failed}
+
+
+def _upsert(model, rows: list, *, unique: list[str], update: list[str]) -> None:
+    """Insert-or-update all rows in one statement (the unique key decides)."""
+    if rows:
+        with transaction.atomic():
+            model.objects.bulk_create(rows, update_conflicts=True, unique_fields=unique, update_fields=update)
 
 
 def _recent_posts(viewer_id: int, owner_ids: list[int]) -> dict[int, list[Post]]:

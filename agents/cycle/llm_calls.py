@@ -17,6 +17,7 @@ from django.conf import settings
 from django.db import connections
 
 from agents.llm import gateway
+from agents.models import LlmUsage
 from agents.prompts import is_cjk, render_agent_prompt
 
 
@@ -53,7 +54,9 @@ def fluctuated_length(rng: random.Random, base: int, locale: str, step: int) -> 
     return int(math.floor(value / step + 0.5) * step)
 
 
-def _run_job(job: LlmJob, *, profile: dict, tier: str, user_id: int, run_id: int, stage: str) -> None:
+def _run_job(
+    job: LlmJob, *, profile: dict, tier: str, user_id: int, run_id: int, stage: str, usage: list | None = None
+) -> None:
     try:
         prompt = render_agent_prompt(
             job.task,
@@ -75,6 +78,7 @@ def _run_job(job: LlmJob, *, profile: dict, tier: str, user_id: int, run_id: int
             user_id=user_id,
             run_id=run_id,
             stage=stage,
+            usage_sink=usage,
         )
         job.result = job.parse(response.content)
     except Exception as exc:  # one job's failure is that item's failure, never the stage's
@@ -89,13 +93,22 @@ def run_jobs(jobs: list[LlmJob], *, profile: dict, tier: str, user_id: int, run_
             _run_job(job, **kwargs)
         return jobs
 
+    # The job threads leave their usage rows here and this thread writes them all at
+    # once: a thread of its own would otherwise open (and close) a database connection
+    # per call just for its row.
+    usage: list = []
+
     def worker(job: LlmJob) -> None:
         try:
-            _run_job(job, **kwargs)
+            _run_job(job, **kwargs, usage=usage)
         finally:
-            # Each thread got its own database connection for the usage row; give it back.
+            # A thread that did touch the database (a budget check) gives its connection back.
             connections.close_all()
 
-    with ThreadPoolExecutor(max_workers=min(bound, len(jobs)), thread_name_prefix=f"stgy-{stage}") as pool:
-        list(pool.map(worker, jobs))
+    try:
+        with ThreadPoolExecutor(max_workers=min(bound, len(jobs)), thread_name_prefix=f"stgy-{stage}") as pool:
+            list(pool.map(worker, jobs))
+    finally:
+        if usage:
+            LlmUsage.objects.bulk_create(usage)
     return jobs

@@ -62,7 +62,7 @@ def cycle_begin(user_id: int) -> CycleRun | None:
 
 
 def stage_execute(run_id: int, stage: str) -> dict[str, Any]:
-    run = CycleRun.objects.select_related("user").get(pk=run_id)
+    run = CycleRun.objects.select_related("user", "user__ai_interest").get(pk=run_id)
     recorded = run.stages.get(stage)
     if recorded and recorded.get("outcome") in ("ok", "skipped", "failed"):
         return recorded  # a redelivered stage task: the work is done and recorded

@@ -43,7 +43,10 @@ def locale_multiplier(my_locale: str, post_locale: str | None) -> float:
 
 
 def reply_multiplier(post: Post, parent_owner_id: int | None, me_id: int) -> float:
-    return 0.5 if post.reply_to is not None and parent_owner_id != me_id else 1.0
+    # A reply is a post with a parent owner (replyToOwnerId): one whose parent was deleted
+    # keeps a dangling reply_to (data-model §posts) and counts as a root post, as in the original.
+    is_reply = post.reply_to is not None and parent_owner_id is not None
+    return 0.5 if is_reply and parent_owner_id != me_id else 1.0
 
 
 def _timeline_candidates(ctx: StageContext, posts, base: float, source: str, out: list) -> None:

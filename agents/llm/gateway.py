@@ -35,7 +35,7 @@ from .errors import (
 )
 from .retry import RetryPolicy, call_with_retries
 from .types import ChatRequest, ChatResponse
-from .usage import usage_record
+from .usage import usage_record, usage_row
 
 __all__ = [
     "BudgetExceeded", "LlmDisabled", "LlmError", "LlmRequestError", "LlmTransientError",
@@ -154,8 +154,13 @@ def chat(
     user_id: int | None = None,
     run_id: int | None = None,
     stage: str = "",
+    usage_sink: list | None = None,
 ) -> ChatResponse:
     """One chat completion. `model` wins over `tier`; one of them is required.
+
+    With `usage_sink` the usage row is appended to it unsaved and the caller saves the
+    rows (the cycle's parallel jobs hand theirs to the stage thread, which writes them in
+    one statement instead of each job thread opening a database connection).
 
     Raises LlmDisabled, BudgetExceeded, LlmTransientError or LlmRequestError.
     """
@@ -173,10 +178,11 @@ def chat(
     )
 
     def record(**fields: Any) -> None:
-        usage_record(
-            provider=provider.name, model=resolved, task=task, stage=stage,
-            user_id=user_id, run_id=run_id, **fields,
-        )
+        fields.update(provider=provider.name, model=resolved, task=task, stage=stage, user_id=user_id, run_id=run_id)
+        if usage_sink is not None:
+            usage_sink.append(usage_row(**fields))
+        else:
+            usage_record(**fields)
 
     refusal = budget_refusal(user_id=user_id)
     if refusal is not None:

@@ -62,7 +62,7 @@ def usage_cost(model: str, *, prompt_tokens: int, cached_tokens: int, completion
     return (total / _MILLION).quantize(_COST_PLACES)
 
 
-def usage_record(
+def usage_row(
     *,
     provider: str,
     model: str,
@@ -78,7 +78,8 @@ def usage_record(
     attempts: int = 0,
     error: str = "",
 ) -> LlmUsage:
-    return LlmUsage.objects.create(
+    """An unsaved usage row; `usage_record` saves it at once."""
+    return LlmUsage(
         created_at=timezone.now(),
         user_id=user_id,
         run_id=run_id,
@@ -97,3 +98,9 @@ def usage_record(
         outcome=outcome,
         error=error[:_ERROR_LIMIT],
     )
+
+
+def usage_record(**fields) -> LlmUsage:
+    row = usage_row(**fields)
+    row.save(force_insert=True)
+    return row

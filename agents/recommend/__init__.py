@@ -1,13 +1,14 @@
 """Post recommendation (summary-and-vectors.md §7): tag and keyword candidates, a
 coarse score, vector re-ranking, per-user seeds by clustering, and cached feeds.
 
-Pages use the two helpers below; the API and the AI-user cycle use
-`recommend_post_ids` with a `RecommendQuery`.
+Pages use `recommended_posts_for_user` and `related_posts`; the AI-user cycle uses
+`recommend_for_interest`; the API builds a `RecommendQuery` for `recommend_post_ids`.
 """
 
 from .feeds import (
     post_related_ids,
     posts_in_order,
+    recommend_for_interest,
     recommended_posts_for_user,
     related_posts,
     user_recommended_ids,
@@ -21,6 +22,7 @@ __all__ = [
     "per_user_query",
     "post_related_ids",
     "posts_in_order",
+    "recommend_for_interest",
     "recommend_post_ids",
     "recommend_query_from_body",
     "recommended_posts_for_user",

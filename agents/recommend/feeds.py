@@ -18,7 +18,7 @@ from sns.ids import parse_id
 from sns.models import Post, PostTag
 from sns.selectors import post_queryset
 
-from ..embeddings import features_for_model
+from ..embeddings import features_for_model, model_name
 from ..keyword_hash import unpack_hashes
 from ..models import AiPostTag, PostSummary
 from ..tags import normalize_keyword
@@ -71,10 +71,14 @@ def page_ids(ids: list[int], *, offset: int, limit: int, order: str = "desc") ->
 
 def user_seeds_cached(user_id: int) -> list[dict]:
     key = f"recommend-user-seeds:{user_id}"
-    seeds = _cache_get(key)
-    if seeds is MISSING:
-        seeds = user_search_seeds(user_id, settings.STGY_AI_POST_SEED_NUM_CLUSTERS)
-        _cache_set(key, seeds, settings.STGY_AI_POST_SEED_TTL_SEC if seeds else EMPTY_SEEDS_TTL)
+    current = model_name()
+    cached = _cache_get(key)
+    # Seed vectors live in one embedding space: after a model change they are rebuilt.
+    if cached is not MISSING and cached.get("model") == current:
+        return cached["seeds"]
+    seeds = user_search_seeds(user_id, settings.STGY_AI_POST_SEED_NUM_CLUSTERS)
+    ttl = settings.STGY_AI_POST_SEED_TTL_SEC if seeds else EMPTY_SEEDS_TTL
+    _cache_set(key, {"model": current, "seeds": seeds}, ttl)
     return seeds
 
 
@@ -197,6 +201,25 @@ def post_related_ids(post_id: int, viewer_id: int | None) -> list[int]:
     ids = recommend_post_ids(query)
     _cache_set(key, ids, settings.STGY_AI_POST_RECOMMEND_TTL_SEC)
     return ids
+
+
+# ------------------------------------------------------------ for an AI user's cycle
+
+
+def recommend_for_interest(user, interest, *, limit: int = 30) -> list[int]:
+    """Candidate posts for an AI user's reading (§7.4, last paragraph): its interest
+    tags (count 1 each), its interest vector, the per-user knobs, no seeds."""
+    tags: dict[str, float] = defaultdict(float)
+    for name in interest.tags or []:
+        if isinstance(name, str) and normalize_keyword(name):
+            tags[normalize_keyword(name)] += 1.0
+    if not tags:
+        return []
+    features = features_for_model(interest.features, interest.embedding_model)
+    query = per_user_query(
+        tags=dict(tags), features=features, self_user_id=user.id, limit=min(FEED_LIMIT, limit)
+    )
+    return recommend_post_ids(query)
 
 
 # ------------------------------------------------------------------ for the pages

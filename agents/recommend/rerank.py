@@ -17,7 +17,6 @@ from ..vectors import cosine, decode_features, l2_normalize, similarity_score
 from .candidates import Candidate, coarse_candidates, post_facts
 from .query import RecommendQuery
 
-CHUNK = 100
 NEG_INF = float("-inf")
 DUPLICATE_SIMILARITY = 0.8
 
@@ -108,18 +107,11 @@ def _dedup(items: list[Candidate], vectors: dict, weight: float) -> list[Candida
     return sorted(items, key=lambda c: (rank[c.post_id], -c.post_id))
 
 
-def _universe(q: RecommendQuery, ranked: list[Candidate], with_row: set[int]) -> list[Candidate]:
+def _universe(ranked: list[Candidate], with_row: set[int]) -> list[Candidate]:
+    """The best coarse candidates that have a summary row (its features may be NULL).
+    The original asks in chunks of 100; the rows were read with the hashes already."""
     limit = settings.STGY_AI_POST_RECOMMEND_VEC_CANDIDATES
-    universe: list[Candidate] = []
-    # The original walks in chunks of 100 asking which have a summary row; the rows
-    # were read with the hashes already, so this walk needs no query.
-    for start in range(0, len(ranked), CHUNK):
-        for c in ranked[start : start + CHUNK]:
-            if c.post_id in with_row and len(universe) < limit:
-                universe.append(c)
-        if len(universe) >= limit:
-            break
-    return universe
+    return [c for c in ranked if c.post_id in with_row][:limit]
 
 
 def recommend_post_ids(q: RecommendQuery) -> list[int]:
@@ -127,7 +119,7 @@ def recommend_post_ids(q: RecommendQuery) -> list[int]:
     ranked, with_row = coarse_candidates(q)
     if not ranked:
         return []
-    universe = _universe(q, ranked, with_row)
+    universe = _universe(ranked, with_row)
     present = {c.post_id for c in universe}
     extra_seeds = [pid for pid in q.seed_post_ids if pid not in present]
     query_vec = l2_normalize(decode_features(q.features)) if q.features else None

@@ -24,12 +24,12 @@ from ..embeddings.inputs import post_embedding_input
 from ..llm import gateway
 from ..llm.errors import LlmDisabled, LlmError, LlmTransientError
 from ..llm.parsing import parse_summary
-from ..models import PostSummary
+from ..models import AiPostTag, PostSummary
 from ..prompts import is_cjk, render_summary_prompt
 from ..runner import submit_task
 from ..tags import normalize_keyword
 from ..textmeasure import len16, truncate_pt
-from .store import summary_store_version
+from .store import summary_store_features, summary_store_version
 
 log = logging.getLogger(__name__)
 
@@ -131,6 +131,26 @@ def summary_compute(post: Post) -> SummaryResult:
     return SummaryResult(summary, parsed["tags"], keywords, features, embedding_model)
 
 
+def reembed_compute(row: PostSummary) -> tuple[bytes, str]:
+    """A new vector for a summary made under another embedding model, without asking
+    the model again. The AI keywords survive only as hashes, so the keywords are the
+    author tags then the AI tags (as `manage.py reembed` does)."""
+    post = row.post
+    author_tags = [normalize_keyword(tag.name) for tag in post.tags.all()]
+    ai_tags = list(
+        AiPostTag.objects.filter(post_id=row.post_id)
+        .order_by("name")
+        .values_list("name", flat=True)
+    )
+    keywords = [k for k in author_tags + ai_tags if k][: settings.STGY_AI_SUMMARY_MAX_KEYWORDS]
+    features, embedding_model = embed_features(
+        post_embedding_input(row.summary, keywords, post.content)
+    )
+    if not features:
+        raise LlmError("the embedder returned no features")
+    return features, embedding_model
+
+
 def _record_failure(post_id: int, version, exc: Exception) -> None:
     message = f"{type(exc).__name__}: {exc}"[:_ERROR_LIMIT]
     PostSummary.objects.filter(post_id=post_id, source_updated_at=version).update(
@@ -156,21 +176,25 @@ def _load_row(post_id: int) -> PostSummary | None:
 def summary_generate(post_id: int, *, force: bool = False) -> str:
     """Summarise one post and store the result if its content has not moved on.
 
-    Returns the outcome: "stored", "done" (already summarised with the current embedding
-    model), "stale" (edited meanwhile; queued again), "missing", "disabled" or
-    "failed". A transient model failure is recorded and re-raised so the task can retry.
+    Returns the outcome: "stored", "reembedded" (the summary stood, only its vector was
+    of another embedding model), "done" (nothing to do), "stale" (edited meanwhile;
+    queued again), "missing", "disabled" or "failed". A transient failure is recorded
+    and re-raised so the task can retry. `force` re-summarises a summarised post.
     """
     if not gateway.ai_enabled():
         return "disabled"
     row = _load_row(post_id)
     if row is None:
         return "missing"
-    current_model = model_name()
-    if not force and row.summary is not None and row.embedding_model == current_model:
+    reembed_only = not force and row.summary is not None
+    if reembed_only and row.embedding_model == model_name():
         return "done"
     version = row.source_updated_at
     try:
-        result = summary_compute(row.post)
+        if reembed_only:
+            features, embedding_model = reembed_compute(row)
+        else:
+            result = summary_compute(row.post)
     except LlmDisabled:
         return "disabled"
     except LlmTransientError as exc:
@@ -184,17 +208,22 @@ def summary_generate(post_id: int, *, force: bool = False) -> str:
             level, "summary of post %s failed: %s", post_id, exc, exc_info=level >= logging.ERROR
         )
         return "failed"
-    stored = summary_store_version(
-        post_id,
-        version,
-        summary=result.summary,
-        tags=result.tags,
-        keywords=result.keywords,
-        features=result.features,
-        embedding_model=result.embedding_model,
-    )
+    if reembed_only:
+        stored = summary_store_features(
+            post_id, version, features=features, embedding_model=embedding_model
+        )
+    else:
+        stored = summary_store_version(
+            post_id,
+            version,
+            summary=result.summary,
+            tags=result.tags,
+            keywords=result.keywords,
+            features=result.features,
+            embedding_model=result.embedding_model,
+        )
     if stored:
-        return "stored"
+        return "reembedded" if reembed_only else "stored"
     if not PostSummary.objects.filter(post_id=post_id).exists():
         return "missing"
     from ..tasks import summarize_post

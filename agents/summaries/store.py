@@ -69,6 +69,16 @@ def summary_store_version(
     return True
 
 
+def summary_store_features(
+    post_id: int, version: datetime, *, features: bytes, embedding_model: str
+) -> bool:
+    """Replace only the vector of a summarised post still at content `version`."""
+    updated = PostSummary.objects.filter(
+        post_id=post_id, source_updated_at=version, summary__isnull=False
+    ).update(features=features, embedding_model=embedding_model)
+    return bool(updated)
+
+
 def _string_list(value, name: str) -> list[str]:
     if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
         raise InvalidInput(f"{name} must be an array of strings")

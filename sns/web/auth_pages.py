@@ -43,7 +43,9 @@ def signup(request):
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         messages.success(request, f"Welcome to STGY, {user.nickname}!")
         return redirect("web:home")
-    return render(request, "auth/signup.html", {"form": form, "agreement": selectors.agreement_latest()})
+    return render(
+        request, "auth/signup.html", {"form": form, "agreement": selectors.agreement_latest()}
+    )
 
 
 @require_http_methods(["GET", "POST"])

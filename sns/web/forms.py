@@ -39,9 +39,13 @@ class SignupForm(forms.Form):
 
 
 class LoginForm(forms.Form):
-    email = forms.CharField(label="Email", widget=forms.EmailInput(attrs={"autocomplete": "username"}))
+    email = forms.CharField(
+        label="Email", widget=forms.EmailInput(attrs={"autocomplete": "username"})
+    )
     password = forms.CharField(
-        label="Password", strip=False, widget=forms.PasswordInput(attrs={"autocomplete": "current-password"})
+        label="Password",
+        strip=False,
+        widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}),
     )
 
 
@@ -52,7 +56,9 @@ class PasswordForm(forms.Form):
         widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}),
     )
     new_password = forms.CharField(
-        label="New password", strip=False, widget=forms.PasswordInput(attrs={"autocomplete": "new-password"})
+        label="New password",
+        strip=False,
+        widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}),
     )
     new_password2 = forms.CharField(
         label="New password again",
@@ -68,7 +74,9 @@ class PasswordForm(forms.Form):
         data = super().clean()
         # Re-asking the current password guards a session left open; the strength
         # rules are user_set_password's.
-        if self.user is not None and not self.user.check_password(data.get("current_password") or ""):
+        if self.user is not None and not self.user.check_password(
+            data.get("current_password") or ""
+        ):
             self.add_error("current_password", "The current password is not correct.")
         if data.get("new_password") != data.get("new_password2"):
             self.add_error("new_password2", "The two new passwords differ.")
@@ -80,7 +88,11 @@ class PostForm(forms.Form):
         label="Post",
         strip=False,
         widget=forms.Textarea(
-            attrs={"rows": 4, "placeholder": "What's on your mind? Markdown works.", "data-preview-source": ""}
+            attrs={
+                "rows": 4,
+                "placeholder": "What's on your mind? Markdown works.",
+                "data-preview-source": "",
+            }
         ),
     )
     tags = _text("Tags", placeholder="comma, separated, tags")
@@ -110,24 +122,36 @@ class ReplyForm(forms.Form):
     content = forms.CharField(
         label="Reply",
         strip=False,
-        widget=forms.Textarea(attrs={"rows": 3, "placeholder": "Write a reply…", "data-preview-source": ""}),
+        widget=forms.Textarea(
+            attrs={"rows": 3, "placeholder": "Write a reply…", "data-preview-source": ""}
+        ),
     )
 
 
 class ProfileForm(forms.Form):
     nickname = _text("Nickname", required=True)
     introduction = forms.CharField(
-        label="Introduction (Markdown)", required=False, strip=False, widget=forms.Textarea(attrs={"rows": 6})
+        label="Introduction (Markdown)",
+        required=False,
+        strip=False,
+        widget=forms.Textarea(attrs={"rows": 6}),
     )
-    locale = forms.CharField(label="Language", widget=forms.TextInput(attrs={"list": "locale-choices"}))
-    timezone = forms.CharField(label="Time zone", widget=forms.TextInput(attrs={"list": "timezone-choices"}))
+    locale = forms.CharField(
+        label="Language", widget=forms.TextInput(attrs={"list": "locale-choices"})
+    )
+    timezone = forms.CharField(
+        label="Time zone", widget=forms.TextInput(attrs={"list": "timezone-choices"})
+    )
     block_strangers = forms.BooleanField(
         label="Block strangers",
         required=False,
         help_text="Only people you follow can like, reply to or follow you.",
     )
     ai_personality = forms.CharField(
-        label="AI personality", required=False, strip=False, widget=forms.Textarea(attrs={"rows": 8})
+        label="AI personality",
+        required=False,
+        strip=False,
+        widget=forms.Textarea(attrs={"rows": 8}),
     )
 
     def __init__(self, *args, is_ai: bool = False, **kwargs):

@@ -39,7 +39,13 @@ PAGE_SIZE = 20
 _MAX_PAGE_NUMBER = 200
 _KEPT_INPUT = "web:kept-input"
 # Never written to the session, whatever the form.
-_SECRET_FIELDS = {"csrfmiddlewaretoken", "password", "current_password", "new_password", "new_password2"}
+_SECRET_FIELDS = {
+    "csrfmiddlewaretoken",
+    "password",
+    "current_password",
+    "new_password",
+    "new_password2",
+}
 
 
 def page(view=None, *, public: bool = False, back: str | None = None):
@@ -71,7 +77,9 @@ def _error_response(request, exc: DomainError, fallback: str | None):
     if exc.status == 401:
         return redirect_to_login(request.get_full_path())
     if request.method != "POST":
-        return render(request, "error.html", {"status": exc.status, "message": exc.message}, status=exc.status)
+        return render(
+            request, "error.html", {"status": exc.status, "message": exc.message}, status=exc.status
+        )
     messages.error(request, exc.message)
     target = back_url(request, default=fallback)
     request.session[_KEPT_INPUT] = {
@@ -99,10 +107,17 @@ def back_url(request, default: str | None = None) -> str:
     """Where a POST should land: its safe `next`, else the page it was sent from, else
     `default`, else the page itself."""
     referer = request.META.get("HTTP_REFERER")
-    return safe_next(request) or (referer if _is_safe(request, referer) else None) or default or request.get_full_path()
+    return (
+        safe_next(request)
+        or (referer if _is_safe(request, referer) else None)
+        or default
+        or request.get_full_path()
+    )
 
 
-def bound_form(request, form_class: type[forms.Form], *, initial: dict | None = None, **kwargs) -> forms.Form:
+def bound_form(
+    request, form_class: type[forms.Form], *, initial: dict | None = None, **kwargs
+) -> forms.Form:
     """The submitted form on POST; on GET a fresh one, prefilled with what the person
     typed if their last submission to this page was refused by the rules."""
     if request.method == "POST":
@@ -112,11 +127,15 @@ def bound_form(request, form_class: type[forms.Form], *, initial: dict | None = 
     if kept and kept.get("path") == request.path:
         del request.session[_KEPT_INPUT]
         data = kept["data"]
-        for name, field in form_class.base_fields.items():
-            if isinstance(field, forms.BooleanField):
-                initial[name] = name in data
-            elif name in data:
-                initial[name] = data[name]
+        fields = form_class.base_fields
+        # Only a submission of this form (not, say, a refused like sent back to the same
+        # page) prefills it; an unchecked box is absent from the data, hence `in`.
+        if any(name in data for name, f in fields.items() if not isinstance(f, forms.BooleanField)):
+            for name, field in fields.items():
+                if isinstance(field, forms.BooleanField):
+                    initial[name] = name in data
+                elif name in data:
+                    initial[name] = data[name]
     return form_class(initial=initial, **kwargs)
 
 
@@ -144,7 +163,13 @@ def page_number(request, param: str = "page") -> int:
 
 
 def paged(
-    request, fetch, *, param: str = "page", size: int = PAGE_SIZE, order: str = "desc", from_top: bool = False
+    request,
+    fetch,
+    *,
+    param: str = "page",
+    size: int = PAGE_SIZE,
+    order: str = "desc",
+    from_top: bool = False,
 ) -> Paged:
     """Call `fetch(Page)` for the requested page, asking for one extra row to learn
     whether an older page exists. `from_top` asks for everything up to the end of the

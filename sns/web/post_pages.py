@@ -23,7 +23,7 @@ REPLY_PAGE_SIZE = 50
 
 
 def _related(post, viewer) -> list:
-    """"Related posts" from agents.recommend when available; like "For you", an extra
+    """ "Related posts" from agents.recommend when available; like "For you", an extra
     whose failure is logged and hidden."""
     try:
         from agents.recommend import related_posts

@@ -16,9 +16,19 @@ from .forms import LOCALE_CHOICES, ProfileForm
 from .pageview import bound_form, page
 
 COMMON_TIMEZONES = [
-    "UTC", "Asia/Tokyo", "Asia/Seoul", "Asia/Shanghai", "Asia/Kolkata", "Europe/London",
-    "Europe/Paris", "Europe/Berlin", "America/New_York", "America/Chicago",
-    "America/Los_Angeles", "America/Sao_Paulo", "Australia/Sydney",
+    "UTC",
+    "Asia/Tokyo",
+    "Asia/Seoul",
+    "Asia/Shanghai",
+    "Asia/Kolkata",
+    "Europe/London",
+    "Europe/Paris",
+    "Europe/Berlin",
+    "America/New_York",
+    "America/Chicago",
+    "America/Los_Angeles",
+    "America/Sao_Paulo",
+    "Australia/Sydney",
 ]
 
 
@@ -46,6 +56,14 @@ def settings_page(request):
     )
 
 
+_VERBS = {
+    "follow": "followed you",
+    "like": "liked your post",
+    "reply": "replied to your post",
+    "mention": "mentioned you",
+}
+
+
 @dataclass
 class NotificationView:
     """One notification as a sentence: "<actors> liked your post", with links."""
@@ -57,16 +75,9 @@ class NotificationView:
     url: str = ""
     snippet: str = ""
 
-    VERBS = {
-        "follow": "followed you",
-        "like": "liked your post",
-        "reply": "replied to your post",
-        "mention": "mentioned you",
-    }
-
     @property
     def verb(self) -> str:
-        return self.VERBS.get(self.kind, self.kind)
+        return _VERBS.get(self.kind, self.kind)
 
 
 def _describe(notification) -> NotificationView:
@@ -98,10 +109,15 @@ def _describe(notification) -> NotificationView:
 @require_GET
 @page
 def notifications(request):
-    rows = selectors.notifications_feed(
-        request.user.id, shown=django_settings.STGY_NOTIFICATION_SHOWN_RECORDS
-    ) or []
-    return render(request, "notifications/list.html", {"notifications": [_describe(n) for n in rows]})
+    rows = (
+        selectors.notifications_feed(
+            request.user.id, shown=django_settings.STGY_NOTIFICATION_SHOWN_RECORDS
+        )
+        or []
+    )
+    return render(
+        request, "notifications/list.html", {"notifications": [_describe(n) for n in rows]}
+    )
 
 
 @require_POST

@@ -44,7 +44,10 @@ def home(request):
         tab = "everyone"
     for_you_available = bool(_for_you(viewer, Page(limit=1)))
     if tab == "everyone":
-        posts = paged(request, lambda p: selectors.posts_list(page=p, tag=tag or None, focus_user_id=viewer.id))
+        posts = paged(
+            request,
+            lambda p: selectors.posts_list(page=p, tag=tag or None, focus_user_id=viewer.id),
+        )
     elif tab == "foryou" and for_you_available:
         posts = paged(request, lambda p: _for_you(viewer, p) or [])
     else:
@@ -85,7 +88,9 @@ def compose(request):
 @page
 def preview(request):
     """The compose box's preview: the same renderer and sanitiser as the post page."""
-    return HttpResponse(render_html(request.POST.get("content", "")), content_type="text/html; charset=utf-8")
+    return HttpResponse(
+        render_html(request.POST.get("content", "")), content_type="text/html; charset=utf-8"
+    )
 
 
 @require_GET
@@ -95,6 +100,10 @@ def search(request):
     query = request.GET.get("q", "").strip()
     posts = users = None
     if query:
-        posts = paged(request, lambda p: selectors.post_search(text=query, page=p, focus_user_id=viewer.id))
-        users = selectors.users_list(page=Page(limit=5), nickname_prefix=query, focus_user_id=viewer.id)
+        posts = paged(
+            request, lambda p: selectors.post_search(text=query, page=p, focus_user_id=viewer.id)
+        )
+        users = selectors.users_list(
+            page=Page(limit=5), nickname_prefix=query, focus_user_id=viewer.id
+        )
     return render(request, "search.html", {"query": query, "posts": posts, "users": users})

@@ -29,5 +29,9 @@ urlpatterns = [
     path("users/<str:user_hex>/unblock", user_pages.unblock, name="unblock"),
     path("notifications", settings_pages.notifications, name="notifications"),
     path("notifications/mark", settings_pages.notification_mark, name="notification-mark"),
-    path("notifications/mark-all", settings_pages.notifications_mark_all, name="notifications-mark-all"),
+    path(
+        "notifications/mark-all",
+        settings_pages.notifications_mark_all,
+        name="notifications-mark-all",
+    ),
 ]

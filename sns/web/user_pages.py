@@ -42,7 +42,9 @@ def profile(request, user_hex):
     viewer = request.user
     user = selectors.user_get(_user_id(user_hex), focus_user_id=viewer.id)
     private = can_see_private(viewer, user.id)
-    posts = paged(request, lambda p: selectors.posts_list(page=p, owned_by=user.id, focus_user_id=viewer.id))
+    posts = paged(
+        request, lambda p: selectors.posts_list(page=p, owned_by=user.id, focus_user_id=viewer.id)
+    )
     return render(
         request,
         "users/profile.html",
@@ -51,7 +53,9 @@ def profile(request, user_hex):
             "posts": posts,
             "is_self": user.id == viewer.id,
             "show_private": private,
-            "memory_url": reverse("web:memory", args=[user.hex_id]) if private and user.is_ai else "",
+            "memory_url": reverse("web:memory", args=[user.hex_id])
+            if private and user.is_ai
+            else "",
         },
     )
 
@@ -76,7 +80,9 @@ def memory(request, user_hex):
         {
             "profile": mem.user,
             "interest": mem.interest,
-            "peers": Paged(mem.peer_impressions[:size], peer_number, len(mem.peer_impressions) > size, "peers"),
+            "peers": Paged(
+                mem.peer_impressions[:size], peer_number, len(mem.peer_impressions) > size, "peers"
+            ),
             "post_impressions": Paged(
                 mem.post_impressions[:size], post_number, len(mem.post_impressions) > size, "posts"
             ),

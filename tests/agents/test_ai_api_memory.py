@@ -302,7 +302,11 @@ def test_memory_lists_cost_constant_queries(world, ai_user, human, settings):
     def count(path: str, expected_rows: int) -> int:
         with CaptureQueriesContext(connection) as ctx:
             assert len(client.get(path).json()) == expected_rows
-        return len(ctx)
+        # Session storage varies with the cache (shared Redis in CI); count the view's own.
+        return sum(
+            1 for q in ctx.captured_queries
+            if "django_session" not in q["sql"] and not q["sql"].startswith(("SAVEPOINT", "RELEASE"))
+        )
 
     one = count(f"{base}/post-impressions", 1)
     peers_one = count(f"{base}/peer-impressions", 1)

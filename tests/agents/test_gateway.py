@@ -325,4 +325,3 @@ def test_llmcheck_command_fails_on_500(llm_server, db, capsys):
     with pytest.raises(CommandError, match="LLM check failed"):
         call_command("llmcheck")
     assert '"ok": false' in capsys.readouterr().out
-    assert gateway.last_health()["ok"] is False

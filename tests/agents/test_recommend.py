@@ -188,6 +188,31 @@ def test_seed_posts_join_the_universe_and_are_promoted(human, ai_user):
     assert recommend_post_ids(query) == [seed.id, garden.id]
 
 
+@pytest.mark.django_db
+def test_interest_of_an_ai_user_drives_its_candidates(human, ai_user):
+    from django.utils import timezone
+
+    from agents.embeddings import model_name
+    from agents.models import Interest
+    from agents.recommend import recommend_for_interest
+
+    stars = summarised(human, STARS, tags=["hobby"])
+    bread = summarised(human, BREAD, tags=["hobby"])
+    interest = Interest.objects.create(
+        user=ai_user,
+        updated_at=timezone.now(),
+        interest="Planets and telescopes.",
+        tags=["Hobby", " hobby"],
+        features=features_of("telescope planets Jupiter moons astronomy"),
+        embedding_model=model_name(),
+    )
+    assert recommend_for_interest(ai_user, interest, limit=30) == [stars.id, bread.id]
+    interest.embedding_model = "retired"  # never compared across models: tags alone
+    assert recommend_for_interest(ai_user, interest)[0] == bread.id
+    interest.tags = []
+    assert recommend_for_interest(ai_user, interest) == []
+
+
 # --------------------------------------------------------------- seeds (§7.5)
 
 
@@ -231,7 +256,9 @@ def test_user_without_material_has_no_seeds(human):
 
 
 @pytest.mark.django_db
-def test_for_you_recommends_the_users_topic_and_is_cached(human, follower):
+def test_for_you_recommends_the_users_topic_and_is_cached(human, follower, settings):
+    # A private cache: a shared Redis database may be flushed by another test run.
+    settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
     author = make_user("Author")
     summarised(follower, STARS, tags=["astronomy"])
     liked = summarised(author, STARS + " Mars was red.", tags=["astronomy"])

@@ -163,6 +163,25 @@ def test_running_twice_gives_the_same_rows(offline, human, settings):
 
 
 @pytest.mark.django_db
+def test_vector_of_a_retired_embedding_model_is_redone_without_the_model(
+    offline, human, monkeypatch
+):
+    post = make_post(human, BREAD, tags=["baking"])
+    row = PostSummary.objects.get(post=post)
+    PostSummary.objects.filter(post=post).update(embedding_model="retired", features=b"\x01" * 8)
+
+    def no_llm(**kwargs):
+        raise AssertionError("the summary stands; only the vector is redone")
+
+    monkeypatch.setattr(service.gateway, "chat", no_llm)
+    assert summary_generate(post.id) == "reembedded"
+    again = PostSummary.objects.get(post=post)
+    assert again.embedding_model == model_name() and len(bytes(again.features)) == 512
+    assert again.summary == row.summary and bytes(again.hashes) == bytes(row.hashes)
+    assert summary_generate(post.id) == "done"
+
+
+@pytest.mark.django_db
 def test_edit_during_summarisation_does_not_store_stale_summary(
     offline, human, monkeypatch, settings
 ):

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 from django.conf import settings
+from django.db import connections
 
 from tests.factories import PASSWORD
 
@@ -43,11 +44,17 @@ def browser(monkeypatch):
     # not async code; the server under test runs in its own thread, unaffected.
     monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
     with sync_api.sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+        chromium = playwright.chromium.launch(
+            executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS
+        )
         try:
             yield chromium
         finally:
             chromium.close()
+            # While Playwright's loop runs, Django's per-context connection storage hands
+            # the test's ORM calls a connection of their own; close it here, or it would
+            # outlive the test and block dropping the test database.
+            connections.close_all()
 
 
 class Session:

@@ -50,7 +50,10 @@ def test_sign_up_log_out_and_log_in(open_session):
 def test_post_with_markdown_is_previewed_and_rendered(open_session):
     alice = make_user("Alice")
     page = open_session(alice).page
-    text = "## Fermentation notes\n\nMiso is **alive**, see [the guide](https://example.com/miso).\n\n- koji\n- 塩"
+    text = (
+        "## Fermentation notes\n\n"
+        "Miso is **alive**, see [the guide](https://example.com/miso).\n\n- koji\n- 塩"
+    )
     page.fill("textarea[name=content]", text)
     page.fill("input[name=tags]", "Food, miso")
 
@@ -156,7 +159,9 @@ def test_block_refuses_the_reply(open_session):
 
 
 def test_ai_user_has_a_badge_and_its_memory_is_closed_to_humans(open_session):
-    aiko = make_ai_user("Aiko", tier="advanced", personality="SECRET-PERSONALITY: a fermentation nerd")
+    aiko = make_ai_user(
+        "Aiko", tier="advanced", personality="SECRET-PERSONALITY: a fermentation nerd"
+    )
     make_post(aiko, "Today I tasted a three-year miso.")
     human = make_user("Alice")
     page = open_session(human).page

@@ -19,7 +19,9 @@ NO_HORIZONTAL_OVERFLOW = "() => document.documentElement.scrollWidth <= window.i
 def _community():
     alice = make_user("Alice")
     kenji = make_user("健二", locale="ja-JP", timezone="Asia/Tokyo")
-    aiko = make_ai_user("Aiko", tier="balanced", personality="A cheerful chef who loves fermentation.")
+    aiko = make_ai_user(
+        "Aiko", tier="balanced", personality="A cheerful chef who loves fermentation."
+    )
     sage = make_ai_user("Sage", tier="advanced", personality="A patient reader of old databases.")
     for other in (kenji, aiko, sage):
         services.follow_add(alice, other.id)
@@ -43,7 +45,9 @@ def _community():
         tags=[],
         reply_to=root.id,
     )
-    services.post_create(alice, content="Not yet — next weekend, promise.", tags=[], reply_to=reply.id)
+    services.post_create(
+        alice, content="Not yet — next weekend, promise.", tags=[], reply_to=reply.id
+    )
     make_post(
         sage,
         "Reading about B-trees again. A page split is a tiny act of optimism.\n\n"
@@ -82,5 +86,10 @@ def test_screenshots_of_home_and_post_page(open_session):
     assert phone.evaluate(NO_HORIZONTAL_OVERFLOW), "the post page scrolls sideways on a phone"
     phone.screenshot(path=str(out / "post-page-phone.png"), full_page=True)
 
-    for name in ("home-timeline.png", "post-page.png", "home-timeline-phone.png", "post-page-phone.png"):
+    for name in (
+        "home-timeline.png",
+        "post-page.png",
+        "home-timeline-phone.png",
+        "post-page-phone.png",
+    ):
         assert (out / name).stat().st_size > 10_000, name

@@ -8,12 +8,14 @@ import json
 from collections.abc import Iterable
 
 import numpy as np
+from django.test import override_settings
 from django.utils import timezone
 
 from agents.cycle import STAGES
 from agents.embeddings import model_name
 from agents.models import CycleRun, Interest, PeerImpression, PostImpression, PostSummary
 from sns.models import Follow, Like, Post
+from tests.factories import make_ai_user, make_post, make_user
 
 BASE_DIMS = 100  # the interest direction used by crafted vectors: dims 0..99 set to +1
 
@@ -40,7 +42,9 @@ def vector_with_cosine(hundredths: int) -> bytes:
     return int8_bytes(values)
 
 
-def summarise(post: Post, features: bytes, *, model: str | None = None, text: str | None = None) -> None:
+def summarise(
+    post: Post, features: bytes, *, model: str | None = None, text: str | None = None
+) -> None:
     """Give `post` a finished summary with the given vector (as the summary task would)."""
     PostSummary.objects.update_or_create(
         post=post,
@@ -58,8 +62,15 @@ def unsummarise(post: Post) -> None:
     PostSummary.objects.filter(post=post).update(summary=None, features=None, summarized_at=None)
 
 
-def give_interest(user, features: bytes, *, model: str | None = None, text: str = "Fermentation and bread",
-                  tags: Iterable[str] = ("bread", "fermentation"), updated_at=None) -> Interest:
+def give_interest(
+    user,
+    features: bytes,
+    *,
+    model: str | None = None,
+    text: str = "Fermentation and bread",
+    tags: Iterable[str] = ("bread", "fermentation"),
+    updated_at=None,
+) -> Interest:
     interest, _ = Interest.objects.update_or_create(
         user=user,
         defaults={
@@ -122,23 +133,17 @@ PERSONALITY = "A retired lighthouse keeper who writes haiku about storms."
 INTRODUCTION = "I bake **sourdough** bread and ferment miso at home."
 
 
-def make_site(*, cosines: Iterable[int] = (100, 100), authors: int | None = None, model: str | None = None):
-    """An AI user whose interest is `base_vector()` and posts by other people with
-    vectors of the given cosines (hundredths) to it; posts are written with the AI off
-    so no summary call is made, then summarised with the crafted vectors.
-    Returns (ai_user, [posts in the order of `cosines`])."""
-    from django.test import override_settings
-
-    from tests.factories import make_ai_user, make_post, make_user
-
-    cosines = list(cosines)
+def make_site(*, cosines: Iterable[int] = (100, 100)):
+    """An AI user whose interest is `base_vector()`, and one post per cosine (in
+    hundredths) by a different person, its vector at that cosine to the interest. The
+    posts are written with the AI off (no summary call), then summarised with the
+    crafted vectors. Returns (ai_user, [posts in the order of `cosines`])."""
     ai = make_ai_user("Aiko", personality=PERSONALITY, introduction=INTRODUCTION)
-    people = [make_user(f"Person{i}") for i in range(authors or len(cosines))]
     posts = []
     with override_settings(STGY_AI_PROVIDER="none"):
         for i, hundredths in enumerate(cosines):
-            posts.append(make_post(people[i % len(people)], f"Post {i} about sourdough bread (cos {hundredths})"))
-    for post, hundredths in zip(posts, cosines):
-        summarise(post, vector_with_cosine(hundredths), model=model)
-    give_interest(ai, base_vector(), model=model)
+            author = make_user(f"Person{i}")
+            posts.append(make_post(author, f"Post {i} about sourdough bread (cos {hundredths})"))
+            summarise(posts[-1], vector_with_cosine(hundredths))
+    give_interest(ai, base_vector())
     return ai, posts

@@ -35,7 +35,10 @@ def test_a_malformed_answer_for_one_post_costs_only_that_post(model_server):
     assert "invalid JSON" in decisions[first]["error"]
     assert decisions[second] == {"shouldLike": True, "shouldReply": True}
     assert run.stages["post_impressions"]["outcome"] == "ok"
-    assert run.stages["post_impressions"]["failed"] == 1 and run.stages["post_impressions"]["read"] == 1
+    assert (
+        run.stages["post_impressions"]["failed"] == 1
+        and run.stages["post_impressions"]["read"] == 1
+    )
 
     by_hex = {p.hex_id: p for p in posts}
     bad, good = by_hex[first], by_hex[second]
@@ -43,14 +46,18 @@ def test_a_malformed_answer_for_one_post_costs_only_that_post(model_server):
     assert not PostImpression.objects.filter(user=ai, post=bad).exists()
     assert PostImpression.objects.filter(user=ai, post=good).exists()
     assert list(Like.objects.filter(user=ai).values_list("post_id", flat=True)) == [good.id]
-    assert list(Post.objects.filter(owner=ai, reply_to__isnull=False).values_list("reply_to", flat=True)) == [good.id]
+    assert list(
+        Post.objects.filter(owner=ai, reply_to__isnull=False).values_list("reply_to", flat=True)
+    ) == [good.id]
     assert run.status == "done"
     assert_all_stages_recorded(run)
 
 
-def test_a_failed_interest_update_does_not_stop_the_new_post_or_follow_management(model_server, settings):
+def test_a_failed_interest_update_does_not_stop_the_new_post_or_follow_management(
+    model_server, settings
+):
     settings.STGY_AI_MAX_RETRIES = 0
-    ai, (post,) = make_site(cosines=(100,))
+    ai, _ = make_site(cosines=(100,))
     before = Interest.objects.get(user=ai)
     # In stage order: post impression, peer impression, (like, no reply), interest, new post.
     model_server.push_chat(answer(shouldReply=False))

@@ -10,9 +10,11 @@ from django.utils import timezone
 
 from agents.cycle.follows import plan_follows
 from agents.cycle.run import run_cycle_sync
+from agents.models import PeerImpression
 from sns import services
+from sns.ids import min_id_at
 from sns.models import Follow
-from tests.factories import make_post, make_user
+from tests.factories import make_user
 
 from .helpers import make_site, push_answers, summarise, vector_with_cosine
 
@@ -56,8 +58,12 @@ def test_fewer_than_27_analysed_followees_are_all_kept():
     assert set(final) == set(current)
 
 
-@pytest.mark.parametrize(("similarity", "days_ago", "kept"), [(0.4, 1, True), (0.3999, 1, False), (0.9, 31, False)])
-def test_with_27_analysed_followees_the_down_threshold_and_activity_apply(similarity, days_ago, kept):
+@pytest.mark.parametrize(
+    ("similarity", "days_ago", "kept"), [(0.4, 1, True), (0.3999, 1, False), (0.9, 31, False)]
+)
+def test_with_27_analysed_followees_the_down_threshold_and_activity_apply(
+    similarity, days_ago, kept
+):
     current = many_followees(26) | {1: fresh(similarity, days_ago)}
     assert len(current) == 27
     _, unfollow, _ = plan_follows({}, current, list(current))
@@ -85,7 +91,9 @@ def test_a_candidate_already_followed_is_not_followed_again():
 
 
 @pytest.mark.django_db
-def test_the_stage_follows_a_similar_active_peer_and_unfollows_a_dissimilar_one(model_server, settings):
+def test_the_stage_follows_a_similar_active_peer_and_unfollows_a_dissimilar_one(
+    model_server, settings
+):
     """With FOLLOWEES_LIMIT 5 and MAX_SWAP 3, two analysed followees already reach the
     pruning size (5 − 3), so the keep threshold applies as it would at 27 of 30."""
     settings.STGY_AI_USER_FOLLOWEES_LIMIT = 5
@@ -99,10 +107,15 @@ def test_the_stage_follows_a_similar_active_peer_and_unfollows_a_dissimilar_one(
 
     run = run_cycle_sync(ai.id)
     assert run.stages["follow_management"]["outcome"] == "ok", run.stages["follow_management"]
-    assert set(Follow.objects.filter(follower=ai).values_list("followee_id", flat=True)) == {peer.id, kept.id}
+    assert set(Follow.objects.filter(follower=ai).values_list("followee_id", flat=True)) == {
+        peer.id,
+        kept.id,
+    }
     follows = {r["userId"]: r for r in run.details["follows"]}
     unfollows = {r["userId"]: r for r in run.details["unfollows"]}
-    assert set(follows) == {peer.hex_id} and follows[peer.hex_id]["similarity"] == pytest.approx(1.0)
+    assert set(follows) == {peer.hex_id} and follows[peer.hex_id]["similarity"] == pytest.approx(
+        1.0
+    )
     assert set(unfollows) == {dissimilar.hex_id, silent.hex_id}
     assert unfollows[dissimilar.hex_id]["similarity"] == pytest.approx(-1.0)
     assert unfollows[silent.hex_id]["reason"] == "not analysable"
@@ -112,18 +125,18 @@ def test_the_stage_follows_a_similar_active_peer_and_unfollows_a_dissimilar_one(
 def test_the_stage_does_not_follow_an_inactive_or_dissimilar_peer(model_server, settings, admin):
     settings.STGY_AI_USER_SKIP_INTEREST_UPDATE_DAYS = 1
     ai, (near, far) = make_site(cosines=(100, 50))
-    from sns.ids import min_id_at
-
     old_author = make_user("Old")
     old = services.post_create(
-        admin, content="an old post", tags=[], owned_by=old_author.id,
+        admin,
+        content="an old post",
+        tags=[],
+        owned_by=old_author.id,
         post_id=min_id_at(timezone.now() - timedelta(days=40)) + 7,
     )
     summarise(old, vector_with_cosine(100))
-    from agents.models import PeerImpression
-
     push_answers(model_server)
     run = run_cycle_sync(ai.id)
+    assert run.stages["follow_management"]["outcome"] == "ok", run.stages["follow_management"]
     followed = set(Follow.objects.filter(follower=ai).values_list("followee_id", flat=True))
     assert followed == {near.owner_id}
     assert PeerImpression.objects.filter(user=ai, peer=old_author).exists()  # judged, but inactive

@@ -13,7 +13,15 @@ from agents.models import Interest
 from agents.vectors import decode_features, encode_features, l2_normalize
 from tests.llm_server import fake_vector
 
-from .helpers import INTRODUCTION, PERSONALITY, UNIVERSAL, answer, base_vector, make_site, push_answers
+from .helpers import (
+    INTRODUCTION,
+    PERSONALITY,
+    UNIVERSAL,
+    answer,
+    base_vector,
+    make_site,
+    push_answers,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -61,7 +69,9 @@ def test_the_stored_vector_is_the_hysteresis_blend(model_server, settings, h, pr
     push_answers(model_server, shouldReply=False)
     run_until_interest(ai)
 
-    generated = encode_features(np.asarray(fake_vector(expected_embedding_input(), 512), dtype=np.float32))
+    generated = encode_features(
+        np.asarray(fake_vector(expected_embedding_input(), 512), dtype=np.float32)
+    )
     new = l2_normalize(decode_features(generated))
     old_unit = l2_normalize(decode_features(old)) if previous else np.zeros_like(new)
     expected = encode_features(l2_normalize(new + h * old_unit))

@@ -26,8 +26,13 @@ def make_due(*users, minutes_ago=5):
 
 def spend(user, tokens):
     LlmUsage.objects.create(
-        created_at=timezone.now(), user=user, provider="offline", model="m", outcome="ok",
-        prompt_tokens=tokens - 1, completion_tokens=1,
+        created_at=timezone.now(),
+        user=user,
+        provider="offline",
+        model="m",
+        outcome="ok",
+        prompt_tokens=tokens - 1,
+        completion_tokens=1,
     )
 
 
@@ -54,8 +59,12 @@ def test_yesterdays_usage_does_not_count_against_today(settings, ai_user):
     settings.STGY_AI_USER_DAILY_TOKEN_BUDGET = 100
     make_due(ai_user)
     LlmUsage.objects.create(
-        created_at=timezone.now() - timedelta(days=2), user=ai_user, provider="offline", model="m",
-        outcome="ok", prompt_tokens=1000,
+        created_at=timezone.now() - timedelta(days=2),
+        user=ai_user,
+        provider="offline",
+        model="m",
+        outcome="ok",
+        prompt_tokens=1000,
     )
     assert due_user_ids() == [ai_user.id]
 
@@ -76,7 +85,9 @@ def test_humans_and_users_not_yet_due_are_not_returned(ai_user, human):
 
 def test_a_user_whose_lease_is_held_is_not_due(ai_user):
     make_due(ai_user)
-    AgentState.objects.filter(user=ai_user).update(lease_until=timezone.now() + timedelta(minutes=5), lease_run=1)
+    AgentState.objects.filter(user=ai_user).update(
+        lease_until=timezone.now() + timedelta(minutes=5), lease_run=1
+    )
     assert due_user_ids() == []
 
 
@@ -103,7 +114,9 @@ def test_a_held_lease_refuses_a_second_cycle(ai_user):
 
 def test_an_expired_lease_can_be_taken(ai_user):
     stale = cycle_begin(ai_user.id)
-    AgentState.objects.filter(user=ai_user).update(lease_until=timezone.now() - timedelta(seconds=1))
+    AgentState.objects.filter(user=ai_user).update(
+        lease_until=timezone.now() - timedelta(seconds=1)
+    )
     run = cycle_begin(ai_user.id)
     assert run is not None
     assert AgentState.objects.get(user=ai_user).lease_run == run.pk

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from agents.cycle.run import cycle_begin, stage_execute
+from agents.cycle.run import cycle_begin, run_cycle_sync, stage_execute
 from agents.cycle.select_posts import locale_multiplier, merge_by_max
 from agents.models import PostImpression
 from sns import services
@@ -52,7 +52,15 @@ def test_locale_multiplier(mine, theirs, expected):
 
 
 def test_merge_keeps_the_maximum_weight_never_the_sum():
-    merged = merge_by_max([(1, 0.5, "latest"), (1, 1.0, "followee"), (2, 0.15, "latest"), (2, 0.8, "reply-notification"), (1, 0.5, "follower")])
+    merged = merge_by_max(
+        [
+            (1, 0.5, "latest"),
+            (1, 1.0, "followee"),
+            (2, 0.15, "latest"),
+            (2, 0.8, "reply-notification"),
+            (1, 0.5, "follower"),
+        ]
+    )
     assert merged[1] == {"weight": 1.0, "sources": ["latest", "followee", "follower"]}
     assert merged[2] == {"weight": 0.8, "sources": ["latest", "reply-notification"]}
 
@@ -80,12 +88,13 @@ def test_source_weights_and_multipliers():
     c2 = make_post(carol, "Carol writes this one in German", locale="de")
     d1 = make_post(dave, "Dave replies to the AI user", reply_to=mine.id)
     services.follow_add(ai, eve.id)  # mentions reach followers of the author only
-    e1 = make_post(eve, f"Hello [@Aiko](/users/{ai.hex_id})")
+    e1 = make_post(eve, f"Hello [@Aiko](/users/{ai.hex_id})", reply_to=c1.id)
     services.follow_remove(ai, eve.id)
     f1 = make_post(frank, "Frank's recent post")
 
-    weights = {pid: c["weight"] for pid, c in candidates_of(run_select(ai)).items()}
-    sources = {pid: sorted(c["sources"]) for pid, c in candidates_of(run_select_again(ai)).items()}
+    cands = candidates_of(run_select(ai))
+    weights = {pid: c["weight"] for pid, c in cands.items()}
+    sources = {pid: sorted(c["sources"]) for pid, c in cands.items()}
 
     expected = {
         a1.hex_id: 1.0,  # followee 1.0 beats latest 0.5 (max, not 1.5)
@@ -96,7 +105,7 @@ def test_source_weights_and_multipliers():
         j2.hex_id: 0.5,  # the post's own locale "en" wins over its owner's ja-JP: 0.5 × 1
         c2.hex_id: 0.15,  # the post's own locale "de" wins over its owner's en-US: 0.5 × 0.3
         d1.hex_id: 0.8,  # reply notification 0.8, no locale multiplier (latest gives 0.15)
-        e1.hex_id: 0.6,  # mention notification 0.6 (latest gives 0.15)
+        e1.hex_id: 0.6,  # mention 0.6, no reply or locale multiplier (latest: 0.5 × 0.5 × 0.3)
         f1.hex_id: 0.5,  # follower 0.5, no locale multiplier (latest gives 0.15)
     }
     assert weights == pytest.approx(expected)
@@ -117,16 +126,19 @@ def test_english_posts_weigh_half_for_a_reader_of_another_language():
     fr_latest = make_post(marie, "not followed, French")
     ja_latest = make_post(kenji, "not followed, Japanese")
     weights = {pid: c["weight"] for pid, c in candidates_of(run_select(reader)).items()}
-    assert weights == pytest.approx({en_followee.hex_id: 0.5, fr_latest.hex_id: 0.5, ja_latest.hex_id: 0.15})
+    assert weights == pytest.approx(
+        {en_followee.hex_id: 0.5, fr_latest.hex_id: 0.5, ja_latest.hex_id: 0.15}
+    )
 
 
-def run_select_again(user):
-    """A second, independent run (the first one's lease must be released first)."""
-    from agents.cycle.run import cycle_end
-
-    for run in user.cycle_runs.filter(status="running"):
-        cycle_end(run.pk)
-    return run_select(user)
+def test_a_reply_whose_parent_was_deleted_weighs_as_a_root_post(ai_user):
+    carol, dave = make_user("Carol"), make_user("Dave")
+    parent = make_post(dave, "soon deleted")
+    orphan = make_post(carol, "Carol answered Dave", reply_to=parent.id)
+    reply = make_post(carol, "Carol answers herself", reply_to=orphan.id)
+    services.post_delete(dave, parent.id)
+    weights = {pid: c["weight"] for pid, c in candidates_of(run_select(ai_user)).items()}
+    assert weights == pytest.approx({orphan.hex_id: 0.5, reply.hex_id: 0.25})
 
 
 def test_viewable_filter_drops_frozen_and_blocking_owners_only(ai_user):
@@ -153,7 +165,9 @@ def test_viewable_filter_drops_frozen_and_blocking_owners_only(ai_user):
 def test_already_read_posts_are_excluded(ai_user, human):
     old = make_post(human, "read in an earlier cycle")
     new = make_post(human, "not read yet")
-    PostImpression.objects.create(user=ai_user, peer=human, post=old, payload="{}", updated_at=old.created_at)
+    PostImpression.objects.create(
+        user=ai_user, peer=human, post=old, payload="{}", updated_at=old.created_at
+    )
 
     run = run_select(ai_user)
     cands = candidates_of(run)
@@ -186,16 +200,19 @@ def test_read_limit(ai_user, settings):
     assert len(run.details["candidates"]) == 12
 
 
-def test_first_run_reads_only_summarised_posts_and_neither_likes_nor_replies(ai_user, human, follower):
+def test_first_run_reads_only_summarised_posts_and_neither_likes_nor_replies(
+    ai_user, human, follower
+):
     authors = [human, follower, make_user("Carol")]
-    done = [make_post(a, f"Sourdough bread and fermentation, note {i}") for i, a in enumerate(authors)]
+    done = [
+        make_post(a, f"Sourdough bread and fermentation, note {i}") for i, a in enumerate(authors)
+    ]
     pending = make_post(make_user("Dave"), "A post whose summary is still pending")
     unsummarise(pending)
 
-    from agents.cycle.run import run_cycle_sync
-
     run = run_cycle_sync(ai_user.id)
     assert run.details["interestAtStart"] is None
+    assert pending.hex_id in candidates_of(run)  # a candidate, but not readable yet
     assert set(read_ids(run)) == {p.hex_id for p in done}
     assert all(r["sim"] == 0 for r in run.details["reads"])
     assert run.stages["likes_and_replies"]["outcome"] == "skipped"
@@ -208,8 +225,17 @@ def test_first_run_reads_only_summarised_posts_and_neither_likes_nor_replies(ai_
 
 # cosine → sigmoidalContrast((cos+1)/2, gain 5, mid 0.75): summary-and-vectors §2.5
 REFERENCE = {
-    -100: 0.0, -50: 0.070104, 0: 0.264771, 20: 0.394850, 40: 0.549959, 50: 0.632386,
-    60: 0.714812, 70: 0.794729, 80: 0.869921, 90: 0.938698, 100: 1.0,
+    -100: 0.0,
+    -50: 0.070104,
+    0: 0.264771,
+    20: 0.394850,
+    40: 0.549959,
+    50: 0.632386,
+    60: 0.714812,
+    70: 0.794729,
+    80: 0.869921,
+    90: 0.938698,
+    100: 1.0,
 }
 
 

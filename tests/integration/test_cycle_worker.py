@@ -71,7 +71,9 @@ def _wait_for(predicate, timeout: float, what):
         if value:
             return value
         time.sleep(0.1)
-    raise AssertionError(f"timed out after {timeout}s waiting for {what() if callable(what) else what}")
+    raise AssertionError(
+        f"timed out after {timeout}s waiting for {what() if callable(what) else what}"
+    )
 
 
 def _stop(proc: subprocess.Popen, sig=signal.SIGTERM) -> None:
@@ -102,9 +104,20 @@ def celery_worker(log_path: Path, **env_extra: str):
         **env_extra,
     }
     command = [
-        sys.executable, "-c", LAUNCHER,
-        "--pool=threads", "--concurrency=4", "-Q", QUEUE, "-n", f"{QUEUE}-{log_path.stem}@%h",
-        "--without-gossip", "--without-mingle", "--without-heartbeat", "-l", "info",
+        sys.executable,
+        "-c",
+        LAUNCHER,
+        "--pool=threads",
+        "--concurrency=4",
+        "-Q",
+        QUEUE,
+        "-n",
+        f"{QUEUE}-{log_path.stem}@%h",
+        "--without-gossip",
+        "--without-mingle",
+        "--without-heartbeat",
+        "-l",
+        "info",
     ]
     with open(log_path, "w") as log:
         proc = subprocess.Popen(
@@ -147,11 +160,19 @@ def real_broker():
 def _finished_run(user, logs):
     def check():
         run = CycleRun.objects.filter(user=user).first()
-        if run is not None and run.status != CycleRun.Status.RUNNING and len(run.stages) == len(STAGES):
+        if (
+            run is not None
+            and run.status != CycleRun.Status.RUNNING
+            and len(run.stages) == len(STAGES)
+        ):
             return run
         return None
 
-    return _wait_for(check, RUN_TIMEOUT, lambda: "the cycle to finish\n" + "\n".join(p.read_text()[-2500:] for p in logs))
+    return _wait_for(
+        check,
+        RUN_TIMEOUT,
+        lambda: "the cycle to finish\n" + "\n".join(p.read_text()[-2500:] for p in logs),
+    )
 
 
 def test_a_cycle_runs_through_a_real_worker(settings, tmp_path):
@@ -176,22 +197,28 @@ def test_a_cycle_runs_through_a_real_worker(settings, tmp_path):
     assert PeerImpression.objects.filter(user=ai).count() == 2
     assert run.llm_calls >= 6  # 3 post + 2 peer impressions + interest (+ new post)
     text = log.read_text()
-    assert "agents.cycle_start" in text and "agents.cycle_stage" in text and "agents.cycle_finish" in text
+    assert (
+        "agents.cycle_start" in text
+        and "agents.cycle_stage" in text
+        and "agents.cycle_finish" in text
+    )
 
 
-def test_a_worker_killed_mid_stage_leaves_no_duplicates_after_redelivery(settings, tmp_path, llm_server):
+def test_a_worker_killed_mid_stage_leaves_no_duplicates_after_redelivery(
+    settings, tmp_path, llm_server
+):
     """The model answers after 3 s. The worker is SIGKILLed inside likes_and_replies,
     after its likes are written and while its reply calls are in flight; a fresh worker
     gets the unacknowledged stage again once the visibility timeout has passed."""
     ai, posts = make_site(cosines=(100, 90))
     push_answers(llm_server, count=80, delay=3.0)
-    env = dict(
-        STGY_AI_PROVIDER="openai",
-        OPENAI_BASE_URL=llm_server.url + "/v1",
-        OPENAI_API_KEY="test",
-        STGY_AI_MAX_RETRIES="0",
-        STGY_AI_RPC_TIMEOUT_MS="30000",
-    )
+    env = {
+        "STGY_AI_PROVIDER": "openai",
+        "OPENAI_BASE_URL": llm_server.url + "/v1",
+        "OPENAI_API_KEY": "test",
+        "STGY_AI_MAX_RETRIES": "0",
+        "STGY_AI_RPC_TIMEOUT_MS": "30000",
+    }
     first_log, second_log = tmp_path / "first.log", tmp_path / "second.log"
 
     with celery_worker(first_log, **env) as first:
@@ -206,11 +233,15 @@ def test_a_worker_killed_mid_stage_leaves_no_duplicates_after_redelivery(setting
                 and "likes_and_replies" not in run.stages
             )
 
-        _wait_for(likes_written_reply_pending, 40, lambda: "the likes\n" + first_log.read_text()[-3000:])
+        _wait_for(
+            likes_written_reply_pending, 40, lambda: "the likes\n" + first_log.read_text()[-3000:]
+        )
         _stop(first, signal.SIGKILL)
         assert first.returncode is not None
 
-    assert not Post.objects.filter(owner=ai, reply_to__isnull=False).exists()  # killed before the replies
+    assert not Post.objects.filter(
+        owner=ai, reply_to__isnull=False
+    ).exists()  # killed before the replies
     time.sleep(VISIBILITY_TIMEOUT + 1)  # the new worker restores messages older than this at start
     with celery_worker(second_log, **env):
         run = _finished_run(ai, [first_log, second_log])

@@ -77,3 +77,19 @@ def test_admins_are_not_throttled(settings, admin, human):
     client = login_client(admin)
     for i in range(3):
         assert client.post(f"/api/posts/{make_post(human, str(i)).hex_id}/like").status_code == 200
+
+
+def test_vanished_bucket_does_not_fail_the_write(settings, human, monkeypatch):
+    from django.core.cache import cache
+
+    from sns import throttle
+
+    settings.STGY_HOURLY_LIKES_COUNT_LIMIT = 1
+
+    def lost(key, delta=1, version=None):
+        raise ValueError(f"Key '{key}' not found.")
+
+    monkeypatch.setattr(cache, "incr", lost)
+    throttle.throttle_check(human, throttle.LIKES)  # counted despite the lost bucket
+    with pytest.raises(Throttled):
+        throttle.throttle_check(human, throttle.LIKES)

@@ -3,7 +3,11 @@
 from __future__ import annotations
 
 import pytest
+from django.db import connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
+
+import agents.recommend
 
 
 @pytest.fixture
@@ -25,3 +29,23 @@ def text_of(response) -> str:
 
 def messages_of(response) -> list[str]:
     return [str(m) for m in response.context["messages"]] if response.context else []
+
+
+@pytest.fixture
+def page_queries(monkeypatch):
+    """`page_queries(client, url)`: the SQL a page runs, for N+1 checks. Session
+    bookkeeping and the recommender (an optional extra with its own cache) are left
+    out, so the count is the page's own and does not depend on what a cache holds."""
+    monkeypatch.setattr(agents.recommend, "recommended_posts_for_user", lambda user, **kw: [])
+    monkeypatch.setattr(agents.recommend, "related_posts", lambda post, viewer, **kw: [])
+
+    def run(client, url) -> list[str]:
+        with CaptureQueriesContext(connection) as ctx:
+            assert client.get(url).status_code == 200
+        return [
+            q["sql"]
+            for q in ctx.captured_queries
+            if "django_session" not in q["sql"] and "SAVEPOINT" not in q["sql"]
+        ]
+
+    return run

@@ -9,15 +9,27 @@ from django.utils import timezone
 from agents.models import AgentState, CycleRun, Interest, LlmUsage, PeerImpression, PostImpression
 from sns import services
 from sns.models import Like, Post, User
-from tests.factories import PASSWORD, make_post, make_user
+from tests.factories import PASSWORD, make_post
 from tests.web.conftest import text_of
 
 pytestmark = pytest.mark.django_db
 
 CHANGELISTS = [
-    "sns/user", "sns/post", "sns/like", "sns/follow", "sns/block", "sns/notification", "sns/agreementterm",
-    "agents/postsummary", "agents/aiposttag", "agents/interest", "agents/peerimpression",
-    "agents/postimpression", "agents/agentstate", "agents/cyclerun", "agents/llmusage",
+    "sns/user",
+    "sns/post",
+    "sns/like",
+    "sns/follow",
+    "sns/block",
+    "sns/notification",
+    "sns/agreementterm",
+    "agents/postsummary",
+    "agents/aiposttag",
+    "agents/interest",
+    "agents/peerimpression",
+    "agents/postimpression",
+    "agents/agentstate",
+    "agents/cyclerun",
+    "agents/llmusage",
 ]
 
 
@@ -26,12 +38,20 @@ def world(human, follower, ai_user):
     post = make_post(human, "hello", tags=["a"])
     services.like_add(follower, post.id)
     now = timezone.now()
-    Interest.objects.create(user=ai_user, updated_at=now, interest="koji", tags=["koji"], features=b"\1" * 512)
-    PeerImpression.objects.create(user=ai_user, peer=human, updated_at=now, payload='{"impression": "nice"}')
+    Interest.objects.create(
+        user=ai_user, updated_at=now, interest="koji", tags=["koji"], features=b"\1" * 512
+    )
+    PeerImpression.objects.create(
+        user=ai_user, peer=human, updated_at=now, payload='{"impression": "nice"}'
+    )
     PostImpression.objects.create(user=ai_user, peer=human, post=post, updated_at=now, payload="{}")
     AgentState.objects.create(user=ai_user, next_run_at=now)
-    run = CycleRun.objects.create(user=ai_user, started_at=now, stages={"read": {"outcome": "ok"}}, details={"x": 1})
-    LlmUsage.objects.create(created_at=now, user=ai_user, run=run, provider="offline", model="m", outcome="ok")
+    run = CycleRun.objects.create(
+        user=ai_user, started_at=now, stages={"read": {"outcome": "ok"}}, details={"x": 1}
+    )
+    LlmUsage.objects.create(
+        created_at=now, user=ai_user, run=run, provider="offline", model="m", outcome="ok"
+    )
     return post
 
 
@@ -63,9 +83,15 @@ def test_user_filters_and_search(page_client, admin, human, ai_user):
 
 def _user_form(user, **changes):
     data = {
-        "email": user.email, "nickname": user.nickname, "introduction": user.introduction, "avatar": "",
-        "locale": user.locale, "timezone": user.timezone, "ai_model": user.ai_model or "",
-        "ai_personality": user.ai_personality or "", "new_password": "",
+        "email": user.email,
+        "nickname": user.nickname,
+        "introduction": user.introduction,
+        "avatar": "",
+        "locale": user.locale,
+        "timezone": user.timezone,
+        "ai_model": user.ai_model or "",
+        "ai_personality": user.ai_personality or "",
+        "new_password": "",
     }
     for flag in ("is_admin", "is_frozen", "block_strangers"):
         if getattr(user, flag):
@@ -74,12 +100,15 @@ def _user_form(user, **changes):
     return {k: v for k, v in data.items() if v is not None}
 
 
-def test_admin_edits_ai_personality_in_a_large_field_through_the_service(page_client, admin, ai_user):
+def test_admin_edits_ai_personality_in_a_large_field_through_the_service(
+    page_client, admin, ai_user
+):
     client = page_client(admin)
     page = text_of(client.get(f"/admin/sns/user/{ai_user.id}/change/"))
     assert 'name="ai_personality" cols="100" rows="24"' in page
     response = client.post(
-        f"/admin/sns/user/{ai_user.id}/change/", _user_form(ai_user, ai_personality="A quiet gardener.", is_frozen="on")
+        f"/admin/sns/user/{ai_user.id}/change/",
+        _user_form(ai_user, ai_personality="A quiet gardener.", is_frozen="on"),
     )
     assert response.status_code == 302, response.context["adminform"].form.errors
     ai_user.refresh_from_db()
@@ -88,7 +117,9 @@ def test_admin_edits_ai_personality_in_a_large_field_through_the_service(page_cl
 
 
 def test_admin_edit_refused_by_the_rules_shows_the_message(page_client, admin, human):
-    response = page_client(admin).post(f"/admin/sns/user/{human.id}/change/", _user_form(human, timezone="Mars/Base"))
+    response = page_client(admin).post(
+        f"/admin/sns/user/{human.id}/change/", _user_form(human, timezone="Mars/Base")
+    )
     assert response.status_code == 200
     assert "timezone is invalid" in text_of(response)
     human.refresh_from_db()
@@ -97,14 +128,18 @@ def test_admin_edit_refused_by_the_rules_shows_the_message(page_client, admin, h
 
 def test_admin_creates_a_user_through_the_service(page_client, admin):
     client = page_client(admin)
-    data = _user_form(User(email="new@example.com", nickname="Newbie"), new_password=PASSWORD, ai_model="basic")
+    data = _user_form(
+        User(email="new@example.com", nickname="Newbie"), new_password=PASSWORD, ai_model="basic"
+    )
     data["locale"], data["timezone"] = "en-US", "UTC"
     response = client.post("/admin/sns/user/add/", data)
     assert response.status_code == 302, text_of(response)[:3000]
     user = User.objects.get(email="new@example.com")
     assert user.ai_model == "basic" and user.check_password(PASSWORD)
 
-    missing = client.post("/admin/sns/user/add/", {**data, "email": "other@example.com", "new_password": ""})
+    missing = client.post(
+        "/admin/sns/user/add/", {**data, "email": "other@example.com", "new_password": ""}
+    )
     assert "password required" in text_of(missing)
 
 
@@ -124,7 +159,15 @@ def test_admin_edits_and_deletes_posts_through_the_services(page_client, admin, 
     client = page_client(admin)
     response = client.post(
         f"/admin/sns/post/{root.id}/change/",
-        {"content": "edited root", "tags": "b, c", "locale": "", "allow_likes": "on", "allow_replies": "on", "published_at_0": "", "published_at_1": ""},
+        {
+            "content": "edited root",
+            "tags": "b, c",
+            "locale": "",
+            "allow_likes": "on",
+            "allow_replies": "on",
+            "published_at_0": "",
+            "published_at_1": "",
+        },
     )
     assert response.status_code == 302, response.context["adminform"].form.errors
     root.refresh_from_db()
@@ -143,16 +186,23 @@ def test_relation_rows_and_run_records_are_read_only(page_client, admin, world):
     client.post(f"/admin/sns/like/{like.pk}/delete/", {"post": "yes"})
     assert Like.objects.filter(pk=like.pk).exists()
     run = CycleRun.objects.get()
-    assert client.post(f"/admin/agents/cyclerun/{run.pk}/delete/", {"post": "yes"}).status_code == 403
+    assert (
+        client.post(f"/admin/agents/cyclerun/{run.pk}/delete/", {"post": "yes"}).status_code == 403
+    )
     usage = LlmUsage.objects.get()
-    assert client.post(f"/admin/agents/llmusage/{usage.pk}/delete/", {"post": "yes"}).status_code == 403
+    assert (
+        client.post(f"/admin/agents/llmusage/{usage.pk}/delete/", {"post": "yes"}).status_code
+        == 403
+    )
     detail = text_of(client.get(f"/admin/agents/cyclerun/{run.pk}/change/"))
     assert "&quot;outcome&quot;: &quot;ok&quot;" in detail
 
 
 def test_memory_rows_may_be_deleted_to_reset_memory(page_client, admin, world):
     impression = PeerImpression.objects.get()
-    page_client(admin).post(f"/admin/agents/peerimpression/{impression.pk}/delete/", {"post": "yes"})
+    page_client(admin).post(
+        f"/admin/agents/peerimpression/{impression.pk}/delete/", {"post": "yes"}
+    )
     assert not PeerImpression.objects.exists()
 
 

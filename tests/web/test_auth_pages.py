@@ -23,7 +23,13 @@ def test_sign_up_creates_the_account_through_the_service_and_logs_in(page_client
     client = page_client()
     response = client.post(
         "/signup",
-        {"email": "Kenji@Example.com", "nickname": "  健二  ", "password": PASSWORD, "locale": "ja_jp", "timezone": "Asia/Tokyo"},
+        {
+            "email": "Kenji@Example.com",
+            "nickname": "  健二  ",
+            "password": PASSWORD,
+            "locale": "ja_jp",
+            "timezone": "Asia/Tokyo",
+        },
     )
     assert response.status_code == 302 and response["Location"] == "/"
     user = User.objects.get(email="kenji@example.com")
@@ -36,7 +42,9 @@ def test_sign_up_creates_the_account_through_the_service_and_logs_in(page_client
 def test_refused_sign_up_keeps_what_was_typed_except_the_password(page_client, human):
     client = page_client()
     response = client.post(
-        "/signup", {"email": human.email, "nickname": "Second Alice", "password": PASSWORD}, follow=True
+        "/signup",
+        {"email": human.email, "nickname": "Second Alice", "password": PASSWORD},
+        follow=True,
     )
     body = text_of(response)
     assert "email is already in use" in body
@@ -54,7 +62,9 @@ def test_weak_password_message_comes_from_the_validators(page_client):
 
 def test_log_in_and_log_out(page_client, human):
     client = page_client()
-    response = client.post("/login", {"email": human.email.upper(), "password": PASSWORD, "next": "/users"})
+    response = client.post(
+        "/login", {"email": human.email.upper(), "password": PASSWORD, "next": "/users"}
+    )
     assert response.status_code == 302 and response["Location"] == "/users"
     assert client.get("/").status_code == 200
     assert client.get("/logout").status_code == 405  # logging out is a POST
@@ -63,7 +73,9 @@ def test_log_in_and_log_out(page_client, human):
 
 
 def test_bad_password_is_refused_with_a_message(page_client, human):
-    response = page_client().post("/login", {"email": human.email, "password": "nope-nope-nope"}, follow=True)
+    response = page_client().post(
+        "/login", {"email": human.email, "password": "nope-nope-nope"}, follow=True
+    )
     assert "not correct" in text_of(response)
     assert not response.context["user"].is_authenticated
 
@@ -94,13 +106,21 @@ def test_password_change_needs_the_current_password_and_keeps_the_session(page_c
     client = page_client(human)
     response = client.post(
         "/settings/password",
-        {"current_password": "wrong", "new_password": "another-good-one", "new_password2": "another-good-one"},
+        {
+            "current_password": "wrong",
+            "new_password": "another-good-one",
+            "new_password2": "another-good-one",
+        },
     )
     assert response.status_code == 200 and "not correct" in text_of(response)
 
     response = client.post(
         "/settings/password",
-        {"current_password": PASSWORD, "new_password": "another-good-one", "new_password2": "another-good-one"},
+        {
+            "current_password": PASSWORD,
+            "new_password": "another-good-one",
+            "new_password2": "another-good-one",
+        },
     )
     assert response.status_code == 302
     human.refresh_from_db()

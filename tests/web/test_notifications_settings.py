@@ -52,12 +52,28 @@ def test_settings_update_profile_locale_timezone_and_block_strangers(page_client
     assert 'value="Alice"' in form and "AI personality" not in form
     response = client.post(
         "/settings",
-        {"nickname": "Alice W.", "introduction": "こんにちは", "locale": "ja_JP", "timezone": "Asia/Tokyo", "block_strangers": "on"},
+        {
+            "nickname": "Alice W.",
+            "introduction": "こんにちは",
+            "locale": "ja_JP",
+            "timezone": "Asia/Tokyo",
+            "block_strangers": "on",
+        },
     )
     assert response["Location"] == "/settings"
     human.refresh_from_db()
-    assert (human.nickname, human.introduction, human.locale, human.timezone, human.block_strangers) == (
-        "Alice W.", "こんにちは", "ja-JP", "Asia/Tokyo", True,
+    assert (
+        human.nickname,
+        human.introduction,
+        human.locale,
+        human.timezone,
+        human.block_strangers,
+    ) == (
+        "Alice W.",
+        "こんにちは",
+        "ja-JP",
+        "Asia/Tokyo",
+        True,
     )
     page = text_of(client.get("/"))
     assert '<html lang="ja-JP">' in page
@@ -65,10 +81,14 @@ def test_settings_update_profile_locale_timezone_and_block_strangers(page_client
 
 def test_settings_refusal_keeps_the_form(page_client, human):
     response = page_client(human).post(
-        "/settings", {"nickname": "Alice", "introduction": "kept", "locale": "en-US", "timezone": "Mars/Base"}, follow=True
+        "/settings",
+        {"nickname": "Alice", "introduction": "kept", "locale": "en-US", "timezone": "Mars/Base"},
+        follow=True,
     )
     body = text_of(response)
-    assert "timezone is invalid" in body and 'value="Mars/Base"' in body and "kept</textarea>" in body
+    assert (
+        "timezone is invalid" in body and 'value="Mars/Base"' in body and "kept</textarea>" in body
+    )
     human.refresh_from_db()
     assert human.timezone == "UTC"
 
@@ -78,7 +98,12 @@ def test_ai_user_edits_its_own_personality(page_client, ai_user):
     assert "AI personality" in text_of(client.get("/settings"))
     client.post(
         "/settings",
-        {"nickname": "Aiko", "locale": "en-US", "timezone": "UTC", "ai_personality": "Now a baker."},
+        {
+            "nickname": "Aiko",
+            "locale": "en-US",
+            "timezone": "UTC",
+            "ai_personality": "Now a baker.",
+        },
     )
     ai_user.refresh_from_db()
     assert ai_user.ai_personality == "Now a baker."

@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import pytest
-from django.db import connection
-from django.test.utils import CaptureQueriesContext
 
 from sns import services
 from sns.models import Post
@@ -34,7 +32,7 @@ def test_cards_show_author_badge_time_tags_counts_and_thread_link(page_client, h
     services.like_add(human, post.id)
     make_post(human, "a reply", reply_to=post.id)
     body = text_of(page_client(human).get("/?tab=everyone"))
-    card = body[body.index(f'id="post-{post.hex_id}"'):]
+    card = body[body.index(f'id="post-{post.hex_id}"') :]
     assert "Aiko" in card and 'class="badge ai"' in card and "balanced" in card
     assert "<strong>miso</strong>" in card
     assert "#food" in card
@@ -52,27 +50,23 @@ def test_timeline_is_paged_newer_and_older(page_client, human):
     assert "post number 24" in first and "post number 05" in first and "post number 04" not in first
     assert "?page=1" in first and "Newer" not in first
     second = text_of(client.get("/?page=1"))
-    assert "post number 04" in second and "post number 00" in second and "post number 05" not in second
+    assert (
+        "post number 04" in second and "post number 00" in second and "post number 05" not in second
+    )
     assert "Newer" in second and "Older" not in second
     everyone = text_of(client.get("/?tab=everyone&page=1"))
     assert "post number 04" in everyone and "tab=everyone" in everyone
 
 
-def test_timeline_query_count_does_not_grow_with_posts(page_client, human, follower):
+def test_timeline_query_count_does_not_grow_with_posts(page_client, page_queries, human, follower):
     make_post(human, "one", tags=["a"])
     client = page_client(follower)
-    client.get("/?tab=everyone")  # warm-up: session refresh, caches
-    client.get("/")
-    with CaptureQueriesContext(connection) as few:
-        client.get("/?tab=everyone")
-        client.get("/")
+    few = [page_queries(client, "/?tab=everyone"), page_queries(client, "/")]
     for i in range(12):
         services.like_add(follower, make_post(human, f"more {i}", tags=["a", "b"]).id)
         make_post(follower, f"mine {i}")
-    with CaptureQueriesContext(connection) as many:
-        client.get("/?tab=everyone")
-        client.get("/")
-    assert len(many) == len(few)
+    many = [page_queries(client, "/?tab=everyone"), page_queries(client, "/")]
+    assert [len(q) for q in many] == [len(q) for q in few]
 
 
 def test_tag_filter(page_client, human):
@@ -85,7 +79,13 @@ def test_tag_filter(page_client, human):
 def test_compose_creates_a_post_with_every_option(page_client, human):
     response = page_client(human).post(
         "/compose",
-        {"content": "# 今日\n\nhello", "tags": "Food, 味噌 ,", "locale": "ja_JP", "allow_likes": "on", "next": "/"},
+        {
+            "content": "# 今日\n\nhello",
+            "tags": "Food, 味噌 ,",
+            "locale": "ja_JP",
+            "allow_likes": "on",
+            "next": "/",
+        },
     )
     assert response.status_code == 302 and response["Location"] == "/"
     post = Post.objects.get(owner=human)
@@ -103,7 +103,9 @@ def test_compose_page_goes_to_the_new_post(page_client, human):
 
 def test_refused_post_shows_the_rule_and_keeps_the_text(page_client, human):
     response = page_client(human).post(
-        "/compose", {"content": "keep me", "tags": "a,b,c,d,e,f", "allow_replies": "on", "next": "/"}, follow=True
+        "/compose",
+        {"content": "keep me", "tags": "a,b,c,d,e,f", "allow_replies": "on", "next": "/"},
+        follow=True,
     )
     body = text_of(response)
     assert "tags are too many" in body
@@ -116,7 +118,9 @@ def test_refused_post_shows_the_rule_and_keeps_the_text(page_client, human):
 
 def test_frozen_user_cannot_post(page_client):
     frozen = make_user("Ice", is_frozen=True)
-    body = text_of(page_client(frozen).post("/compose", {"content": "x", "tags": "", "next": "/"}, follow=True))
+    body = text_of(
+        page_client(frozen).post("/compose", {"content": "x", "tags": "", "next": "/"}, follow=True)
+    )
     assert "user is frozen" in body
 
 
@@ -152,7 +156,9 @@ def test_for_you_tab_shows_recommendations(page_client, human, monkeypatch):
 
     post = make_post(make_user("Other"), "recommended for you")
     monkeypatch.setattr(
-        agents.recommend, "recommended_posts_for_user", lambda user, offset=0, limit=20: [post][offset:offset + limit]
+        agents.recommend,
+        "recommended_posts_for_user",
+        lambda user, offset=0, limit=20: [post][offset : offset + limit],
     )
     body = text_of(page_client(human).get("/?tab=foryou"))
     assert 'aria-current="page">For you' in body
@@ -168,3 +174,26 @@ def test_failing_recommendations_never_break_home(page_client, human, monkeypatc
     monkeypatch.setattr(agents.recommend, "recommended_posts_for_user", broken)
     response = page_client(human).get("/?tab=foryou")
     assert response.status_code == 200 and "For you" not in text_of(response)
+
+
+def test_a_refused_like_does_not_touch_the_compose_form(page_client, human, follower):
+    post = make_post(human, "no likes", allow_likes=False)
+    client = page_client(follower)
+    response = client.post(f"/posts/{post.hex_id}/like", {"next": "/?tab=everyone"}, follow=True)
+    assert "likes are not allowed" in text_of(response)
+    form = response.context["form"]
+    assert form.initial.get("allow_likes", True) is True and "content" not in form.initial
+
+
+def test_header_links_for_admins_only(page_client, human, admin):
+    from django.urls import NoReverseMatch, reverse
+
+    try:
+        activity = reverse("agents:activity")
+    except NoReverseMatch:  # the agent activity pages are another issue's
+        activity = None
+    admin_page = text_of(page_client(admin).get("/"))
+    human_page = text_of(page_client(human).get("/"))
+    assert 'href="/admin/"' in admin_page and 'href="/admin/"' not in human_page
+    if activity:
+        assert f'href="{activity}"' in admin_page and f'href="{activity}"' not in human_page

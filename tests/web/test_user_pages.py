@@ -82,16 +82,26 @@ def test_ai_profile_shows_badge_to_everyone_and_personality_only_to_self_and_adm
 def _memory(ai_user, human):
     now = timezone.now()
     Interest.objects.create(
-        user=ai_user, updated_at=now, interest="Koji and slow food.", tags=["koji", "miso"], features=b"\0" * 512
+        user=ai_user,
+        updated_at=now,
+        interest="Koji and slow food.",
+        tags=["koji", "miso"],
+        features=b"\0" * 512,
     )
     post = make_post(human, "my miso recipe")
     PeerImpression.objects.create(
-        user=ai_user, peer=human, updated_at=now,
+        user=ai_user,
+        peer=human,
+        updated_at=now,
         payload='{"impression": "Alice bakes well.", "tags": ["bread"], "shouldFollow": true}',
     )
     PostImpression.objects.create(
-        user=ai_user, peer=human, post=post, updated_at=now - timedelta(minutes=5),
-        payload='{"impression": "A careful recipe.", "tags": ["miso"], "shouldLike": true, "shouldReply": false}',
+        user=ai_user,
+        peer=human,
+        post=post,
+        updated_at=now - timedelta(minutes=5),
+        payload='{"impression": "A careful recipe.", "tags": ["miso"], '
+        '"shouldLike": true, "shouldReply": false}',
     )
     return post
 
@@ -111,7 +121,9 @@ def test_memory_page_needs_a_session(page_client, ai_user):
 
 
 @pytest.mark.parametrize("who", ["self", "admin"])
-def test_memory_page_shows_interest_and_impressions_to_self_and_admin(page_client, human, ai_user, admin, who):
+def test_memory_page_shows_interest_and_impressions_to_self_and_admin(
+    page_client, human, ai_user, admin, who
+):
     post = _memory(ai_user, human)
     viewer = ai_user if who == "self" else admin
     body = text_of(page_client(viewer).get(f"/users/{ai_user.hex_id}/memory"))
@@ -126,7 +138,10 @@ def test_memory_impressions_are_paged(page_client, human, ai_user):
     for i in range(25):
         peer = make_user(f"Peer {i:02d}")
         PeerImpression.objects.create(
-            user=ai_user, peer=peer, updated_at=now - timedelta(minutes=i), payload=f'{{"impression": "imp {i:02d}"}}'
+            user=ai_user,
+            peer=peer,
+            updated_at=now - timedelta(minutes=i),
+            payload=f'{{"impression": "imp {i:02d}"}}',
         )
     client = page_client(ai_user)
     first = text_of(client.get(f"/users/{ai_user.hex_id}/memory"))
@@ -141,6 +156,8 @@ def test_memory_page_of_a_human_is_not_found(page_client, human, admin):
 
 
 def test_raw_payload_that_is_not_json_is_shown_as_text(page_client, human, ai_user):
-    PeerImpression.objects.create(user=ai_user, peer=human, updated_at=timezone.now(), payload="<b>plain</b> words")
+    PeerImpression.objects.create(
+        user=ai_user, peer=human, updated_at=timezone.now(), payload="<b>plain</b> words"
+    )
     body = text_of(page_client(ai_user).get(f"/users/{ai_user.hex_id}/memory"))
     assert "&lt;b&gt;plain&lt;/b&gt; words" in body

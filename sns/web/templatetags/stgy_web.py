@@ -12,8 +12,8 @@ import zlib
 from django import template
 from django.urls import NoReverseMatch, reverse
 from django.utils import timezone
-from django.utils.timesince import timesince
 from django.utils.safestring import mark_safe
+from django.utils.timesince import timesince
 
 from sns import selectors
 from sns.ids import id_to_hex
@@ -24,7 +24,7 @@ register = template.Library()
 
 @register.filter
 def markdown(text) -> str:
-    return mark_safe(render_html(str(text or "")))  # noqa: S308 - sanitised by render_html
+    return mark_safe(render_html(str(text or "")))
 
 
 @register.filter
@@ -82,7 +82,7 @@ def hue(user_id) -> int:
 
 @register.filter
 def ago(moment) -> str:
-    """"just now", "5 minutes ago", "2 days ago" (in the viewer's time zone's now)."""
+    """ "just now", "5 minutes ago", "2 days ago" (in the viewer's time zone's now)."""
     if not moment:
         return ""
     if (timezone.now() - moment).total_seconds() < 60:

@@ -1,0 +1,246 @@
+"""Shared pieces of the benchmarks: databases, environment, process statistics, results.
+
+Each benchmark is a module with `main(argv)` that prints its figures and, with
+`--json FILE`, writes them for `bench.run_all`. They run against a dedicated
+PostgreSQL database (never a test database) cloned from a generated community.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import statistics
+import subprocess
+import sys
+import time
+from contextlib import contextmanager
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+PYTHON = str(ROOT / ".venv" / "bin" / "python") if (ROOT / ".venv" / "bin" / "python").exists() else sys.executable
+PG = {"host": "127.0.0.1", "port": "5432", "user": "postgres"}
+BENCH_REDIS_URL = "redis://127.0.0.1:6379/12"  # a Redis database of the benchmarks' own
+RESULTS = ROOT / "bench" / "results"
+
+
+def pg_url(db: str) -> str:
+    return f"postgres://{PG['user']}@{PG['host']}:{PG['port']}/{db}"
+
+
+def psql(sql: str, db: str = "postgres") -> str:
+    out = subprocess.run(
+        ["psql", "-h", PG["host"], "-p", PG["port"], "-U", PG["user"], "-d", db, "-Atqc", sql],
+        check=True, capture_output=True, text=True,
+    )
+    return out.stdout.strip()
+
+
+def db_exists(db: str) -> bool:
+    return psql(f"SELECT 1 FROM pg_database WHERE datname = '{db}'") == "1"
+
+
+def db_comment(db: str) -> str:
+    return psql(f"SELECT shobj_description(oid, 'pg_database') FROM pg_database WHERE datname = '{db}'")
+
+
+def drop_db(db: str) -> None:
+    if not db.startswith("stgy_bench"):
+        raise ValueError(f"refusing to drop {db}: benchmark databases start with stgy_bench")
+    psql(f'DROP DATABASE IF EXISTS "{db}" WITH (FORCE)')
+
+
+def clone_db(template: str, db: str) -> float:
+    """A fresh copy of a generated community; returns the seconds it took."""
+    started = time.monotonic()
+    drop_db(db)
+    psql(f'CREATE DATABASE "{db}" TEMPLATE "{template}"')
+    return time.monotonic() - started
+
+
+def django_env(db: str, **extra: str) -> dict[str, str]:
+    """Environment of a benchmark process: production-like settings on the bench database."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("STGY_", "OPENAI_"))}
+    env.update(
+        DJANGO_SETTINGS_MODULE="stgy.settings",
+        DATABASE_URL=pg_url(db),
+        REDIS_URL=BENCH_REDIS_URL,
+        DEBUG="false",
+        SECRET_KEY="bench-not-secret",
+        SESSION_COOKIE_SECURE="false",
+        LOG_LEVEL="WARNING",
+        PYTHONPATH=str(ROOT),
+    )
+    env.update(extra)
+    return env
+
+
+def django_setup(db: str | None = None, **extra: str) -> None:
+    """Configure Django in this process for `db` (or the DATABASE_URL already set)."""
+    if db:
+        os.environ.update(django_env(db, **extra))
+    else:
+        os.environ.update(extra)
+    sys.path.insert(0, str(ROOT))
+    import django
+
+    django.setup()
+
+
+def redis_flush() -> None:
+    """Empty the benchmarks' own Redis database (queued tasks, caches, throttles)."""
+    import redis
+
+    redis.Redis.from_url(BENCH_REDIS_URL).flushdb()
+
+
+# ------------------------------------------------------------------ process statistics
+
+CLK_TCK = os.sysconf("SC_CLK_TCK")
+PAGE = os.sysconf("SC_PAGE_SIZE")
+
+
+def _stat(pid: int) -> list[str] | None:
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            data = f.read()
+    except OSError:
+        return None
+    return data[data.rindex(")") + 2 :].split()
+
+
+def children(pid: int) -> list[int]:
+    found = []
+    try:
+        for task in os.listdir(f"/proc/{pid}/task"):
+            with open(f"/proc/{pid}/task/{task}/children") as f:
+                found += [int(x) for x in f.read().split()]
+    except OSError:
+        pass
+    return found
+
+
+def tree(pid: int) -> list[int]:
+    out, todo = [], [pid]
+    while todo:
+        p = todo.pop()
+        out.append(p)
+        todo += children(p)
+    return out
+
+
+def cpu_seconds(pids: list[int], *, reaped: bool = False) -> float:
+    """User + system CPU of the given processes; with `reaped`, plus that of their
+    children that have exited (PostgreSQL backends of closed connections)."""
+    total = 0
+    for pid in pids:
+        fields = _stat(pid)
+        if fields:
+            total += int(fields[11]) + int(fields[12])
+            if reaped:
+                total += int(fields[13]) + int(fields[14])
+    return total / CLK_TCK
+
+
+def postgres_cpu() -> float:
+    return cpu_seconds(pids_named("postgres"), reaped=True)
+
+
+def rss_mb(pids: list[int]) -> float:
+    total = 0
+    for pid in pids:
+        try:
+            with open(f"/proc/{pid}/statm") as f:
+                total += int(f.read().split()[1])
+        except OSError:
+            pass
+    return total * PAGE / 1e6
+
+
+def pids_named(name: str) -> list[int]:
+    found = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/comm") as f:
+                    if f.read().strip() == name:
+                        found.append(int(entry))
+            except OSError:
+                pass
+    return found
+
+
+def machine_cpu() -> tuple[float, float]:
+    """(busy, total) jiffies of the whole machine, from /proc/stat."""
+    with open("/proc/stat") as f:
+        values = [int(x) for x in f.readline().split()[1:]]
+    idle = values[3] + values[4]
+    return (sum(values) - idle) / CLK_TCK, sum(values) / CLK_TCK
+
+
+def loadavg() -> float:
+    with open("/proc/loadavg") as f:
+        return float(f.read().split()[0])
+
+
+# ------------------------------------------------------------------ results
+
+
+def pct(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    k = (len(ordered) - 1) * q
+    lo, hi = int(k), min(int(k) + 1, len(ordered) - 1)
+    return ordered[lo] + (ordered[hi] - ordered[lo]) * (k - lo)
+
+
+def summary(values: list[float]) -> dict[str, float]:
+    return {
+        "n": len(values),
+        "mean": statistics.fmean(values) if values else float("nan"),
+        "p50": pct(values, 0.5),
+        "p90": pct(values, 0.9),
+        "max": max(values) if values else float("nan"),
+    }
+
+
+def write_json(path: str | None, data: dict) -> None:
+    text = json.dumps(data, indent=2, ensure_ascii=False, default=str)
+    if path:
+        Path(path).parent.mkdir(parents=True, exist_ok=True)
+        Path(path).write_text(text + "\n")
+
+
+@contextmanager
+def started(args: list[str], env: dict[str, str], *, log: Path | None = None):
+    """A child process for the length of the block; terminated (then killed) after."""
+    out = open(log, "w") if log else subprocess.DEVNULL
+    proc = subprocess.Popen(args, env=env, cwd=ROOT, stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
+    try:
+        yield proc
+    finally:
+        if proc.poll() is None:
+            proc.terminate()
+            try:
+                proc.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
+        if log:
+            out.close()
+
+
+def wait_http(url: str, timeout: float = 30.0) -> None:
+    import urllib.request
+
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            urllib.request.urlopen(url, timeout=2)
+            return
+        except Exception as exc:
+            if getattr(exc, "code", None):  # an HTTP error status still means it is up
+                return
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"{url} did not come up: {exc}") from None
+            time.sleep(0.2)

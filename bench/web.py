@@ -1,0 +1,212 @@
+"""bench/web: requests per second and p50/p99 latency of the main reads under 32
+concurrent clients: the home timeline page, a post page, GET /api/posts?limit=20,
+GET /api/posts/by-followees and GET /api/posts/{id}.
+
+gunicorn serves the site on the benchmark database (DEBUG off, Redis for cache and
+sessions); wrk (Debian's package) drives it from the same machine, logged in as a
+human user with a typical number of followees. Post ids and by-followees users are
+drawn at random per request from a sample, so one hot row cannot flatter the result.
+Each endpoint: a warm-up, then N runs; the median run is reported.
+
+    python -m bench.web --db stgy_bench_small --runs 3 --seconds 10
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import re
+import shutil
+import statistics
+import subprocess
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
+
+from .common import (
+    PYTHON, ROOT, cpu_seconds, django_env, loadavg, machine_cpu, postgres_cpu, psql, redis_flush,
+    started, tree, wait_http, write_json,
+)
+
+BENCH_PASSWORD = "bench-password"
+
+
+def pick_inputs(db: str, seed: int) -> dict:
+    """A logged-in human with a typical (90th percentile) followee count, and samples of
+    post ids and by-followees users."""
+    human = psql(
+        "SELECT email, lpad(to_hex(id), 16, '0') FROM sns_user WHERE ai_model IS NULL AND NOT is_admin "
+        "AND followee_count >= (SELECT percentile_disc(0.9) WITHIN GROUP (ORDER BY followee_count) "
+        "FROM sns_user WHERE ai_model IS NULL) ORDER BY followee_count, id LIMIT 1",
+        db,
+    ).split("|")
+    posts = psql("SELECT lpad(to_hex(id), 16, '0') FROM sns_post TABLESAMPLE SYSTEM (5) LIMIT 3000", db).split()
+    if len(posts) < 100:
+        posts = psql("SELECT lpad(to_hex(id), 16, '0') FROM sns_post ORDER BY random() LIMIT 3000", db).split()
+    users = psql(
+        "SELECT lpad(to_hex(id), 16, '0') FROM sns_user WHERE followee_count > 0 ORDER BY random() LIMIT 1000", db
+    ).split()
+    rng = random.Random(seed)
+    rng.shuffle(posts)
+    return {"email": human[0], "user_hex": human[1], "posts": posts, "users": users}
+
+
+def login(base: str, email: str) -> str:
+    request = urllib.request.Request(
+        f"{base}/api/auth", data=json.dumps({"email": email, "password": BENCH_PASSWORD}).encode(),
+        headers={"Content-Type": "application/json"}, method="POST",
+    )
+    with urllib.request.urlopen(request, timeout=30) as response:
+        for header in response.headers.get_all("Set-Cookie") or []:
+            match = re.match(r"session_id=([^;]+)", header)
+            if match:
+                return match.group(1)
+    raise RuntimeError("login gave no session cookie")
+
+
+def lua_script(paths: list[str], cookie: str) -> str:
+    quoted = ",\n".join(json.dumps(p) for p in paths)
+    return f"""
+wrk.headers["Cookie"] = "session_id={cookie}"
+local paths = {{
+{quoted}
+}}
+local counter = 0
+setup = function(thread) counter = counter + 1; thread:set("id", counter) end
+init = function(args) math.randomseed(os.time() * 1000 + (id or 0)) end
+request = function()
+  return wrk.format("GET", paths[math.random(#paths)])
+end
+"""
+
+
+_UNITS = {"us": 0.001, "ms": 1.0, "s": 1000.0}
+
+
+def parse_wrk(output: str) -> dict:
+    def latency(label: str) -> float:
+        match = re.search(rf"^\s*{label}%\s+([\d.]+)(us|ms|s)\s*$", output, re.M)
+        return float(match.group(1)) * _UNITS[match.group(2)] if match else float("nan")
+
+    rps = re.search(r"Requests/sec:\s+([\d.]+)", output)
+    requests = re.search(r"(\d+) requests in", output)
+    errors = re.search(r"Non-2xx or 3xx responses:\s+(\d+)", output)
+    socket_errors = re.search(r"Socket errors: (.*)", output)
+    return {
+        "rps": float(rps.group(1)) if rps else 0.0,
+        "p50_ms": latency("50"),
+        "p90_ms": latency("90"),
+        "p99_ms": latency("99"),
+        "requests": int(requests.group(1)) if requests else 0,
+        "non_2xx": int(errors.group(1)) if errors else 0,
+        "socket_errors": socket_errors.group(1).strip() if socket_errors else "",
+    }
+
+
+def run_wrk(base: str, script: Path, *, seconds: int, connections: int, threads: int) -> dict:
+    out = subprocess.run(
+        ["wrk", f"-t{threads}", f"-c{connections}", f"-d{seconds}s", "--latency", "--timeout", "10s",
+         "-s", str(script), base],
+        check=True, capture_output=True, text=True,
+    )
+    return parse_wrk(out.stdout)
+
+
+def main(argv: list[str] | None = None) -> dict:
+    parser = argparse.ArgumentParser(description="req/s and p50/p99 of the main reads")
+    parser.add_argument("--db", required=True)
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--seconds", type=int, default=10)
+    parser.add_argument("--warmup", type=int, default=3)
+    parser.add_argument("--connections", type=int, default=32)
+    parser.add_argument("--workers", type=int, default=4, help="gunicorn sync workers")
+    parser.add_argument("--conn-max-age", type=int, default=60, help="CONN_MAX_AGE of the web workers")
+    parser.add_argument("--port", type=int, default=8811)
+    parser.add_argument("--seed", type=int, default=3)
+    parser.add_argument("--only", help="comma-separated endpoint names")
+    parser.add_argument("--json")
+    args = parser.parse_args(argv)
+    if not shutil.which("wrk"):
+        raise SystemExit("wrk is needed: apt-get install -y wrk")
+
+    inputs = pick_inputs(args.db, args.seed)
+    me = inputs["user_hex"]
+    endpoints = {
+        "home timeline (page /)": ["/"],
+        "post page (/posts/{id})": [f"/posts/{p}" for p in inputs["posts"]],
+        "GET /api/posts?limit=20": ["/api/posts?limit=20"],
+        "GET /api/posts/by-followees": [
+            f"/api/posts/by-followees?userId={u}&limit=20" for u in inputs["users"]
+        ],
+        "GET /api/posts/{id}": [f"/api/posts/{p}" for p in inputs["posts"]],
+    }
+    if args.only:
+        wanted = [w.strip() for w in args.only.split(",")]
+        endpoints = {k: v for k, v in endpoints.items() if any(w in k for w in wanted)}
+    env = django_env(args.db, CONN_MAX_AGE=str(args.conn_max_age), ALLOWED_HOSTS="127.0.0.1,localhost")
+    redis_flush()
+    base = f"http://127.0.0.1:{args.port}"
+    gunicorn = str(Path(PYTHON).parent / "gunicorn")
+    log = ROOT / "bench" / "results" / "web-gunicorn.log"
+    log.parent.mkdir(parents=True, exist_ok=True)
+    cmd = [gunicorn, "stgy.wsgi:application", "--bind", f"127.0.0.1:{args.port}", "--workers", str(args.workers),
+           "--worker-class", "sync", "--timeout", "60", "--backlog", "2048"]
+    results: dict[str, dict] = {}
+    with started(cmd, env, log=log) as proc, tempfile.TemporaryDirectory() as tmp:
+        wait_http(f"{base}/login", timeout=60)
+        cookie = login(base, inputs["email"])
+        for name, paths in endpoints.items():
+            script = Path(tmp) / f"{abs(hash(name))}.lua"
+            script.write_text(lua_script(paths, cookie))
+            check = urllib.request.Request(base + paths[0], headers={"Cookie": f"session_id={cookie}"})
+            with urllib.request.urlopen(check, timeout=30) as response:
+                status = response.status
+            run_wrk(base, script, seconds=args.warmup, connections=args.connections, threads=2)
+            runs = []
+            for _ in range(args.runs):
+                pids = tree(proc.pid)
+                cpu0, pg0, (busy0, total0) = cpu_seconds(pids), postgres_cpu(), machine_cpu()
+                load = loadavg()
+                result = run_wrk(base, script, seconds=args.seconds, connections=args.connections, threads=2)
+                busy1, total1 = machine_cpu()
+                result["gunicorn_cpu_s"] = cpu_seconds(tree(proc.pid)) - cpu0
+                result["postgres_cpu_s"] = postgres_cpu() - pg0
+                result["machine_busy"] = (busy1 - busy0) / (total1 - total0) if total1 > total0 else 0.0
+                result["loadavg_before"] = load
+                runs.append(result)
+            ordered = sorted(runs, key=lambda r: r["rps"])
+            median = ordered[len(ordered) // 2]
+            results[name] = {
+                "median": median,
+                "runs": runs,
+                "rps_all": [round(r["rps"], 1) for r in runs],
+                "first_status": status,
+                "paths": len(paths),
+            }
+            print(f"{name:<30} {median['rps']:8.1f} req/s  p50 {median['p50_ms']:7.2f} ms  "
+                  f"p99 {median['p99_ms']:7.2f} ms  non-2xx {median['non_2xx']}  runs {results[name]['rps_all']}",
+                  flush=True)
+            time.sleep(1)
+    posts = psql("SELECT count(*) FROM sns_post", args.db)
+    users = psql("SELECT count(*) FROM sns_user", args.db)
+    output = {
+        "bench": "web",
+        "database": args.db,
+        "users": int(users),
+        "posts": int(posts),
+        "connections": args.connections,
+        "gunicorn": {"workers": args.workers, "worker_class": "sync", "conn_max_age": args.conn_max_age},
+        "runs": args.runs,
+        "seconds": args.seconds,
+        "logged_in_user": me,
+        "endpoints": results,
+        "median_rps_overall": statistics.median([r["median"]["rps"] for r in results.values()]) if results else 0,
+    }
+    write_json(args.json, output)
+    return output
+
+
+if __name__ == "__main__":
+    main()
