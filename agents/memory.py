@@ -100,12 +100,20 @@ def peer_impression_save(actor: User, *, peer_id: int, payload: str, user_id: in
     owner_id = memory_access(actor, user_id, for_write=True)
     if not User.objects.filter(pk=peer_id).exists():
         raise InvalidInput("peer not found")
-    row = PeerImpression(user_id=owner_id, peer_id=peer_id, updated_at=timezone.now(), payload=payload)
-    with transaction.atomic():
-        PeerImpression.objects.bulk_create(
-            [row], update_conflicts=True, unique_fields=["user", "peer"], update_fields=["updated_at", "payload"]
-        )
+    peer_impressions_save(actor, [(peer_id, payload)], user_id=owner_id)
     return PeerImpression.objects.get(user_id=owner_id, peer_id=peer_id)
+
+
+def peer_impressions_save(actor: User, items: Sequence[tuple[int, str]], *, user_id: int | None = None) -> None:
+    """Upsert many (peer id, payload) pairs in one statement (the AI cycle's batch)."""
+    owner_id = memory_access(actor, user_id, for_write=True)
+    now = timezone.now()
+    rows = [PeerImpression(user_id=owner_id, peer_id=peer_id, updated_at=now, payload=payload) for peer_id, payload in items]
+    if rows:
+        with transaction.atomic():
+            PeerImpression.objects.bulk_create(
+                rows, update_conflicts=True, unique_fields=["user", "peer"], update_fields=["updated_at", "payload"]
+            )
 
 
 # ----------------------------------------------------------------------------- posts
@@ -144,17 +152,24 @@ def post_impression_list(
 def post_impression_save(actor: User, *, post_id: int, payload: str, user_id: int | None = None) -> PostImpression:
     """Upsert; the peer is the post's current owner, looked up here, never trusted from input."""
     owner_id = memory_access(actor, user_id, for_write=True)
-    peer_id = Post.objects.filter(pk=post_id).values_list("owner_id", flat=True).first()
-    if peer_id is None:
+    post = Post.objects.filter(pk=post_id).only("id", "owner_id").first()
+    if post is None:
         raise InvalidInput("post not found")
-    row = PostImpression(
-        user_id=owner_id, peer_id=peer_id, post_id=post_id, updated_at=timezone.now(), payload=payload
-    )
-    with transaction.atomic():
-        PostImpression.objects.bulk_create(
-            [row],
-            update_conflicts=True,
-            unique_fields=["user", "post"],
-            update_fields=["updated_at", "payload", "peer"],
-        )
+    post_impressions_save(actor, [(post, payload)], user_id=owner_id)
     return PostImpression.objects.get(user_id=owner_id, post_id=post_id)
+
+
+def post_impressions_save(actor: User, items: Sequence[tuple[Post, str]], *, user_id: int | None = None) -> None:
+    """Upsert many (post, payload) pairs in one statement; each row's peer is the
+    owner of the loaded post (the AI cycle's batch)."""
+    owner_id = memory_access(actor, user_id, for_write=True)
+    now = timezone.now()
+    rows = [
+        PostImpression(user_id=owner_id, peer_id=post.owner_id, post_id=post.id, updated_at=now, payload=payload)
+        for post, payload in items
+    ]
+    if rows:
+        with transaction.atomic():
+            PostImpression.objects.bulk_create(
+                rows, update_conflicts=True, unique_fields=["user", "post"], update_fields=["updated_at", "payload", "peer"]
+            )

@@ -8,13 +8,12 @@ from datetime import timedelta
 from typing import Any
 
 from django.conf import settings
-from django.db import transaction
 from django.db.models import F, Window
 from django.db.models.functions import RowNumber
 from django.utils import timezone
 
+from agents import memory
 from agents.llm.parsing import parse_peer_impression, parse_post_impression
-from agents.models import PeerImpression, PostImpression
 from agents.textmeasure import truncate_pt
 from sns.ids import id_to_hex, parse_id
 from sns.models import Post, User
@@ -80,7 +79,7 @@ def post_impressions(ctx: StageContext) -> dict[str, Any]:
         ))
     run_jobs(jobs, profile=_profile(ctx), tier=me.ai_model, user_id=me.id, run_id=ctx.run.pk, stage=ctx.stage)
 
-    failed, rows, now = 0, [], timezone.now()
+    failed, rows = 0, []
     for job in jobs:
         post = job.key
         if job.result is None:
@@ -88,13 +87,10 @@ def post_impressions(ctx: StageContext) -> dict[str, Any]:
             decisions[post.hex_id] = {"shouldLike": False, "shouldReply": False, "error": job.error}
             continue
         payload = {k: job.result[k] for k in ("impression", "tags", "shouldLike", "shouldReply")}
-        rows.append(PostImpression(
-            user_id=me.id, post_id=post.id, peer_id=post.owner_id,
-            payload=json.dumps(payload, ensure_ascii=False), updated_at=now,
-        ))
+        rows.append((post, json.dumps(payload, ensure_ascii=False)))
         decisions[post.hex_id] = _decision(payload)
-    # One upsert for the whole stage, not a get-then-write per post.
-    _upsert(PostImpression, rows, unique=["user", "post"], update=["peer", "payload", "updated_at"])
+    # One upsert for the whole stage, through the same memory service as the API.
+    memory.post_impressions_save(me, rows)
     if failed and failed == len(jobs):
         raise RuntimeError(f"every post impression failed ({failed}); first error: {jobs[0].error}")
     return {"read": len(jobs) - failed, "failed": failed, "reused": len(existing)}
@@ -166,7 +162,7 @@ def peer_impressions(ctx: StageContext) -> dict[str, Any]:
         ))
     run_jobs(jobs, profile=_profile(ctx), tier=me.ai_model, user_id=me.id, run_id=ctx.run.pk, stage=ctx.stage)
 
-    failed, rows, now = 0, [], timezone.now()
+    failed, rows = 0, []
     for job in jobs:
         peer = job.key
         if job.result is None:
@@ -174,21 +170,12 @@ def peer_impressions(ctx: StageContext) -> dict[str, Any]:
             decisions[peer.hex_id] = {"shouldFollow": False, "error": job.error}
             continue
         payload = {k: job.result[k] for k in ("impression", "tags", "shouldFollow")}
-        rows.append(PeerImpression(
-            user_id=me.id, peer_id=peer.id, payload=json.dumps(payload, ensure_ascii=False), updated_at=now,
-        ))
+        rows.append((peer.id, json.dumps(payload, ensure_ascii=False)))
         decisions[peer.hex_id] = {"shouldFollow": payload["shouldFollow"] is True}
-    _upsert(PeerImpression, rows, unique=["user", "peer"], update=["payload", "updated_at"])
+    memory.peer_impressions_save(me, rows)
     if failed and failed == len(jobs):
         raise RuntimeError(f"every peer impression failed ({failed}); first error: {jobs[0].error}")
     return {"judged": len(jobs) - failed, "failed": failed}
-
-
-def _upsert(model, rows: list, *, unique: list[str], update: list[str]) -> None:
-    """Insert-or-update all rows in one statement (the unique key decides)."""
-    if rows:
-        with transaction.atomic():
-            model.objects.bulk_create(rows, update_conflicts=True, unique_fields=unique, update_fields=update)
 
 
 def _recent_posts(viewer_id: int, owner_ids: list[int]) -> dict[int, list[Post]]:

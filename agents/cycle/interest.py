@@ -14,6 +14,7 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
+from agents import memory
 from agents.embeddings import embed_features, features_for_model, model_name
 from agents.embeddings.inputs import interest_embedding_input
 from agents.llm.parsing import parse_interest
@@ -103,10 +104,7 @@ def interest_update(ctx: StageContext) -> dict[str, Any]:
     old = features_for_model(bytes(previous.features), previous.embedding_model) if previous else None
     features = blend_interest(generated, old, settings.STGY_AI_USER_INTEREST_HYSTERESIS_COEFFICIENT)
     with transaction.atomic():
-        Interest.objects.update_or_create(
-            user_id=me.id,
-            defaults={"interest": text, "tags": sorted(tags), "features": features, "embedding_model": model, "updated_at": timezone.now()},
-        )
+        memory.interest_save(me, interest=text, tags=sorted(tags), features=features, embedding_model=model)
         ctx.details["interestAfter"] = {"interest": text, "tags": sorted(tags), "embeddingModel": model}
         # Saved with the interest, so a redelivered stage cannot blend the vector twice.
         CycleRun.objects.filter(pk=ctx.run.pk).update(details=ctx.details)

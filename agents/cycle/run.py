@@ -10,14 +10,12 @@ from __future__ import annotations
 
 import logging
 import time
-from datetime import timedelta
 from typing import Any
 
-from django.conf import settings
 from django.db.models import Count, Q, Sum
 from django.utils import timezone
 
-from agents.models import AgentState, CycleRun, LlmUsage
+from agents.models import CycleRun, LlmUsage
 from sns.models import User
 
 from . import STAGES
@@ -27,7 +25,7 @@ from .follows import follow_management
 from .impressions import peer_impressions, post_impressions
 from .interest import interest_snapshot, interest_update
 from .new_post import new_post
-from .schedule import lease_claim, lease_release
+from .schedule import lease_claim, lease_release, lease_renew
 from .select_posts import select_posts
 
 log = logging.getLogger(__name__)
@@ -67,6 +65,8 @@ def stage_execute(run_id: int, stage: str) -> dict[str, Any]:
     if recorded and recorded.get("outcome") in ("ok", "skipped", "failed"):
         return recorded  # a redelivered stage task: the work is done and recorded
     ctx = StageContext(run=run, stage=stage)
+    if not lease_renew(run.user_id, run.pk):
+        ctx.notes["lease"] = "lost (expired and taken by another run)"
     started = time.monotonic()
     try:
         result = STAGE_FUNCTIONS[stage](ctx) or {}
@@ -117,18 +117,3 @@ def run_cycle_sync(user_id: int) -> CycleRun | None:
     for stage in STAGES:
         stage_execute(run.pk, stage)
     return cycle_end(run.pk)
-
-
-def stale_runs_close(older_than: timedelta = timedelta(hours=2)) -> int:
-    """Mark runs whose worker died long ago as failed, so the activity page is honest."""
-    cutoff = timezone.now() - older_than
-    return CycleRun.objects.filter(status=CycleRun.Status.RUNNING, started_at__lt=cutoff).update(
-        status=CycleRun.Status.FAILED, finished_at=timezone.now()
-    )
-
-
-def lease_seconds() -> int:
-    return settings.STGY_AI_USER_LOCK_SECONDS
-
-
-__all__ = ["cycle_begin", "cycle_end", "run_cycle_sync", "stage_execute", "stale_runs_close", "AgentState"]

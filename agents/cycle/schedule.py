@@ -14,7 +14,7 @@ from django.db.models import Q, Sum
 from django.utils import timezone
 
 from agents.budget import tokens_used_today, utc_day_start
-from agents.models import AgentState, LlmUsage
+from agents.models import AgentState, CycleRun, LlmUsage
 from sns.models import User
 
 
@@ -55,6 +55,15 @@ def ensure_states() -> None:
     AgentState.objects.bulk_create(rows, ignore_conflicts=True)
 
 
+def stale_runs_close() -> int:
+    """Runs still "running" long after their lease lapsed belong to a dead worker whose
+    redelivery never came; mark them failed so the activity page tells the truth."""
+    cutoff = timezone.now() - timedelta(seconds=3 * settings.STGY_AI_USER_LOCK_SECONDS)
+    return CycleRun.objects.filter(status=CycleRun.Status.RUNNING, started_at__lt=cutoff).update(
+        status=CycleRun.Status.FAILED, finished_at=timezone.now()
+    )
+
+
 def due_user_ids(limit: int = 500) -> list[int]:
     """AI users to start now: active, due, not running, within budget; each one claimed
     by pushing its next run forward so the next dispatcher tick does not send it again."""
@@ -63,6 +72,7 @@ def due_user_ids(limit: int = 500) -> list[int]:
     if not gateway.ai_enabled() or site_over_budget():
         return []
     ensure_states()
+    stale_runs_close()
     now = timezone.now()
     candidates = list(
         AgentState.objects.filter(
@@ -94,6 +104,13 @@ def lease_claim(user_id: int, run_id: int) -> bool:
         .filter(Q(lease_until__isnull=True) | Q(lease_until__lt=now))
         .update(lease_until=until, lease_run=run_id)
     )
+
+
+def lease_renew(user_id: int, run_id: int) -> bool:
+    """Extend the run's lease at every stage, so a long cycle keeps it while a dead
+    one loses it one lease period after its last stage started."""
+    until = timezone.now() + timedelta(seconds=settings.STGY_AI_USER_LOCK_SECONDS)
+    return bool(AgentState.objects.filter(user_id=user_id, lease_run=run_id).update(lease_until=until))
 
 
 def lease_release(user_id: int, run_id: int) -> None:

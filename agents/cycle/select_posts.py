@@ -19,7 +19,8 @@ from agents.embeddings import features_for_model
 from agents.embeddings.calibration import calibrated_similarity
 from agents.models import PostImpression, PostSummary
 from agents.vectors import cosine, decode_features, similarity_score
-from sns import selectors
+from sns import selectors, services
+from sns.errors import DomainError
 from sns.ids import id_to_hex, parse_id
 from sns.models import Follow, Post
 from sns.selectors import Page
@@ -60,9 +61,18 @@ def _timeline_candidates(ctx: StageContext, posts, base: float, source: str, out
         out.append((post.id, weight, source))
 
 
-def _notification_candidates(me_id: int, out: list) -> None:
+def _notification_candidates(ctx: StageContext, out: list) -> None:
+    """Reply and mention notifications as candidates; the ones consumed are marked
+    read, as a person reading them would (spec/README.md item 6)."""
+    me_id = ctx.user.id
     shown = settings.STGY_NOTIFICATION_SHOWN_RECORDS
     feed = selectors.notifications_feed(me_id, shown=shown) or []
+    consumed = [(note.slot, note.term) for note in feed if not note.is_read and note.slot.startswith(("reply:", "mention:"))]
+    if consumed:
+        try:
+            services.notifications_mark_read(ctx.user, consumed)
+        except DomainError as exc:
+            ctx.notes["notificationsNotMarked"] = exc.message
     for note in feed:
         if note.slot.startswith("reply:"):
             weight, source = 0.8, "reply-notification"
@@ -128,7 +138,7 @@ def gather_candidates(ctx: StageContext, rng: random.Random) -> list[tuple[int, 
     )
     _timeline_candidates(ctx, followees, 1.0, "followee", out)
     _timeline_candidates(ctx, selectors.posts_list(page=Page(0, fetch, "desc")), 0.5, "latest", out)
-    _notification_candidates(me.id, out)
+    _notification_candidates(ctx, out)
     _recommended_candidates(ctx, out)
     _follower_candidates(ctx, rng, out)
     return out

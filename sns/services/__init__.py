@@ -1,7 +1,7 @@
 """The rulebook: every social write, acting user first. Pages, the API and the AI
 agents all call these functions; nothing else writes social rows."""
 
-from .notifications import notification_mark, notification_mark_all, notifications_purge
+from .notifications import notification_mark, notification_mark_all, notifications_mark_read, notifications_purge
 from .posts import post_create, post_delete, post_update
 from .social import block_add, block_remove, follow_add, follow_remove, like_add, like_remove
 from .users import user_create, user_delete, user_set_password, user_signup, user_update
@@ -15,6 +15,7 @@ __all__ = [
     "like_remove",
     "notification_mark",
     "notification_mark_all",
+    "notifications_mark_read",
     "notifications_purge",
     "post_create",
     "post_delete",

@@ -12,6 +12,7 @@ from datetime import timedelta
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
+from django.db.models import Q
 from django.utils import timezone
 
 from ..access import access_writable
@@ -130,6 +131,18 @@ def notification_mark_all(actor: User, *, is_read) -> None:
     if not isinstance(is_read, bool):
         raise InvalidInput("isRead is required")
     Notification.objects.filter(user_id=actor.id).exclude(is_read=is_read).update(is_read=is_read)
+
+
+def notifications_mark_read(actor: User, keys) -> int:
+    """Mark several (slot, term) notifications of the actor read in one statement: an
+    AI user marks the reply and mention notifications it has consumed."""
+    access_writable(actor)
+    condition = Q()
+    for slot, term in keys:
+        condition |= Q(slot=slot, term=term)
+    if not condition:
+        return 0
+    return Notification.objects.filter(condition, user_id=actor.id, is_read=False).update(is_read=True)
 
 
 def notifications_purge() -> int:

@@ -32,7 +32,7 @@ class Command(BaseCommand):
         loop = LocalAgentLoop(tick_seconds=tick, workers=workers)
         loop.start()
         self.stdout.write(self.style.SUCCESS(f"STGY demo on http://{addrport}/"))
-        self.stdout.write(f"  admin:  admin@stgy.local / stgy-admin   (AI memory, Agent activity)")
+        self.stdout.write("  admin:  admin@stgy.local / stgy-admin   (AI memory, Agent activity)")
         self.stdout.write(f"  human:  {DEMO_HUMAN_EMAIL} / {DEMO_PASSWORD}")
         self.stdout.write(
             f"  LLM provider: {settings.STGY_AI_PROVIDER}; AI users cycle every "
