@@ -40,9 +40,11 @@ class Meter:
         from agents.llm.offline import OfflineProvider
 
         meter = self
+        self._originals = []
         for cls in (utils.CursorWrapper, utils.CursorDebugWrapper):
             for name in ("execute", "executemany"):
-                original = getattr(cls, name)
+                original = cls.__dict__.get(name, getattr(cls, name))
+                self._originals.append((cls, name, cls.__dict__.get(name)))
 
                 def wrapped(self, *args, __original=original, **kwargs):
                     started = time.perf_counter()
@@ -56,6 +58,7 @@ class Meter:
 
                 setattr(cls, name, wrapped)
         original_complete = OfflineProvider.complete
+        self._originals.append((OfflineProvider, "complete", original_complete))
 
         def complete(self, request):
             started = time.thread_time()
@@ -68,6 +71,15 @@ class Meter:
                     meter.llm_calls[meter.stage] += 1
 
         OfflineProvider.complete = complete
+
+    def uninstall(self) -> None:
+        """Put the patched methods back (the smoke test shares its process with others)."""
+        for cls, name, original in reversed(getattr(self, "_originals", [])):
+            if original is None:
+                delattr(cls, name)
+            else:
+                setattr(cls, name, original)
+        self._originals = []
 
     def snapshot(self) -> tuple[int, float, float, int]:
         s = self.stage
@@ -124,16 +136,19 @@ def run(*, cycles: int, warmup: int, seed: int) -> dict:
 
     meter = Meter()
     meter.install()
-    users = ai_users(cycles + warmup, seed)
-    if len(users) < cycles + warmup:
-        raise SystemExit(f"need {cycles + warmup} AI users, the community has {len(users)}")
-    for user_id in users[:warmup]:
-        measure_cycle(meter, user_id)
-    records = []
-    for user_id in users[warmup:]:
-        record = measure_cycle(meter, user_id)
-        if record:
-            records.append(record)
+    try:
+        users = ai_users(cycles + warmup, seed)
+        if len(users) < cycles + warmup:
+            raise SystemExit(f"need {cycles + warmup} AI users, the community has {len(users)}")
+        for user_id in users[:warmup]:
+            measure_cycle(meter, user_id)
+        records = []
+        for user_id in users[warmup:]:
+            record = measure_cycle(meter, user_id)
+            if record:
+                records.append(record)
+    finally:
+        meter.uninstall()
     names = [BEGIN, *STAGES, END]
     per_stage = {}
     for name in names:

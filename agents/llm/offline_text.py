@@ -273,6 +273,15 @@ class Terms:
         return self.ranked[:n]
 
 
+_ED_NOUNS = frozenset({"speed", "breed", "greed", "creed", "steed", "tweed", "hundred", "bread"})
+
+
+def _is_past_tense(low: str) -> bool:
+    """"looked", "tried": verbs make poor topics; short -ed words ("seed", "feed")
+    and a few nouns are kept."""
+    return len(low) > 4 and low.endswith("ed") and low not in _ED_NOUNS
+
+
 def extract_terms(weighted_texts: Iterable[tuple[str, float]]) -> Terms:
     """Frequency-ranked keywords over several texts, each with a weight.
 
@@ -294,7 +303,7 @@ def extract_terms(weighted_texts: Iterable[tuple[str, float]]) -> Terms:
                 word = word.strip("'-")
                 low = word.lower()
                 if (len(word) < 3 and not (len(word) == 2 and word.isupper())) or (
-                    low in STOP_WORDS or low in _TONE_WORDS or low.endswith("'s")
+                    low in STOP_WORDS or low in _TONE_WORDS or low.endswith("'s") or _is_past_tense(low)
                 ):
                     continue
                 key = stem(word)
