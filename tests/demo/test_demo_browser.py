@@ -10,7 +10,7 @@ import urllib.request
 
 import pytest
 
-from tests.browser.conftest import browser, screenshot_dir  # noqa: F401 (fixture)
+from tests.browser.conftest import screenshot_dir
 from tests.demo.test_demo_command import start_demo, stop_demo, wait_for
 
 

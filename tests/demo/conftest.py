@@ -1,0 +1,1 @@
+from tests.browser.conftest import browser  # noqa: F401 - the Chromium fixture, shared
