@@ -186,7 +186,13 @@ LOGGING = {
     "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
     "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
     "root": {"handlers": ["console"], "level": env.str("LOG_LEVEL", default="INFO")},
-    "loggers": {"django.db.backends": {"level": "INFO"}},
+    "loggers": {
+        "django.db.backends": {"level": "INFO"},
+        # One line per LLM HTTP request drowns everything else; usage rows record them.
+        "httpx": {"level": "WARNING"},
+        "httpx2": {"level": "WARNING"},
+        "celery.app.trace": {"level": env.str("CELERY_TRACE_LOG_LEVEL", default="WARNING")},
+    },
 }
 
 # --- STGY domain limits (spec/agent-cycle.md §13 names) ---

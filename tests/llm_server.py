@@ -84,12 +84,18 @@ def fake_vector(text: str, dim: int) -> list[float]:
     return np.random.default_rng(seed).standard_normal(dim).astype(np.float32).tolist()
 
 
+class _Server(ThreadingHTTPServer):
+    # The backlog must be set before listen(), which the constructor calls; the default
+    # of 5 makes a burst of concurrent calls wait a second for a retried connection.
+    request_queue_size = 128
+
+
 class LlmServer:
     def __init__(self) -> None:
         self.requests: list[Recorded] = []
         self._queues: dict[str, deque[Scripted]] = {CHAT_PATH: deque(), EMBEDDINGS_PATH: deque()}
         self._lock = threading.Lock()
-        self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), _handler_for(self))
+        self._httpd = _Server(("127.0.0.1", 0), _handler_for(self))
         self._httpd.daemon_threads = True
         # A request left sleeping by a timeout test must not hold up shutdown.
         self._httpd.block_on_close = False
