@@ -10,9 +10,9 @@ from rest_framework.views import APIView
 
 from sns.access import access_user_self_or_admin
 from sns.api import schema
-from sns.api.params import flag, optional_datetime, page_params
+from sns.api.params import flag, int_value, optional_datetime, page_params
 from sns.api.presenters import iso, post_json
-from sns.errors import Forbidden, InvalidInput
+from sns.errors import Forbidden
 from sns.ids import id_to_hex, parse_id
 
 from ..keyword_hash import unpack_hashes
@@ -93,18 +93,6 @@ class AiPostView(APIView):
         return Response(summary_packet(row))
 
 
-def _positive_int(value, name: str, default: int) -> int:
-    if value in (None, ""):
-        return default
-    try:
-        number = int(value)
-    except (TypeError, ValueError):
-        raise InvalidInput(f"invalid {name}") from None
-    if number <= 0:
-        raise InvalidInput(f"invalid {name}")
-    return number
-
-
 class SearchSeedView(APIView):
     @extend_schema(
         parameters=[schema.query("userId"), schema.query("numClusters", OpenApiTypes.INT)],
@@ -119,7 +107,7 @@ class SearchSeedView(APIView):
                 raise Forbidden("forbidden")
             user_id = parse_id(query["userId"], "userId")
         name = "numClusters" if query.get("numClusters") not in (None, "") else "clusters"
-        clusters = _positive_int(query.get(name), name, 1)
+        clusters = int_value(query.get(name), 1, name, minimum=1)
         clusters = min(clusters, ADMIN_MAX_CLUSTERS if request.user.is_admin else USER_MAX_CLUSTERS)
         return Response(user_search_seeds(user_id, clusters))
 

@@ -21,14 +21,15 @@ _STRICT_HEX_ID = re.compile(r"^[0-9A-F]{16}$")
 ADMIN_MAX_LIMIT = 65535
 
 
-def _int(value, default: int, name: str) -> int:
+def int_value(value, default: int, name: str, *, minimum: int = 0) -> int:
+    """A whole number from a query string: blank → default, anything else invalid → 400."""
     if value in (None, ""):
         return default
     try:
         number = int(value)
     except (TypeError, ValueError):
         raise InvalidInput(f"invalid {name}") from None
-    if number < 0:
+    if number < minimum:
         raise InvalidInput(f"invalid {name}")
     return number
 
@@ -36,11 +37,11 @@ def _int(value, default: int, name: str) -> int:
 def page_params(request, orders=("desc", "asc"), default_limit: int = 100) -> Page:
     query = request.query_params
     max_limit = ADMIN_MAX_LIMIT if request.user.is_admin else settings.STGY_MAX_PAGE_LIMIT
-    limit = min(_int(query.get("limit"), default_limit, "limit"), max_limit)
+    limit = min(int_value(query.get("limit"), default_limit, "limit"), max_limit)
     order = (query.get("order") or orders[0]).lower()
     if order not in orders:
         raise InvalidInput("invalid order")
-    return Page(offset=_int(query.get("offset"), 0, "offset"), limit=limit, order=order)
+    return Page(offset=int_value(query.get("offset"), 0, "offset"), limit=limit, order=order)
 
 
 def optional_id(request, name: str) -> int | None:
@@ -66,7 +67,7 @@ def required_id(request, name: str) -> int:
 
 def optional_int(request, name: str) -> int | None:
     value = request.query_params.get(name)
-    return None if value in (None, "") else _int(value, 0, name)
+    return None if value in (None, "") else int_value(value, 0, name)
 
 
 def flag(request, name: str, default: bool) -> bool:

@@ -1,0 +1,127 @@
+"""A real Celery worker for integration tests, on the test database.
+
+The worker is the `stgy` app's own worker, started by a three-line launcher that
+points the app's default queue at a queue of this test session: the worker itself
+sends follow-on tasks (stage chains, summaries), so this keeps other runs sharing the
+Redis server from stealing or feeding them. The broker lives on the neighbouring
+Redis database of REDIS_URL, because every test's `cache.clear()` flushes REDIS_URL's.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import subprocess
+import sys
+import time
+import uuid
+from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
+
+from django.conf import settings as django_settings
+
+from stgy.celery import app as celery_app
+
+ROOT = Path(__file__).resolve().parents[2]
+QUEUE = f"stgy-test-{uuid.uuid4().hex[:8]}"
+READY_TIMEOUT = 30
+LAUNCHER = (
+    "import os, sys\n"
+    "from stgy.celery import app\n"
+    "app.conf.task_default_queue = os.environ['STGY_TEST_QUEUE']\n"
+    "app.worker_main(['worker', *sys.argv[1:]])\n"
+)
+
+
+def broker_url() -> str:
+    parts = urlsplit(os.environ["REDIS_URL"])
+    db = int(parts.path.strip("/") or 0)
+    return urlunsplit(parts._replace(path=f"/{(db - 1) % 16}"))
+
+
+def database_url() -> str:
+    parts = urlsplit(os.environ["DATABASE_URL"])
+    return urlunsplit(parts._replace(path="/" + django_settings.DATABASES["default"]["NAME"]))
+
+
+def wait_for(predicate, timeout: float, what):
+    """Poll `predicate` until it returns something truthy; `what` (text or a callable
+    giving text) explains a timeout."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = predicate()
+        if value:
+            return value
+        time.sleep(0.1)
+    raise AssertionError(f"timed out after {timeout}s waiting for {what() if callable(what) else what}")
+
+
+def stop(proc: subprocess.Popen, sig=signal.SIGTERM) -> None:
+    if proc.poll() is None:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(proc.pid, sig)
+        try:
+            proc.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait(timeout=5)
+
+
+@contextlib.contextmanager
+def celery_worker(log_path: Path, *worker_args: str, **env_extra: str):
+    """A worker process (its own process group) on the test database; stopped on exit."""
+    env = {
+        **os.environ,
+        "DATABASE_URL": database_url(),
+        "REDIS_URL": broker_url(),
+        "DJANGO_SETTINGS_MODULE": "stgy.settings",
+        "PYTHONPATH": str(ROOT),
+        "STGY_TEST_QUEUE": QUEUE,
+        "STGY_EMBEDDING_PROVIDER": "hash",
+        "NO_PROXY": "127.0.0.1,localhost",
+        **env_extra,
+    }
+    command = [
+        sys.executable, "-c", LAUNCHER, *(worker_args or ("--pool=threads", "--concurrency=4")),
+        "-Q", QUEUE, "-n", f"{QUEUE}-{log_path.stem}@%h",
+        "--without-gossip", "--without-mingle", "--without-heartbeat", "-l", "info",
+    ]
+    with open(log_path, "w") as log:
+        proc = subprocess.Popen(
+            command, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True
+        )
+    try:
+        wait_for(
+            lambda: proc.poll() is not None or "ready." in log_path.read_text(),
+            READY_TIMEOUT,
+            "the Celery worker to start",
+        )
+        assert proc.poll() is None, log_path.read_text()[-3000:]
+        yield proc
+    finally:
+        stop(proc)
+
+
+@contextlib.contextmanager
+def sending_to(url: str | None = None):
+    """Tasks sent from this process go to `url` (default: the workers' broker) and the
+    test queue, not inline; restored afterwards."""
+    conf, amqp = celery_app.conf, celery_app.amqp
+    saved = (conf.broker_url, conf.task_always_eager, conf.task_routes)
+
+    def reset():
+        celery_app._pool = None
+        amqp._producer_pool = None
+        amqp.flush_routes()
+        amqp.__dict__.pop("router", None)  # a cached property built from the routes
+
+    conf.broker_url, conf.task_always_eager = url or broker_url(), False
+    conf.task_routes = {"agents.*": {"queue": QUEUE}}
+    reset()
+    try:
+        yield
+    finally:
+        conf.broker_url, conf.task_always_eager, conf.task_routes = saved
+        reset()
