@@ -1,5 +1,7 @@
 """The embedded demo: prepare the database, seed the community, keep AI users living
-in a background thread and serve the site. Ctrl-C stops everything cleanly."""
+in a background thread and serve the site. Ctrl-C (or SIGTERM) stops everything cleanly."""
+
+import signal
 
 from django.conf import settings
 from django.core.management import call_command
@@ -29,6 +31,7 @@ class Command(BaseCommand):
                 f"seeded {result['humans']} people, {result['ai_users']} AI users, "
                 f"{result['posts']} posts, {result['follows']} follows"
             )
+        _stop_on_signals()
         loop = LocalAgentLoop(tick_seconds=tick, workers=workers)
         loop.start()
         self.stdout.write(self.style.SUCCESS(f"STGY demo on http://{addrport}/"))
@@ -52,3 +55,14 @@ class Command(BaseCommand):
         finally:
             self.stdout.write("stopping AI users…")
             loop.stop()
+
+
+def _interrupt(signum, frame):
+    raise KeyboardInterrupt
+
+
+def _stop_on_signals() -> None:
+    """SIGTERM (a service manager, `kill`) stops the demo like Ctrl-C; and Ctrl-C works
+    even when a shell started us in the background with SIGINT ignored."""
+    signal.signal(signal.SIGTERM, _interrupt)
+    signal.signal(signal.SIGINT, _interrupt)
