@@ -7,4 +7,5 @@ app_name = "agents"
 urlpatterns = [
     path("activity", views.activity, name="activity"),
     path("runs/<int:run_id>", views.run_detail, name="run"),
+    path("llm-check", views.llm_check, name="llm-check"),
 ]

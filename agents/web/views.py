@@ -2,10 +2,16 @@
 
 from __future__ import annotations
 
+from django.conf import settings
+from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
-from django.shortcuts import get_object_or_404, render
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_POST
+
+from agents.budget import tokens_used_today
+from agents.llm import gateway
 
 from agents.cycle import STAGES
 from agents.models import CycleRun, LlmUsage
@@ -46,8 +52,41 @@ def activity(request):
     return render(
         request,
         "agents/activity.html",
-        {"page": page, "rows": rows, "ai_users": ai_users, "selected": selected, "stage_names": STAGES},
+        {
+            "page": page,
+            "rows": rows,
+            "ai_users": ai_users,
+            "selected": selected,
+            "stage_names": STAGES,
+            "llm": _llm_status(),
+        },
     )
+
+
+def _llm_status() -> dict:
+    """Provider, tier models, the last real health check and today's token use."""
+    return {
+        "provider": gateway.provider_name(),
+        "enabled": gateway.ai_enabled(),
+        "tiers": gateway.tiers(),
+        "health": gateway.last_health(),
+        "tokens_today": tokens_used_today(),
+        "site_budget": settings.STGY_AI_SITE_DAILY_TOKEN_BUDGET,
+        "user_budget": settings.STGY_AI_USER_DAILY_TOKEN_BUDGET,
+    }
+
+
+@login_required
+@require_POST
+def llm_check(request):
+    """Generate one real token through the configured provider (the llmcheck command)."""
+    _admin_only(request)
+    result = gateway.health_check()
+    if result["ok"]:
+        messages.success(request, f"LLM answered: {result['provider']} / {result['model']} in {result['latency_ms']} ms")
+    else:
+        messages.error(request, f"LLM check failed ({result['provider']}): {result['error']}")
+    return redirect("agents:activity")
 
 
 @login_required

@@ -56,3 +56,15 @@ def test_anonymous_is_sent_to_login(finished_run):
     response = Client().get("/agents/activity")
     assert response.status_code == 302
     assert "/login" in response["Location"]
+
+
+@pytest.mark.django_db
+def test_admin_runs_a_real_health_check_from_the_activity_page(settings, admin, human, llm_server):
+    llm_server.push_chat("ok", prompt_tokens=5, completion_tokens=1)
+    client = _client(admin)
+    response = client.post("/agents/llm-check", follow=True)
+    body = response.content.decode()
+    assert response.status_code == 200
+    assert "LLM answered" in body and "Last health check:</strong>\n    ok" in body
+    assert len(llm_server.chat_requests()) == 1  # it really called the model
+    assert _client(human).post("/agents/llm-check").status_code == 403
