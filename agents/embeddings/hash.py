@@ -139,7 +139,7 @@ class HashEmbedder:
     # (on-topic pairs ~0.2-0.45, unrelated ~0.0-0.15 after the int8 codec). The cycle's
     # thresholds (like 0.5, reply and follow 0.6) are set on a neural model's scale, so
     # this model declares the affine map a*cos+b onto that scale (agents.embeddings.calibration).
-    similarity_scale = (0.9, 0.3)
+    similarity_scale = (1.0, 0.35)
 
     def embed(self, texts: list[str]) -> np.ndarray:
         """Embed ``texts`` as an ``(n, 512)`` array; a text without letters or digits → zeros."""

@@ -225,9 +225,14 @@ def _post_impression(ctx: _Ctx) -> dict[str, Any]:
     terms = extract_terms([(strip_markdown(content), 1.0), (summary, 0.5)])
     matched = overlap(ctx.persona, terms)
     n, own = len(matched), post.get("isSelf") is True
+    chain = [c for c in _items(ctx.payload.get("replyChain")) if isinstance(c, dict)]
+    # Someone answering the protagonist directly deserves an answer more often.
+    addressed = bool(chain) and chain[-1].get("isSelf") is True
     # Likes are common for on-topic posts, replies rarer; off-topic gets neither.
     like = not own and (n >= 2 or (n == 1 and ctx.roll(1) < 60))
-    reply = not own and n >= 2 and ctx.roll(2) < 25 + 10 * min(n - 2, 3)
+    reply = not own and (
+        (addressed and n >= 1 and ctx.roll(2) < 80) or (n >= 2 and ctx.roll(2) < 25 + 10 * min(n - 2, 3))
+    )
     body = _react(ctx, _s(post.get("author")), terms, matched)
     return {
         "impression": fit(body, ctx.lang, ctx.max_chars),

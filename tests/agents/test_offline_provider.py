@@ -255,3 +255,19 @@ def test_chat_is_plain_text_or_a_reply_object():
 def test_unknown_task_is_an_error():
     with pytest.raises(ValueError):
         ask("make-coffee")
+
+
+def test_a_reply_addressed_to_the_persona_is_answered_more_often():
+    """One shared word is not enough to reply to a stranger, but it is when the post
+    answers the protagonist's own earlier post."""
+    def decision(index, *, addressed):
+        text = f"Question number {index}: how deep do you water tomatoes in July, {index} times?"
+        payload = payload_for("post-impression", text=text)
+        if addressed:
+            payload["replyChain"] = [ctx_post("My tomatoes split after rain.", "en", is_self=True)]
+        return answer("post-impression", payload=payload)["shouldReply"]
+
+    addressed = sum(decision(i, addressed=True) for i in range(20))
+    strangers = sum(decision(i, addressed=False) for i in range(20))
+    assert addressed >= 10
+    assert addressed > strangers
