@@ -16,7 +16,7 @@ from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .common import PYTHON, ROOT, django_env, started, wait_http
+from .common import PYTHON, ROOT, django_env, free_port, started, wait_http
 
 CELERY = str(Path(PYTHON).parent / "celery")
 
@@ -58,15 +58,16 @@ class Cluster:
 
 
 @contextmanager
-def cluster(db: str, *, latency: float, pool: Pool, port: int = 8765, log_dir: Path | None = None,
+def cluster(db: str, *, latency: float, pool: Pool, port: int | None = None, log_dir: Path | None = None,
             extra_env: dict[str, str] | None = None):
-    log_dir = log_dir or ROOT / "bench" / "results"
+    port = port or free_port()
+    log_dir = log_dir or ROOT / "bench" / "results" / "logs"
     log_dir.mkdir(parents=True, exist_ok=True)
     url = f"http://127.0.0.1:{port}/v1"
     base_env = django_env(db)
     env = django_env(
         db, STGY_AI_PROVIDER="openai", OPENAI_BASE_URL=url, OPENAI_API_KEY="bench-standin",
-        STGY_AI_MAX_RETRIES="1", **(extra_env or {}),
+        STGY_AI_MAX_RETRIES="1", CONN_MAX_AGE="600", **(extra_env or {}),
     )
     with ExitStack() as stack:
         standin = stack.enter_context(started(
@@ -99,6 +100,7 @@ class Feeder:
     def start(self) -> None:
         from django.utils import timezone
 
+        release_leases()
         self.since = timezone.now()
         self.tick()
 
@@ -129,6 +131,19 @@ class Feeder:
             self.running[user_id] = time.monotonic()
             self.enqueued += 1
         return len(self.finished_runs)
+
+
+def release_leases() -> None:
+    """Workers stopped at the end of an earlier measurement leave cycles half done and
+    their users leased; free them (and close those runs) before measuring again."""
+    from django.utils import timezone
+
+    from agents.models import AgentState, CycleRun
+
+    AgentState.objects.filter(lease_until__isnull=False).update(lease_until=None, lease_run=None)
+    CycleRun.objects.filter(status=CycleRun.Status.RUNNING).update(
+        status=CycleRun.Status.FAILED, finished_at=timezone.now()
+    )
 
 
 def ai_user_ids(seed: int = 11) -> list[int]:

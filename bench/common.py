@@ -20,6 +20,9 @@ ROOT = Path(__file__).resolve().parent.parent
 PYTHON = str(ROOT / ".venv" / "bin" / "python") if (ROOT / ".venv" / "bin" / "python").exists() else sys.executable
 PG = {"host": "127.0.0.1", "port": "5432", "user": "postgres"}
 BENCH_REDIS_URL = "redis://127.0.0.1:6379/12"  # a Redis database of the benchmarks' own
+# The in-process benches (no Celery worker) use another one, so they can run while a
+# worker bench owns the broker.
+INPROCESS_REDIS_URL = "redis://127.0.0.1:6379/11"
 RESULTS = ROOT / "bench" / "results"
 
 
@@ -86,11 +89,11 @@ def django_setup(db: str | None = None, **extra: str) -> None:
     django.setup()
 
 
-def redis_flush() -> None:
-    """Empty the benchmarks' own Redis database (queued tasks, caches, throttles)."""
+def redis_flush(url: str = BENCH_REDIS_URL) -> None:
+    """Empty one of the benchmarks' own Redis databases (queued tasks, caches, throttles)."""
     import redis
 
-    redis.Redis.from_url(BENCH_REDIS_URL).flushdb()
+    redis.Redis.from_url(url).flushdb()
 
 
 # ------------------------------------------------------------------ process statistics
@@ -141,8 +144,14 @@ def cpu_seconds(pids: list[int], *, reaped: bool = False) -> float:
     return total / CLK_TCK
 
 
-def postgres_cpu() -> float:
-    return cpu_seconds(pids_named("postgres"), reaped=True)
+def postgres_cpu(db: str | None = None) -> float:
+    """CPU of the PostgreSQL backends serving `db` now (other databases on the server,
+    e.g. other people's test runs, are left out; so is the CPU of backends that have
+    exited, which is why the benchmarks keep their connections open)."""
+    if db is None:
+        return cpu_seconds(pids_named("postgres"), reaped=True)
+    pids = psql(f"SELECT pid FROM pg_stat_activity WHERE datname = '{db}'").split()
+    return cpu_seconds([int(p) for p in pids])
 
 
 def rss_mb(pids: list[int]) -> float:
@@ -211,10 +220,20 @@ def write_json(path: str | None, data: dict) -> None:
         Path(path).write_text(text + "\n")
 
 
+def exit_on_sigterm() -> None:
+    """Turn SIGTERM (a timeout, run_all stopping) into SystemExit, so the `started`
+    blocks stop the servers and workers this process began."""
+    import signal
+
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
+
+
 @contextmanager
 def started(args: list[str], env: dict[str, str], *, log: Path | None = None):
     """A child process for the length of the block; terminated (then killed) after."""
-    out = open(log, "w") if log else subprocess.DEVNULL
+    if log:
+        Path(log).parent.mkdir(parents=True, exist_ok=True)
+    out = open(log, "w") if log else subprocess.DEVNULL  # noqa: SIM115 - closed below
     proc = subprocess.Popen(args, env=env, cwd=ROOT, stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
     try:
         yield proc
@@ -228,6 +247,15 @@ def started(args: list[str], env: dict[str, str], *, log: Path | None = None):
                 proc.wait()
         if log:
             out.close()
+
+
+def free_port() -> int:
+    """A loopback port nobody listens on now (others may run benchmarks too)."""
+    import socket
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
 
 
 def wait_http(url: str, timeout: float = 30.0) -> None:

@@ -18,7 +18,7 @@ import threading
 import time
 from collections import defaultdict
 
-from .common import django_setup, redis_flush, summary, write_json
+from .common import INPROCESS_REDIS_URL, django_setup, redis_flush, summary, write_json
 
 BEGIN, END = "cycle_begin", "cycle_end"
 
@@ -198,12 +198,12 @@ def main(argv: list[str] | None = None) -> dict:
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--json", help="write the figures to this file")
     args = parser.parse_args(argv)
-    django_setup(args.db, STGY_AI_PROVIDER="offline")
+    django_setup(args.db, REDIS_URL=INPROCESS_REDIS_URL, STGY_AI_PROVIDER="offline")
     if args.db:
-        redis_flush()
+        redis_flush(INPROCESS_REDIS_URL)
     result = run(cycles=args.cycles, warmup=args.warmup, seed=args.seed)
     if args.db:
-        redis_flush()  # the summary tasks the cycles enqueued: nobody consumes them here
+        redis_flush(INPROCESS_REDIS_URL)  # the summary tasks the cycles enqueued: nobody consumes them here
     print_report(result)
     write_json(args.json, result)
     return result

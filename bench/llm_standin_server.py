@@ -163,12 +163,16 @@ def make_handler(standin: StandIn):
     return Handler
 
 
+class _Server(ThreadingHTTPServer):
+    # listen() runs in the constructor, so the backlog must be a class attribute: with
+    # the default 5, a burst of concurrent calls overflows it and the kernel makes the
+    # extra clients retry their connection a whole second later.
+    request_queue_size = 256
+    daemon_threads = True
+
+
 def serve(port: int, latency: float) -> ThreadingHTTPServer:
-    standin = StandIn(latency)
-    server = ThreadingHTTPServer(("127.0.0.1", port), make_handler(standin))
-    server.daemon_threads = True
-    server.request_queue_size = 256
-    return server
+    return _Server(("127.0.0.1", port), make_handler(StandIn(latency)))
 
 
 def main(argv: list[str] | None = None) -> None:

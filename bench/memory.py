@@ -20,18 +20,31 @@ import time
 from pathlib import Path
 
 from .cluster import Feeder, Pool, ai_user_ids, cluster, setup_feeder_process
-from .common import PYTHON, ROOT, django_env, redis_flush, rss_mb, started, tree, wait_http, write_json
+from .common import (
+    exit_on_sigterm,
+    PYTHON,
+    ROOT,
+    django_env,
+    free_port,
+    redis_flush,
+    rss_mb,
+    started,
+    tree,
+    wait_http,
+    write_json,
+)
 
 
-def web_memory(db: str, seconds: int, port: int = 8821) -> dict:
+def web_memory(db: str, seconds: int) -> dict:
     from . import web
 
+    port = free_port()
     inputs = web.pick_inputs(db, 5)
     env = django_env(db, CONN_MAX_AGE="60", ALLOWED_HOSTS="127.0.0.1,localhost")
     gunicorn = str(Path(PYTHON).parent / "gunicorn")
     base = f"http://127.0.0.1:{port}"
     cmd = [gunicorn, "stgy.wsgi:application", "--bind", f"127.0.0.1:{port}", "--workers", "1", "--timeout", "60"]
-    with started(cmd, env, log=ROOT / "bench" / "results" / "memory-gunicorn.log") as proc, \
+    with started(cmd, env, log=ROOT / "bench" / "results" / "logs" / "memory-gunicorn.log") as proc, \
             tempfile.TemporaryDirectory() as tmp:
         wait_http(f"{base}/login", timeout=60)
         worker = [p for p in tree(proc.pid) if p != proc.pid]
@@ -85,7 +98,7 @@ def growth(db: str, cycles: int, *, concurrency: int = 10, every: int = 100, tim
         feeder = Feeder(concurrency, ai_user_ids(seed=3))
         feeder.start()
         points.append({"cycles": 0, "rss_mb": round(rss_mb(c.worker_pids()), 1)})
-        next_mark = every
+        next_mark, done = every, 0
         while time.monotonic() - started_at < timeout:
             done = feeder.tick()
             if done >= next_mark:
@@ -95,6 +108,8 @@ def growth(db: str, cycles: int, *, concurrency: int = 10, every: int = 100, tim
                 break
             feeder.inflight = min(concurrency, cycles - done) or 1
             time.sleep(0.2)
+        if points[-1]["cycles"] != done:
+            points.append({"cycles": done, "rss_mb": round(rss_mb(c.worker_pids()), 1)})
     redis_flush()
     first_hundred = next((p["rss_mb"] for p in points if p["cycles"] >= every), points[0]["rss_mb"])
     return {
@@ -117,6 +132,10 @@ def main(argv: list[str] | None = None) -> dict:
     parser.add_argument("--web-seconds", type=int, default=15)
     parser.add_argument("--json")
     args = parser.parse_args(argv)
+    exit_on_sigterm()
+    import faulthandler
+
+    faulthandler.dump_traceback_later(1800, repeat=True)  # a hang shows where it is
     setup_feeder_process(args.db)
     out = {"bench": "memory", "database": args.db}
     out["web"] = web_memory(args.db, args.web_seconds)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-ORDER = ("small", "web20k", "medium", "large", "tiny")
+ORDER = ("small", "web20k", "medium", "large")
 WEB_ORIGINAL = {
     "GET /api/posts?limit=20": "~630 req/s, p99 ~73 ms",
     "GET /api/posts/by-followees": "~480 req/s, p99 ~100 ms",

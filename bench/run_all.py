@@ -25,7 +25,18 @@ import time
 from datetime import datetime, timezone
 from pathlib import Path
 
-from .common import PYTHON, RESULTS, ROOT, clone_db, db_comment, db_exists, drop_db, loadavg, pg_url, psql
+from .common import (
+    PYTHON,
+    RESULTS,
+    ROOT,
+    clone_db,
+    db_comment,
+    db_exists,
+    drop_db,
+    loadavg,
+    pg_url,
+    psql,
+)
 
 SIZES = ("tiny", "small", "web20k", "medium", "large")
 GEN_SIZE = {  # gen_community arguments per size
@@ -37,11 +48,11 @@ GEN_SIZE = {  # gen_community arguments per size
 }
 BENCHES = ("cycle_overhead", "token_economy", "web", "throughput", "memory")
 ARGS = {  # benchmark arguments per size (besides --db and --json)
-    "cycle_overhead": lambda size: ["--cycles", "5" if size == "tiny" else "30"],
+    "cycle_overhead": lambda size: ["--cycles", "3", "--warmup", "1"] if size == "tiny" else ["--cycles", "30"],
     "token_economy": lambda size: ["--cycles", "5" if size == "tiny" else "30"],
     "web": lambda size: ["--runs", "1", "--seconds", "3"] if size == "tiny" else ["--runs", "3", "--seconds", "10"],
     "throughput": lambda size: (["--pools", "threads:1x8", "--warmup", "5", "--window", "20"] if size == "tiny" else
-                                ["--pools", "threads:1x24,threads:2x16", "--warmup", "30", "--window", "120"]),
+                                ["--pools", "threads:1x24,threads:2x16,prefork:1x8", "--warmup", "30", "--window", "120"]),
     "memory": lambda size: (["--concurrency", "1,10", "--seconds", "10", "--growth-cycles", "30"] if size == "tiny" else
                             ["--concurrency", "1,10,50", "--seconds", "45",
                              "--growth-cycles", "1000" if size in ("medium", "large") else "300"]),

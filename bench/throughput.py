@@ -16,7 +16,17 @@ import argparse
 import time
 
 from .cluster import Feeder, Pool, ai_user_ids, cluster, setup_feeder_process
-from .common import cpu_seconds, loadavg, machine_cpu, pids_named, postgres_cpu, redis_flush, summary, write_json
+from .common import (
+    exit_on_sigterm,
+    cpu_seconds,
+    loadavg,
+    machine_cpu,
+    pids_named,
+    postgres_cpu,
+    redis_flush,
+    summary,
+    write_json,
+)
 
 
 def measure(db: str, *, pool: Pool, latency: float, inflight: int, warmup: float, window: float) -> dict:
@@ -36,7 +46,7 @@ def measure(db: str, *, pool: Pool, latency: float, inflight: int, warmup: float
         window_start = timezone.now()
         worker_pids = c.worker_pids()
         others = {"redis": pids_named("redis-server"), "standin": [c.standin.pid]}
-        cpu0 = {"workers": cpu_seconds(worker_pids), "postgres": postgres_cpu(),
+        cpu0 = {"workers": cpu_seconds(worker_pids), "postgres": postgres_cpu(db),
                 **{k: cpu_seconds(v) for k, v in others.items()}}
         busy0, total0 = machine_cpu()
         load0 = loadavg()
@@ -47,7 +57,7 @@ def measure(db: str, *, pool: Pool, latency: float, inflight: int, warmup: float
         elapsed = time.monotonic() - started_at
         window_end = timezone.now()
         busy1, total1 = machine_cpu()
-        cpu1 = {"workers": cpu_seconds(c.worker_pids()), "postgres": postgres_cpu(),
+        cpu1 = {"workers": cpu_seconds(c.worker_pids()), "postgres": postgres_cpu(db),
                 **{k: cpu_seconds(v) for k, v in others.items()}}
         load1 = loadavg()
     redis_flush()
@@ -94,6 +104,7 @@ def main(argv: list[str] | None = None) -> dict:
     parser.add_argument("--window", type=float, default=120)
     parser.add_argument("--json")
     args = parser.parse_args(argv)
+    exit_on_sigterm()
     setup_feeder_process(args.db)
     results = []
     for text in args.pools.split(","):

@@ -22,7 +22,7 @@ import argparse
 import os
 import threading
 
-from .common import django_setup, redis_flush, summary, write_json
+from .common import INPROCESS_REDIS_URL, django_setup, redis_flush, summary, write_json
 from .tokens import count_tokens, tokenizer_name
 
 ORIGINAL_ESTIMATE = {"prompt_tokens": 115_000, "completion_tokens": 24_000}
@@ -206,12 +206,12 @@ def main(argv: list[str] | None = None) -> dict:
     parser.add_argument("--json")
     args = parser.parse_args(argv)
     os.environ["STGY_AI_USER_STAGE_CONCURRENCY"] = "1"
-    django_setup(args.db, STGY_AI_PROVIDER="offline", STGY_AI_USER_STAGE_CONCURRENCY="1")
+    django_setup(args.db, REDIS_URL=INPROCESS_REDIS_URL, STGY_AI_PROVIDER="offline", STGY_AI_USER_STAGE_CONCURRENCY="1")
     if args.db:
-        redis_flush()
+        redis_flush(INPROCESS_REDIS_URL)
     result = run(cycles=args.cycles, seed=args.seed)
     if args.db:
-        redis_flush()
+        redis_flush(INPROCESS_REDIS_URL)
     print_report(result)
     write_json(args.json, result)
     return result

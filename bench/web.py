@@ -26,8 +26,21 @@ import urllib.request
 from pathlib import Path
 
 from .common import (
-    PYTHON, ROOT, cpu_seconds, django_env, loadavg, machine_cpu, postgres_cpu, psql, redis_flush,
-    started, tree, wait_http, write_json,
+    exit_on_sigterm,
+    PYTHON,
+    ROOT,
+    cpu_seconds,
+    django_env,
+    free_port,
+    loadavg,
+    machine_cpu,
+    postgres_cpu,
+    psql,
+    redis_flush,
+    started,
+    tree,
+    wait_http,
+    write_json,
 )
 
 BENCH_PASSWORD = "bench-password"
@@ -119,15 +132,16 @@ def main(argv: list[str] | None = None) -> dict:
     parser.add_argument("--db", required=True)
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--seconds", type=int, default=10)
-    parser.add_argument("--warmup", type=int, default=3)
+    parser.add_argument("--warmup", type=int, default=5)
     parser.add_argument("--connections", type=int, default=32)
     parser.add_argument("--workers", type=int, default=4, help="gunicorn sync workers")
     parser.add_argument("--conn-max-age", type=int, default=60, help="CONN_MAX_AGE of the web workers")
-    parser.add_argument("--port", type=int, default=8811)
+    parser.add_argument("--port", type=int, default=0, help="0 = any free port")
     parser.add_argument("--seed", type=int, default=3)
     parser.add_argument("--only", help="comma-separated endpoint names")
     parser.add_argument("--json")
     args = parser.parse_args(argv)
+    exit_on_sigterm()
     if not shutil.which("wrk"):
         raise SystemExit("wrk is needed: apt-get install -y wrk")
 
@@ -147,11 +161,12 @@ def main(argv: list[str] | None = None) -> dict:
         endpoints = {k: v for k, v in endpoints.items() if any(w in k for w in wanted)}
     env = django_env(args.db, CONN_MAX_AGE=str(args.conn_max_age), ALLOWED_HOSTS="127.0.0.1,localhost")
     redis_flush()
-    base = f"http://127.0.0.1:{args.port}"
+    port = args.port or free_port()
+    base = f"http://127.0.0.1:{port}"
     gunicorn = str(Path(PYTHON).parent / "gunicorn")
-    log = ROOT / "bench" / "results" / "web-gunicorn.log"
+    log = ROOT / "bench" / "results" / "logs" / "web-gunicorn.log"
     log.parent.mkdir(parents=True, exist_ok=True)
-    cmd = [gunicorn, "stgy.wsgi:application", "--bind", f"127.0.0.1:{args.port}", "--workers", str(args.workers),
+    cmd = [gunicorn, "stgy.wsgi:application", "--bind", f"127.0.0.1:{port}", "--workers", str(args.workers),
            "--worker-class", "sync", "--timeout", "60", "--backlog", "2048"]
     results: dict[str, dict] = {}
     with started(cmd, env, log=log) as proc, tempfile.TemporaryDirectory() as tmp:
@@ -167,12 +182,12 @@ def main(argv: list[str] | None = None) -> dict:
             runs = []
             for _ in range(args.runs):
                 pids = tree(proc.pid)
-                cpu0, pg0, (busy0, total0) = cpu_seconds(pids), postgres_cpu(), machine_cpu()
+                cpu0, pg0, (busy0, total0) = cpu_seconds(pids), postgres_cpu(args.db), machine_cpu()
                 load = loadavg()
                 result = run_wrk(base, script, seconds=args.seconds, connections=args.connections, threads=2)
                 busy1, total1 = machine_cpu()
                 result["gunicorn_cpu_s"] = cpu_seconds(tree(proc.pid)) - cpu0
-                result["postgres_cpu_s"] = postgres_cpu() - pg0
+                result["postgres_cpu_s"] = postgres_cpu(args.db) - pg0
                 result["machine_busy"] = (busy1 - busy0) / (total1 - total0) if total1 > total0 else 0.0
                 result["loadavg_before"] = load
                 runs.append(result)

@@ -13,8 +13,6 @@ from typing import Any
 
 import numpy as np
 from django.conf import settings
-from django.db.models import F, Window
-from django.db.models.functions import RowNumber
 from django.utils import timezone
 
 from agents.embeddings import features_for_model
@@ -24,6 +22,7 @@ from sns import services
 from sns.errors import Conflict, DomainError, NotFound
 from sns.ids import id_to_hex, parse_id
 from sns.models import Follow, Post
+from sns.selectors import newest_posts_q
 
 from . import inputs
 from .context import StageContext
@@ -37,12 +36,7 @@ def analyse(viewer_id: int, user_ids: list[int], interest_vec: np.ndarray, model
     """{user_id: {"similarity", "latestPostAt"}} for users with at least one usable vector."""
     if not user_ids:
         return {}
-    ranked = list(
-        Post.objects.filter(owner_id__in=user_ids)
-        .annotate(rank=Window(RowNumber(), partition_by=[F("owner_id")], order_by=F("id").desc()))
-        .filter(rank__lte=POSTS_FETCHED)
-        .values_list("id", flat=True)
-    )
+    ranked = list(Post.objects.filter(newest_posts_q("owner_id", user_ids, POSTS_FETCHED)).values_list("id", flat=True))
     visible = viewable_posts(viewer_id, ranked, with_owner=False)
     summaries = inputs.summaries_for(visible.keys())
     by_user: dict[int, list[int]] = {}

@@ -8,8 +8,6 @@ from datetime import timedelta
 from typing import Any
 
 from django.conf import settings
-from django.db.models import F, Window
-from django.db.models.functions import RowNumber
 from django.utils import timezone
 
 from agents import memory
@@ -17,6 +15,7 @@ from agents.llm.parsing import parse_peer_impression, parse_post_impression
 from agents.textmeasure import truncate_pt
 from sns.ids import id_to_hex, parse_id
 from sns.models import Post, User
+from sns.selectors import newest_posts_q
 
 from . import inputs
 from .context import StageContext
@@ -181,12 +180,7 @@ def peer_impressions(ctx: StageContext) -> dict[str, Any]:
 def _recent_posts(viewer_id: int, owner_ids: list[int]) -> dict[int, list[Post]]:
     """Each peer's newest posts (replies included), viewable ones only, newest first."""
     per_user = settings.STGY_AI_USER_READ_PEER_POST_LIMIT
-    ranked = list(
-        Post.objects.filter(owner_id__in=owner_ids)
-        .annotate(rank=Window(RowNumber(), partition_by=[F("owner_id")], order_by=F("id").desc()))
-        .filter(rank__lte=per_user)
-        .values_list("id", flat=True)
-    )
+    ranked = list(Post.objects.filter(newest_posts_q("owner_id", owner_ids, per_user)).values_list("id", flat=True))
     visible = viewable_posts(viewer_id, ranked)
     result: dict[int, list[Post]] = {}
     for post_id in sorted(visible, reverse=True):

@@ -117,18 +117,11 @@ def context_post(post: Post, *, me: User, content_limit: int, summaries: dict[in
 
 def latest_direct_replies(viewer_id: int, post_ids: list[int], *, per_post: int) -> dict[int, list[Post]]:
     """Newest `per_post` viewable direct replies of each post, chronological."""
-    from django.db.models import F, Window
-    from django.db.models.functions import RowNumber
+    from sns.selectors import newest_posts_q
 
     if not post_ids:
         return {}
-    ranked = (
-        Post.objects.filter(reply_to__in=post_ids)
-        .annotate(rank=Window(RowNumber(), partition_by=[F("reply_to")], order_by=F("id").desc()))
-        .filter(rank__lte=per_post)
-        .values_list("id", "reply_to")
-    )
-    pairs = list(ranked)
+    pairs = list(Post.objects.filter(newest_posts_q("reply_to", post_ids, per_post)).values_list("id", "reply_to"))
     visible = viewable_posts(viewer_id, [pid for pid, _ in pairs])
     result: dict[int, list[Post]] = {pid: [] for pid in post_ids}
     for reply_id, parent_id in sorted(pairs):

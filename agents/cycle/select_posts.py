@@ -12,8 +12,6 @@ import random
 from typing import Any
 
 from django.conf import settings
-from django.db.models import F, Window
-from django.db.models.functions import RowNumber
 
 from agents.embeddings import features_for_model
 from agents.embeddings.calibration import calibrated_similarity
@@ -118,10 +116,10 @@ def _follower_candidates(ctx: StageContext, rng: random.Random, out: list) -> No
     chosen = followers[:FOLLOWER_SAMPLE]
     if not chosen:
         return
+    per_follower = min(POSTS_PER_FOLLOWER, settings.STGY_AI_USER_READ_POST_LIMIT)
     ranked = (
-        Post.objects.filter(owner_id__in=chosen)
-        .annotate(rank=Window(RowNumber(), partition_by=[F("owner_id")], order_by=F("id").desc()))
-        .filter(rank__lte=min(POSTS_PER_FOLLOWER, settings.STGY_AI_USER_READ_POST_LIMIT))
+        Post.objects.filter(selectors.newest_posts_q("owner_id", chosen, per_follower))
+        .order_by("owner_id", "-id")
         .values_list("id", flat=True)
     )
     for post_id in ranked:
