@@ -337,8 +337,9 @@ def _reply_post(ctx: _Ctx) -> dict[str, Any]:
     matched = overlap(ctx.persona, terms)
     p, kws = ctx.phrases, terms.top(3)
     k = matched[0] if matched else (kws[0] if kws else ctx.persona_term(0))
-    k2 = next((w for w in kws if w != k), ctx.persona_term(0))
-    m = next((w for w in matched if w != k), ctx.persona_term(0))
+    k2 = next((w for w in kws if w.lower() != k.lower()), ctx.persona_term(0))
+    persona = [ctx.persona_term(i) for i in range(3)]
+    m = next((w for w in matched + persona if w.lower() != k.lower()), ctx.persona_term(1))
     chain = _items(ctx.payload.get("replyChain"))
     body = p["earlier"] if any(x.get("isSelf") is True for x in chain) else ""
     body += p["mention"].format(k=k) + p["reply_point"][ctx.tone].format(m=m)
