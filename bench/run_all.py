@@ -52,13 +52,16 @@ ARGS = {  # benchmark arguments per size (besides --db and --json)
     "token_economy": lambda size: ["--cycles", "5" if size == "tiny" else "30"],
     "web": lambda size: ["--runs", "1", "--seconds", "3"] if size == "tiny" else ["--runs", "3", "--seconds", "10"],
     "throughput": lambda size: (["--pools", "threads:1x8", "--warmup", "5", "--window", "20"] if size == "tiny" else
-                                ["--pools", "threads:1x24,threads:2x16,prefork:1x8", "--warmup", "30", "--window", "120"]),
+                                ["--pools", "prefork:1x8,prefork:1x20,threads:2x16", "--ai-concurrency", "200",
+                                 "--warmup", "25", "--window", "90"]),
     "memory": lambda size: (["--concurrency", "1,10", "--seconds", "10", "--growth-cycles", "30"] if size == "tiny" else
                             ["--concurrency", "1,10,50", "--seconds", "45",
                              "--growth-cycles", "1000" if size in ("medium", "large") else "300"]),
 }
 MARK_BEGIN = "<!-- results:begin -->"
 MARK_END = "<!-- results:end -->"
+TARGETS_BEGIN = "<!-- targets:begin -->"
+TARGETS_END = "<!-- targets:end -->"
 
 
 def template_name(size: str, seed: int) -> str:
@@ -166,12 +169,17 @@ def main(argv: list[str] | None = None) -> None:
 
     table = render(RESULTS)
     (RESULTS / "RESULTS.md").write_text(table)
+    from .targets import render as render_targets
+
     readme = ROOT / "bench" / "README.md"
     text = readme.read_text() if readme.exists() else ""
-    if MARK_BEGIN in text and MARK_END in text:
-        head, rest = text.split(MARK_BEGIN, 1)
-        _, tail = rest.split(MARK_END, 1)
-        readme.write_text(f"{head}{MARK_BEGIN}\n{table}\n{MARK_END}{tail}")
+    for begin, end, body in ((MARK_BEGIN, MARK_END, table), (TARGETS_BEGIN, TARGETS_END, render_targets())):
+        if begin in text and end in text:
+            head, rest = text.split(begin, 1)
+            _, tail = rest.split(end, 1)
+            text = f"{head}{begin}\n{body}\n{end}{tail}"
+    if readme.exists():
+        readme.write_text(text)
     print(f"[run_all] table written to {RESULTS / 'RESULTS.md'}", flush=True)
 
 

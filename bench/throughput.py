@@ -29,12 +29,16 @@ from .common import (
 )
 
 
-def measure(db: str, *, pool: Pool, latency: float, inflight: int, warmup: float, window: float) -> dict:
+def measure(db: str, *, pool: Pool, latency: float, inflight: int, warmup: float, window: float,
+            ai_concurrency: int = 0) -> dict:
     from agents.models import CycleRun
 
     redis_flush()
     users = ai_user_ids()
-    with cluster(db, latency=latency, pool=pool) as c:
+    # The gateway bounds LLM calls in flight per process (STGY_AI_CONCURRENCY, default 16):
+    # a threads worker needs room for every thread's parallel stage jobs.
+    extra = {"STGY_AI_CONCURRENCY": str(ai_concurrency)} if ai_concurrency else {}
+    with cluster(db, latency=latency, pool=pool, extra_env=extra) as c:
         feeder = Feeder(inflight, users)
         feeder.start()
         end_warmup = time.monotonic() + warmup
@@ -74,7 +78,7 @@ def measure(db: str, *, pool: Pool, latency: float, inflight: int, warmup: float
     cpu = {k: (cpu1[k] - cpu0[k]) for k in cpu0}
     cycles = len(runs)
     return {
-        "pool": pool.label(),
+        "pool": pool.label() + (f", STGY_AI_CONCURRENCY={ai_concurrency}" if ai_concurrency else ""),
         "inflight": inflight,
         "latency_s": latency,
         "window_s": round(elapsed, 1),
@@ -102,6 +106,8 @@ def main(argv: list[str] | None = None) -> dict:
     parser.add_argument("--inflight", type=int, help="cycles kept in flight (default: the pool's slots)")
     parser.add_argument("--warmup", type=float, default=30)
     parser.add_argument("--window", type=float, default=120)
+    parser.add_argument("--ai-concurrency", type=int, default=0,
+                        help="STGY_AI_CONCURRENCY of the workers (0 = the default, 16 per process)")
     parser.add_argument("--json")
     args = parser.parse_args(argv)
     exit_on_sigterm()
@@ -110,7 +116,7 @@ def main(argv: list[str] | None = None) -> dict:
     for text in args.pools.split(","):
         pool = Pool.parse(text.strip())
         result = measure(args.db, pool=pool, latency=args.latency, inflight=args.inflight or pool.slots,
-                         warmup=args.warmup, window=args.window)
+                         warmup=args.warmup, window=args.window, ai_concurrency=args.ai_concurrency)
         results.append(result)
         print(f"{result['pool']:<28} in flight {result['inflight']:>3}: {result['cycles_per_hour']:7.0f} cycles/h, "
               f"wall p50 {result['cycle_wall_s']['p50']:.1f} s ({result['wall_over_latency_p50']:.1f}× latency), "
