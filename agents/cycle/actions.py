@@ -24,8 +24,6 @@ from . import inputs
 from .context import StageContext
 from .llm_calls import LlmJob, fluctuated_length, run_jobs
 
-REPLY_CHAIN_LIMIT = 5
-REPLY_CHAIN_TEXT_LIMIT = 3000
 EXISTING_REPLIES_LIMIT = 5
 EXISTING_REPLY_TEXT_LIMIT = 1000
 
@@ -99,7 +97,7 @@ def likes_and_replies(ctx: StageContext) -> dict[str, Any]:
 def _write_replies(ctx: StageContext, items: list[dict]) -> list[dict]:
     me = ctx.user
     targets = [item["post"] for item in items]
-    chains = inputs.ancestor_chains(me.id, targets, depth=REPLY_CHAIN_LIMIT)
+    chains = inputs.ancestor_chains(me.id, targets, depth=inputs.REPLY_CHAIN_LIMIT)
     existing = inputs.latest_direct_replies(me.id, [p.id for p in targets], per_post=EXISTING_REPLIES_LIMIT)
     context_ids = {a.id for c in chains.values() for a in c} | {r.id for rs in existing.values() for r in rs}
     summaries = inputs.summaries_for(context_ids | {p.id for p in targets})
@@ -116,10 +114,7 @@ def _write_replies(ctx: StageContext, items: list[dict]) -> list[dict]:
         locale = inputs.post_locale(post, me.locale)
         impression = own.get(post.id, {})
         payload = {
-            "replyChain": [
-                inputs.context_post(a, me=me, content_limit=REPLY_CHAIN_TEXT_LIMIT, summaries=summaries)
-                for a in chains[post.id]
-            ],
+            "replyChain": inputs.context_posts(chains[post.id], me=me, summaries=summaries),
             "post": {
                 "locale": locale,
                 "author": post.owner.nickname,
@@ -132,10 +127,7 @@ def _write_replies(ctx: StageContext, items: list[dict]) -> list[dict]:
                 "peerImpression": inputs.impression_text(peers.get(post.owner_id, ({}, None))[0]),
                 "isSelf": post.owner_id == me.id,
             },
-            "existingReplies": [
-                inputs.context_post(r, me=me, content_limit=EXISTING_REPLY_TEXT_LIMIT, summaries=summaries)
-                for r in existing.get(post.id, [])
-            ],
+            "existingReplies": inputs.context_posts(existing.get(post.id, []), me=me, summaries=summaries, content_limit=EXISTING_REPLY_TEXT_LIMIT),
         }
         max_chars = fluctuated_length(rng, settings.STGY_AI_USER_REPLY_LENGTH, locale, 50)
         jobs.append(LlmJob(

@@ -22,8 +22,6 @@ from .context import StageContext
 from .llm_calls import LlmJob, run_jobs, scaled
 from .viewable import viewable_posts
 
-REPLY_CHAIN_LIMIT = 5
-REPLY_CHAIN_TEXT_LIMIT = 3000
 
 
 def _profile(ctx: StageContext) -> dict[str, Any]:
@@ -45,7 +43,7 @@ def post_impressions(ctx: StageContext) -> dict[str, Any]:
     if not pending:
         return {"read": 0, "reused": len(existing)}
 
-    chains = inputs.ancestor_chains(me.id, pending, depth=REPLY_CHAIN_LIMIT)
+    chains = inputs.ancestor_chains(me.id, pending, depth=inputs.REPLY_CHAIN_LIMIT)
     context_ids = {a.id for chain in chains.values() for a in chain} | {p.id for p in pending}
     summaries = inputs.summaries_for(context_ids)
     peers = inputs.peer_payloads(me.id, {p.owner_id for p in pending})
@@ -56,10 +54,7 @@ def post_impressions(ctx: StageContext) -> dict[str, Any]:
         locale = inputs.post_locale(post, me.locale)
         peer_payload = peers.get(post.owner_id, ({}, None))[0]
         payload = {
-            "replyChain": [
-                inputs.context_post(a, me=me, content_limit=REPLY_CHAIN_TEXT_LIMIT, summaries=summaries)
-                for a in chains[post.id]
-            ],
+            "replyChain": inputs.context_posts(chains[post.id], me=me, summaries=summaries),
             "post": {
                 "locale": locale,
                 "author": post.owner.nickname,

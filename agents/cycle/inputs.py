@@ -17,6 +17,8 @@ from sns.models import Post, User
 from .viewable import viewable_posts
 
 TAGS_REFED = 5  # impression tags fed back into prompts (fixed in the original)
+REPLY_CHAIN_LIMIT = 5  # ancestors shown with a post to judge or answer (fixed)
+REPLY_CHAIN_TEXT_LIMIT = 3000  # pseudo tokens of each ancestor (fixed)
 
 
 def dash_locale(locale: str | None) -> str:
@@ -113,6 +115,11 @@ def context_post(post: Post, *, me: User, content_limit: int, summaries: dict[in
         "content": truncate_pt(post.content, content_limit),
         "summary": summary_text(summaries, post.id),
     }
+
+
+def context_posts(posts: list[Post], *, me: User, summaries: dict[int, PostSummary],
+                  content_limit: int = REPLY_CHAIN_TEXT_LIMIT) -> list[dict[str, Any]]:
+    return [context_post(p, me=me, content_limit=content_limit, summaries=summaries) for p in posts]
 
 
 def latest_direct_replies(viewer_id: int, post_ids: list[int], *, per_post: int) -> dict[int, list[Post]]:

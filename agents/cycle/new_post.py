@@ -58,14 +58,8 @@ def new_post(ctx: StageContext) -> dict[str, Any]:
                 "content": truncate_pt(post.content, settings.STGY_AI_USER_POST_TEXT_LIMIT),
                 "tags": parse_tags_field(ai_tags.get(post.id, []), settings.STGY_AI_TAG_MAX_COUNT),
                 "summary": inputs.summary_text(summaries, post.id),
-                "replyChain": [
-                    inputs.context_post(a, me=me, content_limit=CONTEXT_TEXT_LIMIT, summaries=summaries)
-                    for a in chains[post.id]
-                ],
-                "existingReplies": [
-                    inputs.context_post(r, me=me, content_limit=CONTEXT_TEXT_LIMIT, summaries=summaries)
-                    for r in replies.get(post.id, [])
-                ],
+                "replyChain": inputs.context_posts(chains[post.id], me=me, summaries=summaries, content_limit=CONTEXT_TEXT_LIMIT),
+                "existingReplies": inputs.context_posts(replies.get(post.id, []), me=me, summaries=summaries, content_limit=CONTEXT_TEXT_LIMIT),
             }
             for post in seeds
         ]
