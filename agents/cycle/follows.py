@@ -123,26 +123,28 @@ def follow_management(ctx: StageContext) -> dict[str, Any]:
             "latestPostAt": inputs.iso(a["latestPostAt"]) if a else None,
         }
 
-    unfollows, follows = [], []
-    for uid in to_unfollow:
-        record = describe(uid) | {"reason": "not analysable" if uid not in analysed else "below keep threshold or inactive"}
-        try:
-            services.follow_remove(me, uid)
-            record["result"] = "unfollowed"
-        except NotFound:
-            record["result"] = "was not following"
-        except DomainError as exc:
-            record["result"] = f"refused: {exc.message}"
-        unfollows.append(record)
-    for uid in to_follow:
-        record = describe(uid) | {"reason": "shouldFollow and similar"}
-        try:
-            services.follow_add(me, uid)
-            record["result"] = "followed"
-        except Conflict:
-            record["result"] = "already following"
-        except DomainError as exc:
-            record["result"] = f"refused: {exc.message}"
-        follows.append(record)
+    unfollows = [
+        _act(lambda uid=uid: services.follow_remove(me, uid), "unfollowed", NotFound, "was not following",
+             describe(uid) | {"reason": "not analysable" if uid not in analysed else "below keep threshold or inactive"})
+        for uid in to_unfollow
+    ]
+    follows = [
+        _act(lambda uid=uid: services.follow_add(me, uid), "followed", Conflict, "already following",
+             describe(uid) | {"reason": "shouldFollow and similar"})
+        for uid in to_follow
+    ]
     ctx.details["follows"], ctx.details["unfollows"] = follows, unfollows
     return {"candidates": len(candidate_ids), "followees": len(current_ids), "followed": len(follows), "unfollowed": len(unfollows)}
+
+
+def _act(action, done: str, benign: type[DomainError], benign_text: str, record: dict[str, Any]) -> dict[str, Any]:
+    """Run one follow or unfollow through the rulebook and note its result; a refusal is
+    recorded, never raised, so one refused action does not stop the others."""
+    try:
+        action()
+        record["result"] = done
+    except benign:
+        record["result"] = benign_text
+    except DomainError as exc:
+        record["result"] = f"refused: {exc.message}"
+    return record
