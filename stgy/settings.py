@@ -56,6 +56,7 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
+    "sns.sessions.SlidingSessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -114,7 +115,9 @@ SESSION_COOKIE_NAME = "session_id"
 SESSION_COOKIE_SAMESITE = "Strict"
 SESSION_COOKIE_HTTPONLY = True
 SESSION_COOKIE_AGE = _num("STGY_SESSION_TTL", 604800)
-SESSION_SAVE_EVERY_REQUEST = True  # sliding expiry, like the original's TTL refresh on read
+# Sliding expiry (the original refreshed the TTL on read) by sns.sessions, which writes a
+# used session at most once per refresh interval rather than on every request.
+SESSION_SAVE_EVERY_REQUEST = False
 SESSION_COOKIE_SECURE = env.bool("SESSION_COOKIE_SECURE", default=not DEBUG)
 CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
 CSRF_COOKIE_SAMESITE = "Strict"
