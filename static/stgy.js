@@ -1,6 +1,7 @@
-// STGY pages work without JavaScript; this file only adds two conveniences:
-// a Markdown preview (rendered and sanitised by the server, the same code as the post
-// page) and filling the sign-up form's language and time zone from the browser.
+// STGY pages work without JavaScript; this file only adds conveniences: a Markdown
+// preview (rendered and sanitised by the server, the same code as the post page),
+// filling the sign-up form's language and time zone from the browser, and loading a
+// post page's "Related posts" box after the page when it was not ready in time.
 "use strict";
 
 document.addEventListener("DOMContentLoaded", function () {
@@ -42,6 +43,21 @@ document.addEventListener("DOMContentLoaded", function () {
           button.disabled = false;
         });
     });
+  });
+
+  document.querySelectorAll("[data-related-src]").forEach(function (slot) {
+    fetch(slot.dataset.relatedSrc, { credentials: "same-origin" })
+      .then(function (response) {
+        if (!response.ok) throw new Error("related posts: " + response.status);
+        return response.text();
+      })
+      .then(function (html) {
+        // A server-rendered template fragment (escaped by Django), not user input.
+        slot.innerHTML = html;
+      })
+      .catch(function () {
+        slot.remove();
+      });
   });
 
   document.querySelectorAll("form[data-fill-locale]").forEach(function (form) {

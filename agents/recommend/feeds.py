@@ -16,7 +16,7 @@ from django.core.cache import cache
 from sns.errors import NotFound
 from sns.ids import parse_id
 from sns.models import Post, PostTag
-from sns.selectors import post_queryset
+from sns.selectors import post_is_blocking_focus, post_queryset
 
 from ..embeddings import features_for_model, model_name
 from ..keyword_hash import unpack_hashes
@@ -183,16 +183,20 @@ def _related_query(row: PostSummary, viewer_id: int | None):
     )
 
 
+def _post_posts_key(post_id: int, viewer_id: int | None) -> str:
+    return f"recommend-post-posts:{viewer_id or 0}:{post_id}"
+
+
 def post_related_ids(post_id: int, viewer_id: int | None) -> list[int]:
     """Ids of posts related to `post_id` for `viewer_id` (the target may be among them).
     NotFound if the post or its summary row does not exist."""
-    row = PostSummary.objects.select_related("post").filter(post_id=post_id).first()
-    if row is None:
-        raise NotFound("not found")
-    key = f"recommend-post-posts:{viewer_id or 0}:{post_id}"
+    key = _post_posts_key(post_id, viewer_id)
     cached = _cache_get(key)
     if cached is not MISSING:
         return cached
+    row = PostSummary.objects.select_related("post").filter(post_id=post_id).first()
+    if row is None:
+        raise NotFound("not found")
     query = _related_query(row, viewer_id)
     if query is None or not query.tags:
         # No tag to retrieve candidates by: §7.2 returns nothing without tags.
@@ -231,11 +235,27 @@ def recommended_posts_for_user(user, *, offset: int = 0, limit: int = 20) -> lis
     return posts_in_order(ids, user.id)
 
 
-def related_posts(post, viewer, *, limit: int = 5) -> list[Post]:
-    """The "Related posts" list of a post page: for-post, without the post itself."""
+def related_posts(post, viewer, *, limit: int = 5, compute: bool = True) -> list[Post] | None:
+    """The "Related posts" box of a post page, without the post itself.
+
+    The ranking is made once per post for every reader (no viewer in the query) and
+    cached, then fitted to the viewer: their own posts and posts whose owner blocks
+    them are left out. A per-viewer ranking would miss the cache on nearly every page
+    a reader opens. With `compute=False` only a cached ranking is used; None means
+    none is cached yet (the page then loads the box separately)."""
     viewer_id = viewer.id if viewer is not None and viewer.is_authenticated else None
-    try:
-        ids = post_related_ids(post.id, viewer_id)
-    except NotFound:
-        return []
-    return posts_in_order([pid for pid in ids if pid != post.id][:limit], viewer_id)
+    if not compute:
+        ids = _cache_get(_post_posts_key(post.id, None))
+        if ids is MISSING:
+            return None
+    else:
+        try:
+            ids = post_related_ids(post.id, None)
+        except NotFound:
+            return []
+    wanted = [pid for pid in ids if pid != post.id][: limit * 3]
+    fitting = [
+        p for p in posts_in_order(wanted, viewer_id)
+        if viewer_id is None or (p.owner_id != viewer_id and not post_is_blocking_focus(p, viewer_id))
+    ]
+    return fitting[:limit]

@@ -22,15 +22,15 @@ RELATED_LIMIT = 5
 REPLY_PAGE_SIZE = 50
 
 
-def _related(post, viewer) -> list:
+def _related(post, viewer, *, compute: bool) -> list | None:
     """ "Related posts" from agents.recommend when available; like "For you", an extra
-    whose failure is logged and hidden."""
+    whose failure is logged and hidden. None: not ready without computing it."""
     try:
         from agents.recommend import related_posts
     except ImportError:
         return []
     try:
-        return list(related_posts(post, viewer, limit=RELATED_LIMIT))
+        return related_posts(post, viewer, limit=RELATED_LIMIT, compute=compute)
     except Exception:
         log.exception("related posts of %s failed", post.id)
         return []
@@ -63,9 +63,20 @@ def post_detail(request, post_hex):
         "older_id": older_id,
         "newer_id": newer_id,
         "form": bound_form(request, ReplyForm),
-        "related": _related(post, viewer),
+        # Ranking related posts costs more than the rest of the page; when no ranking is
+        # cached, the page goes out without the box and stgy.js fetches it (post_related).
+        "related": _related(post, viewer, compute=False),
     }
     return render(request, "posts/detail.html", context)
+
+
+@require_GET
+@page
+def post_related(request, post_hex):
+    """The "Related posts" box of a post page on its own, for the page to load after
+    itself; empty when there is nothing related."""
+    post = selectors.post_get(_post_id(post_hex), focus_user_id=request.user.id)
+    return render(request, "posts/_related.html", {"related": _related(post, request.user, compute=True)})
 
 
 @require_POST

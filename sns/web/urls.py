@@ -15,6 +15,7 @@ urlpatterns = [
     path("preview", timeline_pages.preview, name="preview"),
     path("search", timeline_pages.search, name="search"),
     path("posts/<str:post_hex>", post_pages.post_detail, name="post"),
+    path("posts/<str:post_hex>/related", post_pages.post_related, name="post-related"),
     path("posts/<str:post_hex>/reply", post_pages.post_reply, name="post-reply"),
     path("posts/<str:post_hex>/edit", post_pages.post_edit, name="post-edit"),
     path("posts/<str:post_hex>/delete", post_pages.post_delete, name="post-delete"),
