@@ -21,6 +21,8 @@ _ALLOWED_TAGS = {
 _ALLOWED_ATTRIBUTES = {"a": {"href", "title"}, "img": {"src", "alt", "title"}, "ol": {"start"}}
 _SNIPPET_CHARS = 300
 _SNIPPET_LINES = 10
+_CACHED_RENDERINGS = 2048
+_CACHED_TEXT_CHARS = 12000  # a post's content limit is 10,000 pseudo tokens
 
 
 @lru_cache(maxsize=1)
@@ -31,7 +33,19 @@ def _parser() -> MarkdownIt:
 
 
 def render_html(markdown_text: str) -> str:
-    html = _parser().render(markdown_text or "")
+    text = markdown_text or ""
+    return _render_recent(text) if len(text) <= _CACHED_TEXT_CHARS else _render(text)
+
+
+@lru_cache(maxsize=_CACHED_RENDERINGS)
+def _render_recent(markdown_text: str) -> str:
+    # Timelines show the same recent posts to every reader; the process keeps the HTML
+    # of the last few thousand texts rather than rendering them on every view.
+    return _render(markdown_text)
+
+
+def _render(markdown_text: str) -> str:
+    html = _parser().render(markdown_text)
     return nh3.clean(
         html,
         tags=_ALLOWED_TAGS,

@@ -187,3 +187,20 @@ def test_ai_user_has_a_badge_and_its_memory_is_closed_to_humans(open_session):
     expect(own.locator(".personality")).to_contain_text("SECRET-PERSONALITY")
     own.click("a:has-text('AI memory')")
     expect(own.locator("h1")).to_contain_text("AI memory")
+
+
+def test_related_posts_box_arrives_after_the_page(open_session, settings):
+    from agents.summaries.service import summary_generate
+
+    settings.STGY_AI_PROVIDER = "offline"
+    alice, bob = make_user("Alice"), make_user("Bob")
+    target = make_post(alice, "Jupiter and its four moons in the telescope tonight.", tags=["sky"])
+    near = make_post(bob, "Saturn's rings in a small telescope, planets at night.", tags=["sky"])
+    for post in (target, near):
+        assert summary_generate(post.id) == "done"
+    page = open_session(alice).page
+    page.goto(f"/posts/{target.hex_id}")
+    # No ranking was cached, so the page came without the box and the script loads it.
+    box = page.locator("aside.related")
+    expect(box).to_contain_text("Saturn's rings")
+    expect(box.locator(f"a[href='/posts/{near.hex_id}']")).to_have_count(1)

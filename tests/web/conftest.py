@@ -37,6 +37,7 @@ def page_queries(monkeypatch):
     bookkeeping and the recommender (an optional extra with its own cache) are left
     out, so the count is the page's own and does not depend on what a cache holds."""
     monkeypatch.setattr(agents.recommend, "recommended_posts_for_user", lambda user, **kw: [])
+    monkeypatch.setattr(agents.recommend, "user_recommended_ids", lambda user_id: [])
     monkeypatch.setattr(agents.recommend, "related_posts", lambda post, viewer, **kw: [])
 
     def run(client, url) -> list[str]:

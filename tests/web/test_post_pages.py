@@ -167,3 +167,13 @@ def test_post_page_query_count_does_not_grow_with_replies(
         make_post(follower, f"r{i + 1}", reply_to=root.id, tags=["y"])
     many = page_queries(client, f"/posts/{root.hex_id}")
     assert len(many) == len(few)
+
+
+@pytest.mark.parametrize("action", ["", "like", "unlike", "reply", "edit", "delete", "related"])
+def test_post_url_filter_gives_the_same_path_as_the_url_patterns(action):
+    from django.urls import reverse
+
+    from sns.web.templatetags.stgy_web import post_url
+
+    name = f"web:post-{action}" if action else "web:post"
+    assert post_url("00000000000000AB", action) == reverse(name, args=["00000000000000AB"])

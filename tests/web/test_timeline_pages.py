@@ -155,11 +155,9 @@ def test_for_you_tab_shows_recommendations(page_client, human, monkeypatch):
     import agents.recommend
 
     post = make_post(make_user("Other"), "recommended for you")
-    monkeypatch.setattr(
-        agents.recommend,
-        "recommended_posts_for_user",
-        lambda user, offset=0, limit=20: [post][offset : offset + limit],
-    )
+    # The ranking itself is tested in tests/agents/test_recommend.py.
+    for module in (agents.recommend, agents.recommend.feeds):
+        monkeypatch.setattr(module, "user_recommended_ids", lambda user_id: [post.id])
     body = text_of(page_client(human).get("/?tab=foryou"))
     assert 'aria-current="page">For you' in body
     assert "recommended for you" in body
@@ -168,10 +166,11 @@ def test_for_you_tab_shows_recommendations(page_client, human, monkeypatch):
 def test_failing_recommendations_never_break_home(page_client, human, monkeypatch):
     import agents.recommend
 
-    def broken(user, offset=0, limit=20):
+    def broken(user_id):
         raise RuntimeError("vector store down")
 
-    monkeypatch.setattr(agents.recommend, "recommended_posts_for_user", broken)
+    for module in (agents.recommend, agents.recommend.feeds):
+        monkeypatch.setattr(module, "user_recommended_ids", broken)
     response = page_client(human).get("/?tab=foryou")
     assert response.status_code == 200 and "For you" not in text_of(response)
 
