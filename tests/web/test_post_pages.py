@@ -177,3 +177,11 @@ def test_post_url_filter_gives_the_same_path_as_the_url_patterns(action):
 
     name = f"web:post-{action}" if action else "web:post"
     assert post_url("00000000000000AB", action) == reverse(name, args=["00000000000000AB"])
+
+
+def test_profile_url_filter_gives_the_same_path_as_the_url_pattern():
+    from django.urls import reverse
+
+    from sns.web.templatetags.stgy_web import profile_url
+
+    assert profile_url("00000000000000AB") == reverse("web:profile", args=["00000000000000AB"])

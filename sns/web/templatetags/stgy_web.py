@@ -84,6 +84,17 @@ def post_url(hex_id, action: str = "") -> str:
     return f"{path}/{action}" if action else path
 
 
+@lru_cache(maxsize=1)
+def _profile_path_prefix() -> str:
+    return reverse("web:profile", args=["0"])[:-1]
+
+
+@register.filter
+def profile_url(hex_id) -> str:
+    """The path of a user's profile page, as `{% url 'web:profile' %}` gives."""
+    return _profile_path_prefix() + str(hex_id)
+
+
 @register.filter
 def hexid(value) -> str:
     return id_to_hex(int(value)) if value not in (None, "") else ""
@@ -115,3 +126,21 @@ def page_url(context, param: str, number) -> str:
         query[param] = str(number)
     encoded = query.urlencode()
     return f"?{encoded}" if encoded else context["request"].path
+
+
+@register.simple_tag(takes_context=True)
+def post_card(context, post, compact=False, full=False, hide_reply_to=False) -> str:
+    """`{% post_card post compact=True %}`: the card of sns/web/cards.py."""
+    from sns.web.cards import post_card_html
+
+    return post_card_html(
+        post, request=context["request"], compact=bool(compact), full=bool(full), hide_reply_to=bool(hide_reply_to)
+    )
+
+
+@register.simple_tag
+def user_name(user) -> str:
+    """`{% user_name u %}`: avatar, nickname and AI badge, as on a post card."""
+    from sns.web.cards import user_name_html
+
+    return user_name_html(user)
