@@ -120,7 +120,10 @@ class User(AbstractBaseUser):
 
 class Post(models.Model):
     id = models.BigIntegerField(primary_key=True, default=new_id, editable=False)
-    owner = models.ForeignKey(User, on_delete=models.CASCADE, related_name="posts", db_column="owned_by")
+    # db_index=False on foreign keys whose lookups a composite index below already
+    # serves: a single-column twin made the planner read an author's whole history
+    # (bitmap scan + sort) for "newest N posts", and costs every write.
+    owner = models.ForeignKey(User, on_delete=models.CASCADE, related_name="posts", db_column="owned_by", db_index=False)
     # No foreign key, as in the original: deleting a parent leaves its replies in place.
     reply_to = models.BigIntegerField(null=True, blank=True)
     content = models.TextField()
@@ -167,7 +170,7 @@ class Post(models.Model):
 
 
 class PostTag(models.Model):
-    post = models.ForeignKey(Post, on_delete=models.CASCADE, related_name="tags")
+    post = models.ForeignKey(Post, on_delete=models.CASCADE, related_name="tags", db_index=False)
     name = models.CharField(max_length=50)
     is_root = models.BooleanField(default=True)
 
@@ -183,8 +186,8 @@ class PostTag(models.Model):
 
 
 class Like(models.Model):
-    post = models.ForeignKey(Post, on_delete=models.CASCADE, related_name="likes")
-    user = models.ForeignKey(User, on_delete=models.CASCADE, related_name="likes", db_column="liked_by")
+    post = models.ForeignKey(Post, on_delete=models.CASCADE, related_name="likes", db_index=False)
+    user = models.ForeignKey(User, on_delete=models.CASCADE, related_name="likes", db_column="liked_by", db_index=False)
     created_at = models.DateTimeField()
 
     class Meta:
@@ -199,8 +202,8 @@ class Like(models.Model):
 
 
 class Follow(models.Model):
-    follower = models.ForeignKey(User, on_delete=models.CASCADE, related_name="following_rows")
-    followee = models.ForeignKey(User, on_delete=models.CASCADE, related_name="follower_rows")
+    follower = models.ForeignKey(User, on_delete=models.CASCADE, related_name="following_rows", db_index=False)
+    followee = models.ForeignKey(User, on_delete=models.CASCADE, related_name="follower_rows", db_index=False)
     created_at = models.DateTimeField()
 
     class Meta:
@@ -215,8 +218,8 @@ class Follow(models.Model):
 
 
 class Block(models.Model):
-    blocker = models.ForeignKey(User, on_delete=models.CASCADE, related_name="blocking_rows")
-    blockee = models.ForeignKey(User, on_delete=models.CASCADE, related_name="blocked_by_rows")
+    blocker = models.ForeignKey(User, on_delete=models.CASCADE, related_name="blocking_rows", db_index=False)
+    blockee = models.ForeignKey(User, on_delete=models.CASCADE, related_name="blocked_by_rows", db_index=False)
     created_at = models.DateTimeField()
 
     class Meta:
@@ -233,7 +236,7 @@ class Block(models.Model):
 class Notification(models.Model):
     """One row per recipient, slot and day; new events fold into it (spec/api.md §4)."""
 
-    user = models.ForeignKey(User, on_delete=models.CASCADE, related_name="notifications")
+    user = models.ForeignKey(User, on_delete=models.CASCADE, related_name="notifications", db_index=False)
     slot = models.CharField(max_length=50)
     term = models.CharField(max_length=10)
     is_read = models.BooleanField(default=False)

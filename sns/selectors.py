@@ -63,9 +63,13 @@ def post_queryset(focus_user_id: int | None = None) -> QuerySet[Post]:
     return qs
 
 
-def newest_posts_q(field: str, keys, n: int, *, roots_only: bool = False) -> Q:
+def newest_posts_q(
+    field: str, keys, n: int, *, roots_only: bool = False, top: int | None = None, descending: bool = True
+) -> Q:
     """A filter for the `n` newest posts (by id) of each value of `field` ("owner_id" or
-    "reply_to") in `keys`, used as a subquery (no extra round trip).
+    "reply_to") in `keys`, used as a subquery (no extra round trip). With `top`, only
+    the first `top` of those by id (newest first unless not `descending`): a caller
+    that shows one page of the union need not have every row of it fetched.
 
     On PostgreSQL a LATERAL join reads `n` entries of the (field, id) index per key,
     however many posts the key has; a window function over all the keys' posts (the
@@ -83,7 +87,11 @@ def newest_posts_q(field: str, keys, n: int, *, roots_only: bool = False) -> Q:
             f"(SELECT {qn('id')} AS id FROM {qn(Post._meta.db_table)} WHERE {column} = k.key{roots} "
             f"ORDER BY {qn('id')} DESC LIMIT %s) AS p"
         )
-        return Q(pk__in=RawSQL(sql, (keys, int(n))))
+        params: tuple = (keys, int(n))
+        if top is not None:
+            sql += f" ORDER BY p.id {'DESC' if descending else 'ASC'} LIMIT %s"
+            params += (int(top),)
+        return Q(pk__in=RawSQL(sql, params))
     qs = Post.objects.filter(**{f"{field}__in": keys})
     if roots_only:
         qs = qs.filter(reply_to__isnull=True)
@@ -187,7 +195,11 @@ def posts_by_followees(
     per_user = min(page.limit, page.limit if limit_per_user is None else limit_per_user)
     if not active or per_user <= 0:
         return []
-    qs = post_queryset(focus_user_id).filter(newest_posts_q("owner_id", active, per_user, roots_only=not include_replies))
+    newest = newest_posts_q(
+        "owner_id", active, per_user, roots_only=not include_replies,
+        top=page.offset + page.limit, descending=page.descending,
+    )
+    qs = post_queryset(focus_user_id).filter(newest)
     return _slice(qs.order_by(_id_order(page)), page)
 
 
