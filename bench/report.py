@@ -134,6 +134,10 @@ def render(results: Path) -> str:
         row(f"{name}: req/s · p50 · p99 ms", WEB_ORIGINAL.get(name, ""), lambda d, n=name: (
             f"{_f(d['web']['endpoints'][n]['median']['rps'])} · {_f(d['web']['endpoints'][n]['median']['p50_ms'], '.1f')} · "
             f"{_f(d['web']['endpoints'][n]['median']['p99_ms'], '.1f')}"))
+    for name in endpoints or []:
+        row(f"{name}, one client: p50 · p99 ms", "p99 ≤ 50 ms at 1M posts" if name.endswith(")") else "", lambda d, n=name: (
+            f"{_f(d['web']['endpoints'][n]['single_client']['p50_ms'], '.1f')} · "
+            f"{_f(d['web']['endpoints'][n]['single_client']['p99_ms'], '.1f')}"))
     row("command", "", lambda d: _cmd(d["web"]))
 
     # ------------------------------------------------------------ memory

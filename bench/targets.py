@@ -57,8 +57,12 @@ def render() -> str:
                 rows.append(f"| {name} ≥ original ({original[name]} req/s) at {size} | {med['rps']:.0f} req/s, "
                             f"p99 {med['p99_ms']:.0f} ms | {_mark(ok)} |")
             elif size == "large":
-                rows.append(f"| {name}: p99 ≤ 50 ms at 1M posts | p99 {med['p99_ms']:.0f} ms ({med['rps']:.0f} req/s) "
-                            f"| {_mark(med['p99_ms'] <= 50)} |")
+                rows.append(f"| {name}: p99 ≤ 50 ms at 1M posts, 32 clients | p99 {med['p99_ms']:.0f} ms "
+                            f"({med['rps']:.0f} req/s) | {_mark(med['p99_ms'] <= 50)} |")
+                single = m.get("single_client")
+                if single:
+                    rows.append(f"| {name}: p99 ≤ 50 ms at 1M posts, one client | p99 {single['p99_ms']:.0f} ms "
+                                f"(p50 {single['p50_ms']:.0f} ms) | {_mark(single['p99_ms'] <= 50)} |")
     return "\n".join(rows) + "\n"
 
 
