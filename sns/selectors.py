@@ -152,15 +152,27 @@ def post_search(*, text: str, page: Page, focus_user_id: int | None = None) -> l
     return _slice(qs.order_by(_id_order(page)), page)
 
 
-def post_get(post_id: int, *, focus_user_id: int | None = None) -> Post:
-    post = post_queryset(focus_user_id).filter(pk=post_id).first()
+def post_get(post_id: int, *, focus_user_id: int | None = None, with_neighbours: bool = False) -> Post:
+    """One post; `with_neighbours` also reads the ids of the same owner's previous and
+    next posts in the same query (see post_neighbours)."""
+    qs = post_queryset(focus_user_id)
+    if with_neighbours:
+        same_owner = Post.objects.filter(owner_id=OuterRef("owner_id"))
+        qs = qs.annotate(
+            older_id=Subquery(same_owner.filter(id__lt=OuterRef("id")).order_by("-id").values("id")[:1]),
+            newer_id=Subquery(same_owner.filter(id__gt=OuterRef("id")).order_by("id").values("id")[:1]),
+        )
+    post = qs.filter(pk=post_id).first()
     if post is None:
         raise NotFound("not found")
     return post
 
 
 def post_neighbours(post: Post) -> tuple[int | None, int | None]:
-    """Ids of the same owner's previous and next posts."""
+    """Ids of the same owner's previous and next posts, from post_get(with_neighbours=True)
+    when it was loaded so, else read now."""
+    if hasattr(post, "older_id"):
+        return post.older_id, post.newer_id
     older = Post.objects.filter(owner_id=post.owner_id, id__lt=post.id).order_by("-id").values_list("id", flat=True).first()
     newer = Post.objects.filter(owner_id=post.owner_id, id__gt=post.id).order_by("id").values_list("id", flat=True).first()
     return older, newer

@@ -31,7 +31,7 @@ OK = {"result": "ok"}
 
 
 def _detail(post_id: int, focus: int | None = None) -> dict:
-    post = selectors.post_get(post_id, focus_user_id=focus)
+    post = selectors.post_get(post_id, focus_user_id=focus, with_neighbours=True)
     return post_detail_json(post, *selectors.post_neighbours(post), focus_user_id=focus)
 
 

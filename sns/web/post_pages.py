@@ -49,7 +49,7 @@ def _post_url(post_id_hex: str, anchor: str | None = None) -> str:
 @page
 def post_detail(request, post_hex):
     viewer = request.user
-    post = selectors.post_get(_post_id(post_hex), focus_user_id=viewer.id)
+    post = selectors.post_get(_post_id(post_hex), focus_user_id=viewer.id, with_neighbours=True)
     older_id, newer_id = selectors.post_neighbours(post)
     context = {
         "post": post,
