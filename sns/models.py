@@ -118,6 +118,9 @@ class User(AbstractBaseUser):
         return self.is_admin
 
 
+MISSING_TAGS = object()
+
+
 class Post(models.Model):
     id = models.BigIntegerField(primary_key=True, default=new_id, editable=False)
     # db_index=False on foreign keys whose lookups a composite index below already
@@ -163,6 +166,16 @@ class Post(models.Model):
     @property
     def is_reply(self) -> bool:
         return self.reply_to is not None
+
+    @property
+    def tag_names(self) -> list[str]:
+        """Author tags by name, sorted: from the joined names that post_queryset reads
+        with the post when it was loaded so (a tag never holds a newline: whitespace
+        runs are folded to one space), else from the tags table."""
+        joined = getattr(self, "tag_names_joined", MISSING_TAGS)
+        if joined is MISSING_TAGS:
+            return sorted(tag.name for tag in self.tags.all())
+        return joined.split("\n") if joined else []
 
     @property
     def effective_locale(self) -> str:

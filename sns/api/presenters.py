@@ -76,7 +76,7 @@ def post_lite_json(post) -> dict:
         "replyToOwnerNickname": getattr(post, "reply_to_owner_nickname", None),
         "countLikes": post.like_count,
         "countReplies": post.reply_count,
-        "tags": [tag.name for tag in post.tags.all()],
+        "tags": post.tag_names,
     }
 
 

@@ -82,12 +82,12 @@ def _body_html(post, *, compact: bool, full: bool) -> SafeString:
 
 
 def _tags_html(post) -> SafeString:
-    tags = list(post.tags.all())
+    tags = post.tag_names
     if not tags:
         return mark_safe("")
     home = reverse("web:home")
     items = format_html_join(
-        "", '<li><a href="{}?tag={}">#{}</a></li>', ((home, quote(t.name, safe=""), t.name) for t in tags)
+        "", '<li><a href="{}?tag={}">#{}</a></li>', ((home, quote(name, safe=""), name) for name in tags)
     )
     return format_html('<ul class="tags">{}</ul>', items)
 

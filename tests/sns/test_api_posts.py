@@ -171,3 +171,11 @@ def test_only_owner_or_admin_edits_and_deletes(human, follower, admin):
 def test_posts_need_login(api):
     assert api.get("/api/posts").status_code == 401
     assert api.post("/api/posts", {"content": "x", "tags": []}, format="json").status_code == 401
+
+
+def test_listed_posts_carry_their_tags_sorted_and_whole(human):
+    tagged = make_post(human, "tagged", tags=["Zeta", "alpha  beta", "日本"])
+    untagged = make_post(human, "untagged")
+    rows = {p["id"]: p for p in login_client(human).get("/api/posts?limit=5").json()}
+    assert rows[tagged.hex_id]["tags"] == ["alpha beta", "zeta", "日本"]
+    assert rows[untagged.hex_id]["tags"] == []
