@@ -134,9 +134,13 @@ def strip_placeholders(text: str) -> str:
 
 
 def prompt_json(obj: Any) -> str:
-    """Serialise an input document: 2-space indent, key order kept, non-ASCII literal,
-    placeholders removed."""
-    return strip_placeholders(json.dumps(obj, indent=2, ensure_ascii=False))
+    """Serialise an input document: one line without spaces, key order kept, non-ASCII
+    literal, placeholders removed.
+
+    The original indents by two spaces; that whitespace is about an eighth of every
+    payload's tokens and tells the model nothing, so it is left out (a deliberate
+    difference, see bench/README.md "Tokens")."""
+    return strip_placeholders(json.dumps(obj, ensure_ascii=False, separators=(",", ":")))
 
 
 def _number(value: int | float) -> str:
@@ -165,17 +169,24 @@ def render_agent_prompt(
     max_chars: int,
     tag_chars: int,
     tag_num: int,
+    profile_locale: str | None = None,
 ) -> str:
     """Common profile (with the AI user's `profile`) followed by the task template
     (with the task's `payload`), for one of AGENT_TASKS.
 
-    `locale` is the task locale (it picks both files and the `{{LOCALE}}` text);
-    `max_chars` / `tag_chars` are final values (apply `scaled_lengths` beforehand).
+    `locale` is the task locale: it picks the task file and the `{{LOCALE}}` text.
+    The common profile is picked by the AI user's own locale (`profile_locale`, by
+    default the profile's `locale`), not the task's — a deliberate difference from
+    the original, which used the task locale for both. That way every call of one
+    user starts with the same bytes even when it reads posts in several languages,
+    and providers can cache that prefix. `max_chars` / `tag_chars` are final values
+    (apply `scaled_lengths` beforehand).
     """
     if task not in AGENT_TASK_PLACEHOLDERS:
         raise ValueError(f"not an AI-user prompt task: {task!r}")
     loc = normalize_locale(locale)
-    common = load_prompt(COMMON_PROFILE, loc).strip()
+    own = normalize_locale(profile_locale if profile_locale is not None else profile.get("locale")) or loc
+    common = load_prompt(COMMON_PROFILE, own).strip()
     template = load_prompt(task, loc).strip()
     profile_json = prompt_json(profile)
     payload_json = prompt_json(payload)

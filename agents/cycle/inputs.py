@@ -72,6 +72,13 @@ def summary_text(summaries: dict[int, PostSummary], post_id: int) -> str:
     return truncate_pt(row.summary, settings.STGY_AI_USER_POST_TEXT_LIMIT) if row and row.summary else ""
 
 
+def summary_unless_whole(summaries: dict[int, PostSummary], post: Post, shown: str) -> str:
+    """The summary only when the prompt shows `post` cut (`shown` is its content as put
+    in the prompt): next to the whole text a summary repeats it and only costs tokens
+    (short posts' summaries are often the text itself)."""
+    return "" if shown == post.content else summary_text(summaries, post.id)
+
+
 def peer_payloads(user_id: int, peer_ids: Iterable[int]) -> dict[int, tuple[dict[str, Any], PeerImpression]]:
     rows = PeerImpression.objects.filter(user_id=user_id, peer_id__in=list(peer_ids))
     return {row.peer_id: (parse_payload(row.payload), row) for row in rows}
@@ -107,13 +114,14 @@ def ancestor_chains(viewer_id: int, posts: list[Post], *, depth: int) -> dict[in
 
 def context_post(post: Post, *, me: User, content_limit: int, summaries: dict[int, PostSummary]) -> dict[str, Any]:
     """The ReplyContextPost shape: {locale, author, isSelf, createdAt, content, summary}."""
+    content = truncate_pt(post.content, content_limit)
     return {
         "locale": post_locale(post, me.locale),
         "author": post.owner.nickname,
         "isSelf": post.owner_id == me.id,
         "createdAt": iso(post.created_at),
-        "content": truncate_pt(post.content, content_limit),
-        "summary": summary_text(summaries, post.id),
+        "content": content,
+        "summary": summary_unless_whole(summaries, post, content),
     }
 
 

@@ -66,12 +66,13 @@ def _interest_input(ctx: StageContext) -> dict[str, Any]:
         if post is None:
             continue
         payload = inputs.parse_payload(row.payload)
+        content = truncate_pt(post.content, peer_text_limit)
         posts.append({
             "locale": inputs.post_locale(post, me.locale),
             "authorId": id_to_hex(post.owner_id),
             "authorNickname": post.owner.nickname,
-            "content": truncate_pt(post.content, peer_text_limit),
-            "summary": inputs.summary_text(summaries, post.id),
+            "content": content,
+            "summary": inputs.summary_unless_whole(summaries, post, content),
             "impression": inputs.impression_text(payload),
             "tags": inputs.impression_tags(payload),
         })
