@@ -87,6 +87,12 @@ def payload_for(task, text="Two owls nested in the old oak this spring."):
     return {"replyChain": [], "post": {**post, "summary": "", "isSelf": False}}
 
 
+def example_of(template):
+    """The example object: the line after the "Example:" / "例:" label."""
+    lines = template.strip().splitlines()
+    return json.loads(lines[lines.index("例:" if "例:" in lines else "Example:") + 1])
+
+
 def render(task, locale="en", prof=None, payload=None, max_chars=1000, tag_chars=40, tag_num=5):
     return prompts.render_agent_prompt(
         task,
@@ -184,12 +190,15 @@ def test_each_task_exists_with_its_placeholders(task, locale):
 
 @pytest.mark.parametrize("task", [t for t in prompts.TASKS if t != "common-profile"])
 @pytest.mark.parametrize("locale", ["en", "ja"])
-def test_each_task_asks_for_ndc_tags_and_ends_with_an_example(task, locale):
+def test_each_task_has_an_ndc_example_and_ends_with_its_input(task, locale):
     text = prompts.load_prompt(task, locale)
     # The NDC rule itself is stated once, in the common profile; each task sets the
     # tag count and length, and its example shows an NDC tag.
     assert "{{TAG_NUM}}" in text and "{{TAG_CHARS}}" in text
-    example = json.loads(text.strip().splitlines()[-1])
+    # Example and instructions come first and the input last: everything up to the
+    # input is the same for every call of the task, so a provider can cache it.
+    assert text.strip().splitlines()[-1] == next(iter(TASK_PLACEHOLDERS[task]))
+    example = example_of(text)
     assert isinstance(example[REQUIRED_OUTPUT_KEY[task]], str)
     assert re.fullmatch(r"\d{3}(\.\d+)?:\S.*", example["tags"][0])
 
@@ -221,7 +230,7 @@ def test_each_task_keeps_its_behavioural_keys(task, locale):
     """The shortened templates still name every output key and every input key the
     task explains (spec/prompts.md §3)."""
     text = prompts.load_prompt(task, locale)
-    example = json.loads(text.strip().splitlines()[-1])
+    example = example_of(text)
     assert set(example) == set(OUTPUT_KEYS[task])
     for key in EXPLAINED_INPUT_KEYS[task]:
         assert key in text, key
