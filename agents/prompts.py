@@ -133,15 +133,21 @@ def strip_placeholders(text: str) -> str:
         text = stripped
 
 
-def drop_empty(obj: Any) -> Any:
-    """`obj` without the object members whose value is "", [], {} or null, at any depth.
+def _empty(value: Any) -> bool:
+    return value is None or value is False or (isinstance(value, (str, list, dict)) and not value)
 
-    An empty member says only "none", which the templates state once; in a peer's ten
-    posts, say, the empty impression and tags of the posts the AI user never read cost
-    more tokens than the summaries beside them. List elements are kept as they are."""
+
+def drop_empty(obj: Any) -> Any:
+    """`obj` without the object members whose value is "", [], {}, null or false, at any
+    depth.
+
+    An empty member says only "none" (a false flag, "not so"), which the templates state
+    once; in a peer's ten posts, say, the empty impression and tags of the posts the AI
+    user never read cost more tokens than the summaries beside them, and every post
+    judged carried `"isSelf":false`. List elements are kept as they are."""
     if isinstance(obj, dict):
         kept = {key: drop_empty(value) for key, value in obj.items()}
-        return {key: value for key, value in kept.items() if value not in ("", [], {}, None)}
+        return {key: value for key, value in kept.items() if not _empty(value)}
     if isinstance(obj, list):
         return [drop_empty(value) for value in obj]
     return obj

@@ -283,6 +283,14 @@ def test_json_is_compact_ordered_and_keeps_non_ascii():
     )
 
 
+def test_empty_members_and_false_flags_are_left_out_at_any_depth():
+    doc = {"a": "", "b": [], "c": {}, "d": None, "e": False, "f": 0, "g": True,
+           "h": [{"isSelf": False, "content": "x", "tags": []}, "", []],
+           "i": {"j": {"k": ""}}}
+    assert prompts.drop_empty(doc) == {"f": 0, "g": True, "h": [{"content": "x"}, "", []]}
+    assert prompts.prompt_json(doc) == '{"f":0,"g":true,"h":[{"content":"x"},"",[]]}'
+
+
 def test_a_user_gets_the_same_prefix_in_every_task_language():
     """An English user reading a Japanese post still starts with its English profile,
     so its calls share the prefix whatever the posts' languages."""

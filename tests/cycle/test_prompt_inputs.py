@@ -10,7 +10,7 @@ import pytest
 from django.test import override_settings
 
 from agents import prompts
-from agents.cycle.run import cycle_begin, stage_execute
+from agents.cycle.run import cycle_begin, run_cycle_sync, stage_execute
 from tests.factories import make_post, make_user
 
 from .helpers import make_site, push_answers, summarise, vector_with_cosine
@@ -86,3 +86,18 @@ def test_a_peers_posts_carry_a_locale_only_where_it_differs(model_server):
     peer = payload_of(text, "User:")
     assert peer["locale"] == "en-US"
     assert [p.get("locale") for p in peer["posts"]] == ["de-DE", None]
+
+
+def test_the_interest_input_links_users_and_posts_by_nickname(model_server):
+    ai, posts = make_site(cosines=(100, 90))
+    push_answers(model_server)
+    run_cycle_sync(ai.id)
+
+    (text,) = prompts_of(model_server, "## Task: current interests")
+    read = payload_of(text, "Read:")
+    assert {u["nickname"] for u in read["users"]} == {p.owner.nickname for p in posts}
+    assert {p["authorNickname"] for p in read["posts"]} == {p.owner.nickname for p in posts}
+    assert all("userId" not in u for u in read["users"])
+    assert all("authorId" not in p for p in read["posts"])
+    profile = json.loads(text.split("\n\n## Task:")[0].rsplit("\n", 1)[1])
+    assert profile["nickname"] == ai.nickname and "userId" not in profile
