@@ -153,6 +153,22 @@ def drop_empty(obj: Any) -> Any:
     return obj
 
 
+def drop_locale(obj: Any, locale: str) -> Any:
+    """`obj` without the `locale` members equal to `locale`, at any depth.
+
+    The task locale is the judged post's or peer's own and is already stated by
+    {{LOCALE}}; most posts around it share it, so their locale repeats it too."""
+    if isinstance(obj, dict):
+        return {
+            key: drop_locale(value, locale)
+            for key, value in obj.items()
+            if not (key == "locale" and isinstance(value, str) and normalize_locale(value) == locale)
+        }
+    if isinstance(obj, list):
+        return [drop_locale(value, locale) for value in obj]
+    return obj
+
+
 def prompt_json(obj: Any) -> str:
     """Serialise an input document: empty members left out, one line without spaces, key
     order kept, non-ASCII literal, placeholders removed.
@@ -209,7 +225,7 @@ def render_agent_prompt(
     common = load_prompt(COMMON_PROFILE, own).strip()
     template = load_prompt(task, loc).strip()
     profile_json = prompt_json(profile)
-    payload_json = prompt_json(payload)
+    payload_json = prompt_json(drop_locale(payload, loc))
     if task == "peer-impression":
         # Both parts use {{PROFILE_JSON}}: the AI user's own profile in the common part,
         # the peer in the task part, so they are filled before being joined.

@@ -142,8 +142,7 @@ def peer_impressions(ctx: StageContext) -> dict[str, Any]:
             "lastImpression": inputs.impression_text(last),
             "posts": [
                 {
-                    # Left out (as empty) where it is the peer's own: nearly always.
-                    "locale": "" if (post.locale or peer.locale) == peer.locale else post.locale,
+                    "locale": post.locale or peer.locale,
                     "summary": inputs.summary_text(summaries, post.id),
                     "impression": truncate_pt(own_impressions.get(post.id, {}).get("impression", ""), limit),
                     "tags": inputs.impression_tags(own_impressions.get(post.id, {})),

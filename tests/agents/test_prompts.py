@@ -291,6 +291,14 @@ def test_empty_members_and_false_flags_are_left_out_at_any_depth():
     assert prompts.prompt_json(doc) == '{"f":0,"g":true,"h":[{"content":"x"},"",[]]}'
 
 
+def test_locales_equal_to_the_tasks_are_left_out_of_the_payload_only():
+    payload = {"replyChain": [{"locale": "ja_JP", "content": "a"}, {"locale": "en", "content": "b"}],
+               "post": {"locale": "ja-JP", "content": "c"}}
+    text = render("post-impression", locale="ja-JP", payload=payload)
+    assert '{"replyChain":[{"content":"a"},{"locale":"en","content":"b"}],"post":{"content":"c"}}' in text
+    assert '"locale":"en-US"' in text  # the AI user's own profile keeps its locale
+
+
 def test_a_user_gets_the_same_prefix_in_every_task_language():
     """An English user reading a Japanese post still starts with its English profile,
     so its calls share the prefix whatever the posts' languages."""
@@ -335,7 +343,7 @@ def test_peer_impression_fills_profile_and_peer_separately():
     me = profile(nickname="Aiko")
     peer = payload_for("peer-impression")
     text = render("peer-impression", prof=me, payload=peer)
-    me_json, peer_json = prompts.prompt_json(me), prompts.prompt_json(peer)
+    me_json, peer_json = prompts.prompt_json(me), prompts.prompt_json(prompts.drop_locale(peer, "en"))
     assert text.count(me_json) == 1 and text.count(peer_json) == 1
     task_part = prompts.load_prompt("peer-impression", "en").strip()
     task_start = text.index(task_part.splitlines()[0])

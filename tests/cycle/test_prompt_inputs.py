@@ -1,6 +1,6 @@
 """What the stages put into their prompts, read off the requests the local
 OpenAI-compatible server received: the profile prefix in the AI user's own language,
-summaries only beside cut content, and no repeated locale in a peer's posts."""
+summaries only beside cut content, no locale that repeats the task's."""
 
 from __future__ import annotations
 
@@ -72,7 +72,7 @@ def test_the_profile_prefix_follows_the_ai_user_not_the_post(model_server):
     assert "English (en-US)" in text  # while the impression is asked in the post's language
 
 
-def test_a_peers_posts_carry_a_locale_only_where_it_differs(model_server):
+def test_a_locale_is_sent_only_where_it_differs_from_the_tasks(model_server):
     ai, (post,) = make_site(cosines=(100,))
     author = post.owner
     author.locale = "en-US"
@@ -84,7 +84,7 @@ def test_a_peers_posts_carry_a_locale_only_where_it_differs(model_server):
 
     (text,) = prompts_of(model_server, "## Task: user impression")
     peer = payload_of(text, "User:")
-    assert peer["locale"] == "en-US"
+    assert "English (en-US)" in text and "locale" not in peer  # {{LOCALE}} says it already
     assert [p.get("locale") for p in peer["posts"]] == ["de-DE", None]
 
 
