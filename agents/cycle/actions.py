@@ -119,7 +119,7 @@ def _write_replies(ctx: StageContext, items: list[dict]) -> list[dict]:
             "post": {
                 "locale": locale,
                 "author": post.owner.nickname,
-                "createdAt": inputs.iso(post.created_at),
+                "createdAt": inputs.prompt_time(post.created_at),
                 "content": content,
                 "tags": author_tags.get(post.id, [])[: settings.STGY_AI_TAG_MAX_COUNT],
                 "summary": inputs.summary_unless_whole(summaries, post, content),

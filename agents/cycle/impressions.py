@@ -59,7 +59,7 @@ def post_impressions(ctx: StageContext) -> dict[str, Any]:
             "post": {
                 "locale": locale,
                 "author": post.owner.nickname,
-                "createdAt": inputs.iso(post.created_at),
+                "createdAt": inputs.prompt_time(post.created_at),
                 "content": content,
                 "summary": inputs.summary_unless_whole(summaries, post, content),
                 "peerImpression": inputs.impression_text(peer_payload),
@@ -134,8 +134,7 @@ def peer_impressions(ctx: StageContext) -> dict[str, Any]:
     for peer in todo:
         locale = inputs.dash_locale(peer.locale)
         last = previous.get(peer.id, ({}, None))[0]
-        payload = {
-            "userId": peer.hex_id,
+        payload = {  # no userId: the nickname names the peer (the id costs ≈ 14 tokens)
             "locale": peer.locale,
             "nickname": peer.nickname,
             "introduction": truncate_pt(peer.introduction or "", settings.STGY_AI_USER_INTRO_TEXT_LIMIT),

@@ -29,6 +29,14 @@ def post_locale(post: Post, fallback: str) -> str:
     return dash_locale(post.locale or post.owner.locale or fallback)
 
 
+def prompt_time(moment) -> str | None:
+    """A post's time for a prompt: ISO-8601 UTC to the minute ("2026-05-01T10:00Z").
+    The API's seconds and milliseconds tell the model nothing and cost ≈ 4 tokens on
+    every post shown."""
+    stamp = iso(moment)
+    return stamp[:16] + "Z" if stamp else stamp
+
+
 def profile_excerpt(user: User, interest: Interest | None) -> dict[str, Any]:
     """The AI user's own profile for the common prefix of its prompts. Without its own
     id (unlike the original): no input refers to it — its own words are marked with
@@ -121,7 +129,7 @@ def context_post(post: Post, *, me: User, content_limit: int, summaries: dict[in
         "locale": post_locale(post, me.locale),
         "author": post.owner.nickname,
         "isSelf": post.owner_id == me.id,
-        "createdAt": iso(post.created_at),
+        "createdAt": prompt_time(post.created_at),
         "content": content,
         "summary": summary_unless_whole(summaries, post, content),
     }

@@ -54,7 +54,7 @@ def new_post(ctx: StageContext) -> dict[str, Any]:
         content = truncate_pt(post.content, settings.STGY_AI_USER_POST_TEXT_LIMIT)
         return {
             "locale": inputs.post_locale(post, me.locale),
-            "createdAt": inputs.iso(post.created_at),
+            "createdAt": inputs.prompt_time(post.created_at),
             "content": content,
             "tags": parse_tags_field(ai_tags.get(post.id, []), settings.STGY_AI_TAG_MAX_COUNT),
             "summary": inputs.summary_unless_whole(summaries, post, content),

@@ -5,6 +5,7 @@ summaries only beside cut content, no locale that repeats the task's."""
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 from django.test import override_settings
@@ -52,6 +53,7 @@ def test_a_summary_is_sent_only_beside_cut_content(model_server, settings):
         post = payload_of(text, "Post:")["post"]
         posts[post["author"]] = post
     assert posts["Person0"]["content"] == short.content
+    assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\dZ", posts["Person0"]["createdAt"])  # to the minute
     assert "summary" not in posts["Person0"]  # the whole text is there: no summary
     assert posts["Writer"]["content"].endswith("…")
     assert posts["Writer"]["summary"] == "A long sourdough diary, condensed."
@@ -85,6 +87,7 @@ def test_a_locale_is_sent_only_where_it_differs_from_the_tasks(model_server):
     (text,) = prompts_of(model_server, "## Task: user impression")
     peer = payload_of(text, "User:")
     assert "English (en-US)" in text and "locale" not in peer  # {{LOCALE}} says it already
+    assert peer["nickname"] == author.nickname and "userId" not in peer
     assert [p.get("locale") for p in peer["posts"]] == ["de-DE", None]
 
 
