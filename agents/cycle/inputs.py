@@ -38,9 +38,10 @@ def prompt_time(moment) -> str | None:
 
 
 def profile_excerpt(user: User, interest: Interest | None) -> dict[str, Any]:
-    """The AI user's own profile for the common prefix of its prompts. Without its own
-    id (unlike the original): no input refers to it — its own words are marked with
-    isSelf — and it cost ≈ 12 tokens in each of ≈ 22 calls per cycle."""
+    """The AI user's own profile for the common prefix of its prompts. Unlike the
+    original, without its own id (no input refers to it: its own words are marked with
+    isSelf) and without the interest's tags (keywords of the interest text right before
+    them): together ≈ 27 tokens in each of ≈ 23 calls per cycle."""
     limit = settings.STGY_AI_USER_INTRO_TEXT_LIMIT
     return {
         "locale": user.locale,
@@ -48,7 +49,6 @@ def profile_excerpt(user: User, interest: Interest | None) -> dict[str, Any]:
         "introduction": truncate_pt(user.introduction or "", limit),
         "aiPersonality": truncate_pt(user.ai_personality or "", limit),
         "currentInterest": truncate_pt(interest.interest, limit) if interest else "",
-        "currentInterestTags": parse_tags_field(interest.tags, settings.STGY_AI_TAG_MAX_COUNT) if interest else [],
     }
 
 

@@ -103,4 +103,5 @@ def test_the_interest_input_links_users_and_posts_by_nickname(model_server):
     assert all("userId" not in u for u in read["users"])
     assert all("authorId" not in p for p in read["posts"])
     profile = json.loads(text.split("\n\n## Task:")[0].rsplit("\n", 1)[1])
-    assert profile["nickname"] == ai.nickname and "userId" not in profile
+    assert profile["nickname"] == ai.nickname and profile["currentInterest"] == "Fermentation and bread"
+    assert "userId" not in profile and "currentInterestTags" not in profile
