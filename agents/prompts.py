@@ -133,10 +133,50 @@ def strip_placeholders(text: str) -> str:
         text = stripped
 
 
+def _empty(value: Any) -> bool:
+    return value is None or value is False or (isinstance(value, (str, list, dict)) and not value)
+
+
+def drop_empty(obj: Any) -> Any:
+    """`obj` without the object members whose value is "", [], {}, null or false, at any
+    depth.
+
+    An empty member says only "none" (a false flag, "not so"), which the templates state
+    once; in a peer's ten posts, say, the empty impression and tags of the posts the AI
+    user never read cost more tokens than the summaries beside them, and every post
+    judged carried `"isSelf":false`. List elements are kept as they are."""
+    if isinstance(obj, dict):
+        kept = {key: drop_empty(value) for key, value in obj.items()}
+        return {key: value for key, value in kept.items() if not _empty(value)}
+    if isinstance(obj, list):
+        return [drop_empty(value) for value in obj]
+    return obj
+
+
+def drop_locale(obj: Any, locale: str) -> Any:
+    """`obj` without the `locale` members equal to `locale`, at any depth.
+
+    The task locale is the judged post's or peer's own and is already stated by
+    {{LOCALE}}; most posts around it share it, so their locale repeats it too."""
+    if isinstance(obj, dict):
+        return {
+            key: drop_locale(value, locale)
+            for key, value in obj.items()
+            if not (key == "locale" and isinstance(value, str) and normalize_locale(value) == locale)
+        }
+    if isinstance(obj, list):
+        return [drop_locale(value, locale) for value in obj]
+    return obj
+
+
 def prompt_json(obj: Any) -> str:
-    """Serialise an input document: 2-space indent, key order kept, non-ASCII literal,
-    placeholders removed."""
-    return strip_placeholders(json.dumps(obj, indent=2, ensure_ascii=False))
+    """Serialise an input document: empty members left out, one line without spaces, key
+    order kept, non-ASCII literal, placeholders removed.
+
+    The original indents by two spaces and keeps empty members; that whitespace is
+    about an eighth of every payload's tokens and tells the model nothing, so both are
+    left out (a deliberate difference, see bench/README.md "Tokens")."""
+    return strip_placeholders(json.dumps(drop_empty(obj), ensure_ascii=False, separators=(",", ":")))
 
 
 def _number(value: int | float) -> str:
@@ -165,20 +205,27 @@ def render_agent_prompt(
     max_chars: int,
     tag_chars: int,
     tag_num: int,
+    profile_locale: str | None = None,
 ) -> str:
     """Common profile (with the AI user's `profile`) followed by the task template
     (with the task's `payload`), for one of AGENT_TASKS.
 
-    `locale` is the task locale (it picks both files and the `{{LOCALE}}` text);
-    `max_chars` / `tag_chars` are final values (apply `scaled_lengths` beforehand).
+    `locale` is the task locale: it picks the task file and the `{{LOCALE}}` text.
+    The common profile is picked by the AI user's own locale (`profile_locale`, by
+    default the profile's `locale`), not the task's — a deliberate difference from
+    the original, which used the task locale for both. That way every call of one
+    user starts with the same bytes even when it reads posts in several languages,
+    and providers can cache that prefix. `max_chars` / `tag_chars` are final values
+    (apply `scaled_lengths` beforehand).
     """
     if task not in AGENT_TASK_PLACEHOLDERS:
         raise ValueError(f"not an AI-user prompt task: {task!r}")
     loc = normalize_locale(locale)
-    common = load_prompt(COMMON_PROFILE, loc).strip()
+    own = normalize_locale(profile_locale if profile_locale is not None else profile.get("locale")) or loc
+    common = load_prompt(COMMON_PROFILE, own).strip()
     template = load_prompt(task, loc).strip()
     profile_json = prompt_json(profile)
-    payload_json = prompt_json(payload)
+    payload_json = prompt_json(drop_locale(payload, loc))
     if task == "peer-impression":
         # Both parts use {{PROFILE_JSON}}: the AI user's own profile in the common part,
         # the peer in the task part, so they are filled before being joined.

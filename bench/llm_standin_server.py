@@ -67,6 +67,16 @@ class TaskReader:
             return {}
         return value if isinstance(value, dict) else {}
 
+    def _profile(self, head: str, task_lang: str) -> dict:
+        # The common profile is written in the AI user's language, which need not be
+        # the task's (an English user reading a Japanese post), so try every language,
+        # the task's first.
+        for lang in (task_lang, *(x for x in LANGS if x != task_lang)):
+            profile = self._json_after(head, self.profile_anchor[lang], 0)
+            if profile:
+                return profile
+        return {}
+
     def read(self, prompt: str) -> tuple[str, str, dict]:
         for heading, task, lang, anchor in self.tasks:
             at = prompt.find(heading)
@@ -74,7 +84,7 @@ class TaskReader:
                 continue
             inputs = {"payload": self._json_after(prompt, anchor, at)}
             if task != "post-summary":
-                inputs["profile"] = self._json_after(prompt[:at], self.profile_anchor[lang], 0)
+                inputs["profile"] = self._profile(prompt[:at], lang)
             return task, lang, inputs
         return "chat", "en", {}
 

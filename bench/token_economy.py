@@ -88,7 +88,7 @@ def expected_completion_tokens(call: dict) -> int:
 def analyse_cycle(calls: list[dict]) -> dict:
     previous: bytes | None = None
     prompt_bytes = shared_bytes = 0
-    prompt_tokens = completion_tokens = expected_tokens = cacheable_tokens = 0
+    prompt_tokens = completion_tokens = expected_tokens = cacheable_tokens = unshared_tokens = 0
     by_task: dict[str, dict] = {}
     impression_tokens = []
     for call in calls:
@@ -102,6 +102,9 @@ def analyse_cycle(calls: list[dict]) -> dict:
         shared_bytes += shared
         prompt_tokens += tokens
         cacheable_tokens += provider_cacheable(prefix_tokens)
+        # What no prefix cache can spare, whatever its minimum: the part after the
+        # prefix shared with the previous call.
+        unshared_tokens += max(0, tokens - prefix_tokens)
         completion = count_tokens(call["completion"])
         expected = expected_completion_tokens(call)
         completion_tokens += completion
@@ -121,6 +124,7 @@ def analyse_cycle(calls: list[dict]) -> dict:
         "prefix_shared_bytes": shared_bytes,
         "prefix_share": shared_bytes / prompt_bytes if prompt_bytes else 0.0,
         "provider_cacheable_tokens": cacheable_tokens,
+        "unshared_prompt_tokens": unshared_tokens,
         "by_task": by_task,
         "impression_prompt_tokens": impression_tokens,
     }
@@ -169,7 +173,7 @@ def run(*, cycles: int, seed: int) -> dict:
         "per_cycle": {
             key: summary([c[key] for c in per_cycle])
             for key in ("calls", "prompt_tokens", "completion_tokens_standin", "completion_tokens_expected",
-                        "prefix_share", "provider_cacheable_tokens", "reads")
+                        "prefix_share", "provider_cacheable_tokens", "unshared_prompt_tokens", "reads")
         },
         "prefix_share_overall": sum(c["prefix_shared_bytes"] for c in per_cycle) / total_bytes if total_bytes else 0,
         "per_post_read": {
@@ -188,7 +192,8 @@ def print_report(r: dict) -> None:
     print(f"per cycle: {pc['calls']['mean']:.1f} calls, prompt {pc['prompt_tokens']['mean']:,.0f} tokens "
           f"(p90 {pc['prompt_tokens']['p90']:,.0f}), completion {pc['completion_tokens_expected']['mean']:,.0f} "
           f"expected ({pc['completion_tokens_standin']['mean']:,.0f} from the stand-in); "
-          f"prefix share {r['prefix_share_overall']:.0%}, provider-cacheable {pc['provider_cacheable_tokens']['mean']:,.0f} tokens")
+          f"prefix share {r['prefix_share_overall']:.0%}, provider-cacheable {pc['provider_cacheable_tokens']['mean']:,.0f} tokens, "
+          f"outside the shared prefix {pc['unshared_prompt_tokens']['mean']:,.0f} tokens")
     pr = r["per_post_read"]
     print(f"per post read: impression prompt p50 {pr['impression_prompt_tokens']['p50']:,.0f}, "
           f"p90 {pr['impression_prompt_tokens']['p90']:,.0f}, max {pr['impression_prompt_tokens']['max']:,.0f}; "

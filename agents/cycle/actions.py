@@ -113,15 +113,16 @@ def _write_replies(ctx: StageContext, items: list[dict]) -> list[dict]:
         post = item["post"]
         locale = inputs.post_locale(post, me.locale)
         impression = own.get(post.id, {})
+        content = truncate_pt(post.content, settings.STGY_AI_USER_POST_TEXT_LIMIT)
         payload = {
             "replyChain": inputs.context_posts(chains[post.id], me=me, summaries=summaries),
             "post": {
                 "locale": locale,
                 "author": post.owner.nickname,
-                "createdAt": inputs.iso(post.created_at),
-                "content": truncate_pt(post.content, settings.STGY_AI_USER_POST_TEXT_LIMIT),
+                "createdAt": inputs.prompt_time(post.created_at),
+                "content": content,
                 "tags": author_tags.get(post.id, [])[: settings.STGY_AI_TAG_MAX_COUNT],
-                "summary": inputs.summary_text(summaries, post.id),
+                "summary": inputs.summary_unless_whole(summaries, post, content),
                 "impression": inputs.impression_text(impression),
                 "impressionTags": inputs.impression_tags(impression),
                 "peerImpression": inputs.impression_text(peers.get(post.owner_id, ({}, None))[0]),

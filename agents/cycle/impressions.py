@@ -53,14 +53,15 @@ def post_impressions(ctx: StageContext) -> dict[str, Any]:
     for post in pending:
         locale = inputs.post_locale(post, me.locale)
         peer_payload = peers.get(post.owner_id, ({}, None))[0]
+        content = truncate_pt(post.content, limit)
         payload = {
             "replyChain": inputs.context_posts(chains[post.id], me=me, summaries=summaries),
             "post": {
                 "locale": locale,
                 "author": post.owner.nickname,
-                "createdAt": inputs.iso(post.created_at),
-                "content": truncate_pt(post.content, limit),
-                "summary": inputs.summary_text(summaries, post.id),
+                "createdAt": inputs.prompt_time(post.created_at),
+                "content": content,
+                "summary": inputs.summary_unless_whole(summaries, post, content),
                 "peerImpression": inputs.impression_text(peer_payload),
                 "peerTags": inputs.impression_tags(peer_payload),
                 "isSelf": False,
@@ -133,8 +134,7 @@ def peer_impressions(ctx: StageContext) -> dict[str, Any]:
     for peer in todo:
         locale = inputs.dash_locale(peer.locale)
         last = previous.get(peer.id, ({}, None))[0]
-        payload = {
-            "userId": peer.hex_id,
+        payload = {  # no userId: the nickname names the peer (the id costs ≈ 14 tokens)
             "locale": peer.locale,
             "nickname": peer.nickname,
             "introduction": truncate_pt(peer.introduction or "", settings.STGY_AI_USER_INTRO_TEXT_LIMIT),

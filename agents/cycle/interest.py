@@ -22,7 +22,6 @@ from agents.models import CycleRun, Interest, PeerImpression, PostImpression
 from agents.tags import normalize_interest_tags
 from agents.textmeasure import truncate_pt
 from agents.vectors import blend_interest
-from sns.ids import id_to_hex
 from sns.models import User
 
 from . import inputs
@@ -49,8 +48,9 @@ def _interest_input(ctx: StageContext) -> dict[str, Any]:
         if peer is None:
             continue
         payload = inputs.parse_payload(row.payload)
+        # Users and posts are linked by nickname: the 16-hex-digit ids the original
+        # also sends cost ≈ 14 tokens each (280 per call) and tell the model no more.
         users.append({
-            "userId": peer.hex_id,
             "locale": peer.locale,
             "nickname": peer.nickname,
             "introduction": truncate_pt(peer.introduction or "", peer_text_limit),
@@ -66,12 +66,12 @@ def _interest_input(ctx: StageContext) -> dict[str, Any]:
         if post is None:
             continue
         payload = inputs.parse_payload(row.payload)
+        content = truncate_pt(post.content, peer_text_limit)
         posts.append({
             "locale": inputs.post_locale(post, me.locale),
-            "authorId": id_to_hex(post.owner_id),
             "authorNickname": post.owner.nickname,
-            "content": truncate_pt(post.content, peer_text_limit),
-            "summary": inputs.summary_text(summaries, post.id),
+            "content": content,
+            "summary": inputs.summary_unless_whole(summaries, post, content),
             "impression": inputs.impression_text(payload),
             "tags": inputs.impression_tags(payload),
         })

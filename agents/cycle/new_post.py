@@ -50,20 +50,19 @@ def new_post(ctx: StageContext) -> dict[str, Any]:
     ai_tags: dict[int, list[str]] = {}
     for tag in AiPostTag.objects.filter(post_id__in=[p.id for p in seeds]).order_by("name"):
         ai_tags.setdefault(tag.post_id, []).append(tag.name)
-    payload = {
-        "posts": [
-            {
-                "locale": inputs.post_locale(post, me.locale),
-                "createdAt": inputs.iso(post.created_at),
-                "content": truncate_pt(post.content, settings.STGY_AI_USER_POST_TEXT_LIMIT),
-                "tags": parse_tags_field(ai_tags.get(post.id, []), settings.STGY_AI_TAG_MAX_COUNT),
-                "summary": inputs.summary_text(summaries, post.id),
-                "replyChain": inputs.context_posts(chains[post.id], me=me, summaries=summaries, content_limit=CONTEXT_TEXT_LIMIT),
-                "existingReplies": inputs.context_posts(replies.get(post.id, []), me=me, summaries=summaries, content_limit=CONTEXT_TEXT_LIMIT),
-            }
-            for post in seeds
-        ]
-    }
+    def seed(post: Post) -> dict[str, Any]:
+        content = truncate_pt(post.content, settings.STGY_AI_USER_POST_TEXT_LIMIT)
+        return {
+            "locale": inputs.post_locale(post, me.locale),
+            "createdAt": inputs.prompt_time(post.created_at),
+            "content": content,
+            "tags": parse_tags_field(ai_tags.get(post.id, []), settings.STGY_AI_TAG_MAX_COUNT),
+            "summary": inputs.summary_unless_whole(summaries, post, content),
+            "replyChain": inputs.context_posts(chains[post.id], me=me, summaries=summaries, content_limit=CONTEXT_TEXT_LIMIT),
+            "existingReplies": inputs.context_posts(replies.get(post.id, []), me=me, summaries=summaries, content_limit=CONTEXT_TEXT_LIMIT),
+        }
+
+    payload = {"posts": [seed(post) for post in seeds]}
     locale = inputs.dash_locale(me.locale)
     rng = random.Random(f"{ctx.run.pk}:new-post")
     tag_num = min(settings.STGY_AI_USER_NEW_POST_TAGS, settings.STGY_AI_TAG_MAX_COUNT)

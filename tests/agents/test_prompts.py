@@ -23,6 +23,21 @@ TASK_PLACEHOLDERS = {
     "post-summary": {"{{POST_JSON}}"},
 }
 LENGTH_PLACEHOLDERS = {"{{MAX_CHARS}}", "{{TAG_CHARS}}", "{{TAG_NUM}}", "{{LOCALE}}"}
+OUTPUT_KEYS = {
+    "post-impression": ("impression", "tags", "shouldLike", "shouldReply"),
+    "peer-impression": ("impression", "tags", "shouldFollow"),
+    "interest": ("interest", "tags"),
+    "new-post": ("content", "tags"),
+    "reply-post": ("content", "tags"),
+}
+EXPLAINED_INPUT_KEYS = {
+    "post-impression": ("replyChain", "isSelf", "content", "summary", "peerImpression", "peerTags"),
+    "peer-impression": ("lastImpression", "posts"),
+    "interest": ("impression", "tags", "currentInterest"),
+    "new-post": (),
+    "reply-post": ("replyChain", "existingReplies", "isSelf", "impression", "impressionTags",
+                   "peerImpression", "tags"),
+}
 REQUIRED_OUTPUT_KEY = {
     "post-impression": "impression",
     "peer-impression": "impression",
@@ -70,6 +85,12 @@ def payload_for(task, text="Two owls nested in the old oak this spring."):
     if task == "post-summary":
         return {"locale": "en", "author": "Bob", "content": text}
     return {"replyChain": [], "post": {**post, "summary": "", "isSelf": False}}
+
+
+def example_of(template):
+    """The example object: the line after the "Example:" / "例:" label."""
+    lines = template.strip().splitlines()
+    return json.loads(lines[lines.index("例:" if "例:" in lines else "Example:") + 1])
 
 
 def render(task, locale="en", prof=None, payload=None, max_chars=1000, tag_chars=40, tag_num=5):
@@ -159,7 +180,6 @@ def test_prompt_dir_without_configured_django(monkeypatch):
 def test_each_task_exists_with_its_placeholders(task, locale):
     path = prompts.find_prompt_file(task, locale)
     assert path.name == f"{task}-{locale}.txt"
-    assert 1500 <= path.stat().st_size <= 6000
     text = path.read_text(encoding="utf-8")
     found = set(PLACEHOLDER.findall(text))
     expected = TASK_PLACEHOLDERS[task] | (set() if task == "common-profile" else LENGTH_PLACEHOLDERS)
@@ -170,12 +190,60 @@ def test_each_task_exists_with_its_placeholders(task, locale):
 
 @pytest.mark.parametrize("task", [t for t in prompts.TASKS if t != "common-profile"])
 @pytest.mark.parametrize("locale", ["en", "ja"])
-def test_each_task_asks_for_ndc_tags_and_ends_with_an_example(task, locale):
+def test_each_task_has_an_ndc_example_and_ends_with_its_input(task, locale):
     text = prompts.load_prompt(task, locale)
-    assert "NDC" in text and "007.63:" in text
-    example = json.loads(text.strip().splitlines()[-1])
+    # The NDC rule itself is stated once, in the common profile; each task sets the
+    # tag count and length, and its example shows an NDC tag.
+    assert "{{TAG_NUM}}" in text and "{{TAG_CHARS}}" in text
+    # Example and instructions come first and the input last: everything up to the
+    # input is the same for every call of the task, so a provider can cache it.
+    assert text.strip().splitlines()[-1] == next(iter(TASK_PLACEHOLDERS[task]))
+    example = example_of(text)
     assert isinstance(example[REQUIRED_OUTPUT_KEY[task]], str)
     assert re.fullmatch(r"\d{3}(\.\d+)?:\S.*", example["tags"][0])
+
+
+# Characters of the fixed instructions of one call (common profile + task template, no
+# inputs); they are paid on every call, ≈ 22 per cycle. The first rewrite cut them from
+# ≈ 5,900 / 2,400 characters to these; a template growing past them should be a decision.
+FIXED_CHARS_BUDGET = {"en": 2600, "ja": 1350}
+SUMMARY_CHARS_BUDGET = {"en": 1500, "ja": 850}
+
+
+@pytest.mark.parametrize("task", prompts.AGENT_TASKS)
+@pytest.mark.parametrize("locale", ["en", "ja"])
+def test_fixed_instructions_stay_within_their_budget(task, locale):
+    common = prompts.load_prompt("common-profile", locale).strip()
+    template = prompts.load_prompt(task, locale).strip()
+    assert len(common) + len(template) <= FIXED_CHARS_BUDGET[locale]
+    assert len(template) >= 300  # still a real task description, not a stub
+
+
+@pytest.mark.parametrize("locale", ["en", "ja"])
+def test_summary_template_stays_within_its_budget(locale):
+    assert 300 <= len(prompts.load_prompt("post-summary", locale)) <= SUMMARY_CHARS_BUDGET[locale]
+
+
+@pytest.mark.parametrize("task", prompts.AGENT_TASKS)
+@pytest.mark.parametrize("locale", ["en", "ja"])
+def test_each_task_keeps_its_behavioural_keys(task, locale):
+    """The shortened templates still name every output key and every input key the
+    task explains (spec/prompts.md §3)."""
+    text = prompts.load_prompt(task, locale)
+    example = example_of(text)
+    assert set(example) == set(OUTPUT_KEYS[task])
+    for key in EXPLAINED_INPUT_KEYS[task]:
+        assert key in text, key
+
+
+def test_the_common_profile_carries_the_shared_tag_and_output_rules():
+    for locale in ("en", "ja"):
+        text = prompts.load_prompt("common-profile", locale)
+        assert "NDC" in text and "007.63:" in text and "JSON" in text
+        for key in ("locale", "introduction", "aiPersonality", "currentInterest"):
+            assert key in text
+    summary = prompts.load_prompt("post-summary", "en")  # no common profile in front of it
+    assert "NDC" in summary and "Dewey" in summary and "JSON" in summary
 
 
 def test_common_profile_frames_a_scriptwriter():
@@ -190,7 +258,8 @@ def test_common_profile_frames_a_scriptwriter():
 def test_rendering_leaves_no_placeholder_and_starts_with_the_profile(task, locale):
     text = render(task, locale=locale, max_chars=500, tag_chars=20, tag_num=3)
     assert PLACEHOLDER.search(text) is None
-    common = prompts.load_prompt("common-profile", locale).strip()
+    # The common profile follows the AI user's locale (en-US here), not the task's.
+    common = prompts.load_prompt("common-profile", "en-US").strip()
     common = common.replace("{{PROFILE_JSON}}", prompts.prompt_json(profile()))
     assert text.startswith(common + "\n\n")
     assert text.endswith("\n") and not text.endswith("\n\n")
@@ -208,13 +277,55 @@ def test_rendering_is_byte_stable_and_shares_the_profile_prefix():
     assert prompts.prompt_json(profile()) + "\n\n" in shared
 
 
-def test_json_is_pretty_ordered_and_keeps_non_ascii():
-    assert prompts.prompt_json({"b": 1, "a": "日本語"}) == '{\n  "b": 1,\n  "a": "日本語"\n}'
+def test_json_is_compact_ordered_and_keeps_non_ascii():
+    assert prompts.prompt_json({"b": 1, "a": "日本語", "c": [1, {"d": "x y"}]}) == (
+        '{"b":1,"a":"日本語","c":[1,{"d":"x y"}]}'
+    )
+
+
+def test_empty_members_and_false_flags_are_left_out_at_any_depth():
+    doc = {"a": "", "b": [], "c": {}, "d": None, "e": False, "f": 0, "g": True,
+           "h": [{"isSelf": False, "content": "x", "tags": []}, "", []],
+           "i": {"j": {"k": ""}}}
+    assert prompts.drop_empty(doc) == {"f": 0, "g": True, "h": [{"content": "x"}, "", []]}
+    assert prompts.prompt_json(doc) == '{"f":0,"g":true,"h":[{"content":"x"},"",[]]}'
+
+
+def test_locales_equal_to_the_tasks_are_left_out_of_the_payload_only():
+    payload = {"replyChain": [{"locale": "ja_JP", "content": "a"}, {"locale": "en", "content": "b"}],
+               "post": {"locale": "ja-JP", "content": "c"}}
+    text = render("post-impression", locale="ja-JP", payload=payload)
+    assert '{"replyChain":[{"content":"a"},{"locale":"en","content":"b"}],"post":{"content":"c"}}' in text
+    assert '"locale":"en-US"' in text  # the AI user's own profile keeps its locale
+
+
+def test_a_user_gets_the_same_prefix_in_every_task_language():
+    """An English user reading a Japanese post still starts with its English profile,
+    so its calls share the prefix whatever the posts' languages."""
+    en_task = render("post-impression", locale="en")
+    ja_task = render("post-impression", locale="ja")
+    heading_ja = prompts.load_prompt("post-impression", "ja").splitlines()[0]
+    shared = os.path.commonprefix([en_task, ja_task])
+    assert shared.startswith("You are a scriptwriter")
+    assert prompts.prompt_json(profile()) + "\n\n" in shared
+    assert heading_ja in ja_task and "日本語（ja）" in ja_task  # the task itself stays Japanese
+    japanese_user = dict(profile(), locale="ja-JP")
+    text = render("post-impression", locale="en", prof=japanese_user)
+    assert text.startswith(prompts.load_prompt("common-profile", "ja").split("\n", 1)[0])
+    assert "## Task: post impression" in text and "English (en)" in text
+
+
+def test_an_explicit_profile_locale_wins_over_the_profile_key():
+    text = prompts.render_agent_prompt(
+        "interest", locale="en", profile=profile(), payload=payload_for("interest"),
+        max_chars=100, tag_chars=40, tag_num=5, profile_locale="ja_JP",
+    )
+    assert "脚本家" in text and "scriptwriter" not in text
 
 
 def test_placeholders_in_user_text_are_stripped():
     assert prompts.prompt_json({"a": "x{{TAG_NUM}}y{not} {{lower}}"}) == (
-        '{\n  "a": "xy{not} {{lower}}"\n}'
+        '{"a":"xy{not} {{lower}}"}'
     )
     # A placeholder rebuilt by deleting an inner one must not survive either.
     assert "{{" not in prompts.prompt_json({"a": "{{MAX{{X}}_CHARS}}"})
@@ -222,9 +333,9 @@ def test_placeholders_in_user_text_are_stripped():
     payload = payload_for("post-impression", text="UNIQUE-MARK {{PROFILE_JSON}} {{TAG_NUM}}")
     text = render("post-impression", prof=evil, payload=payload, max_chars=777)
     assert text.count("UNIQUE-MARK") == 1
-    assert text.count('"nickname": "Aiko"') == 1
-    assert '"introduction": "hi   "' in text
-    assert '"content": "UNIQUE-MARK  "' in text
+    assert text.count('"nickname":"Aiko"') == 1
+    assert '"introduction":"hi   "' in text
+    assert '"content":"UNIQUE-MARK  "' in text
     assert PLACEHOLDER.search(text) is None
 
 
@@ -232,7 +343,7 @@ def test_peer_impression_fills_profile_and_peer_separately():
     me = profile(nickname="Aiko")
     peer = payload_for("peer-impression")
     text = render("peer-impression", prof=me, payload=peer)
-    me_json, peer_json = prompts.prompt_json(me), prompts.prompt_json(peer)
+    me_json, peer_json = prompts.prompt_json(me), prompts.prompt_json(prompts.drop_locale(peer, "en"))
     assert text.count(me_json) == 1 and text.count(peer_json) == 1
     task_part = prompts.load_prompt("peer-impression", "en").strip()
     task_start = text.index(task_part.splitlines()[0])

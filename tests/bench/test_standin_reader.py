@@ -1,0 +1,73 @@
+"""The benchmark stand-in server reads rendered prompts back: which task, which
+language, and the profile and task JSON (bench/llm_standin_server.py). It must keep up
+with the templates, whose headings and layout it depends on."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from agents import prompts
+from bench.llm_standin_server import StandIn, TaskReader
+
+PROFILES = {
+    "en": {"userId": "00A1", "locale": "en-US", "nickname": "Aiko", "introduction": "Owls at dawn.",
+           "aiPersonality": "Dry and precise.", "currentInterest": "City owls.", "currentInterestTags": ["owls"]},
+    "ja": {"userId": "00B2", "locale": "ja-JP", "nickname": "さくら", "introduction": "朝の野鳥。",
+           "aiPersonality": "静かで几帳面。", "currentInterest": "", "currentInterestTags": []},
+}
+PAYLOADS = {
+    "post-impression": {"replyChain": [], "post": {"locale": "ja-JP", "author": "Bob", "content": "{tricky} 実験",
+                                                   "isSelf": False}},
+    "peer-impression": {"userId": "00C3", "nickname": "Peer", "introduction": "Bread.",
+                        "posts": [{"summary": "Rye starter notes.", "tags": ["bread"]}]},
+    "interest": {"users": [{"userId": "00C3", "nickname": "Peer"}], "posts": [{"content": "Owls again."}]},
+    "new-post": {"posts": [{"content": "My last post about owls.", "tags": ["owls"]}]},
+    "reply-post": {"replyChain": [], "post": {"author": "Bob", "content": "Any owls here?"}, "existingReplies": []},
+}
+
+
+@pytest.fixture(scope="module")
+def reader():
+    return TaskReader()
+
+
+def render(task, *, task_locale, user_lang):
+    return prompts.render_agent_prompt(
+        task, locale=task_locale, profile=PROFILES[user_lang], payload=PAYLOADS[task],
+        max_chars=300, tag_chars=20, tag_num=3,
+    )
+
+
+@pytest.mark.parametrize("task", prompts.AGENT_TASKS)
+@pytest.mark.parametrize(("task_locale", "user_lang"), [("en", "en"), ("ja-JP", "ja"), ("ja-JP", "en"), ("en", "ja")])
+def test_reads_task_language_profile_and_payload(reader, task, task_locale, user_lang):
+    task_read, lang, inputs = reader.read(render(task, task_locale=task_locale, user_lang=user_lang))
+    assert (task_read, lang) == (task, task_locale[:2])
+    # The profile comes back in the user's language even when the task is in another.
+    assert inputs["profile"] == prompts.drop_empty(PROFILES[user_lang])
+    expected = prompts.drop_locale(PAYLOADS[task], prompts.normalize_locale(task_locale))
+    assert inputs["payload"] == prompts.drop_empty(expected)
+
+
+@pytest.mark.parametrize("locale", ["en", "ja"])
+def test_reads_the_summary_prompt(reader, locale):
+    payload = {"locale": locale, "author": "Bob", "content": "A long note on owls."}
+    text = prompts.render_summary_prompt(locale=locale, payload=payload, max_chars=200, tag_chars=20, tag_num=5)
+    assert reader.read(text) == ("post-summary", locale, {"payload": payload})
+
+
+def test_an_unknown_prompt_is_plain_chat(reader):
+    assert reader.read("Say hello.") == ("chat", "en", {})
+
+
+def test_answers_a_mixed_language_prompt_in_schema(settings):
+    """End to end through the stand-in's answer(): an English user's impression of a
+    Japanese post gets a schema-valid answer that uses the user's profile."""
+    text = render("post-impression", task_locale="ja-JP", user_lang="en")
+    body = StandIn(latency=0).answer({"messages": [{"role": "user", "content": text}], "response_format": {}})
+    answer = json.loads(body["choices"][0]["message"]["content"])
+    assert isinstance(answer["impression"], str) and answer["impression"]
+    assert isinstance(answer["shouldLike"], bool) and isinstance(answer["shouldReply"], bool)
+    assert body["usage"]["prompt_tokens"] > 0

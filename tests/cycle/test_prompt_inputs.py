@@ -1,0 +1,107 @@
+"""What the stages put into their prompts, read off the requests the local
+OpenAI-compatible server received: the profile prefix in the AI user's own language,
+summaries only beside cut content, no locale that repeats the task's."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+from django.test import override_settings
+
+from agents import prompts
+from agents.cycle.run import cycle_begin, run_cycle_sync, stage_execute
+from tests.factories import make_post, make_user
+
+from .helpers import make_site, push_answers, summarise, vector_with_cosine
+
+pytestmark = pytest.mark.django_db
+
+
+def prompts_of(server, task_heading: str) -> list[str]:
+    texts = [r.body["messages"][0]["content"] for r in server.chat_requests()]
+    return [t for t in texts if task_heading in t]
+
+
+def payload_of(prompt: str, label: str) -> dict:
+    """The one-line JSON document on the line after `label` (the template's input label)."""
+    lines = prompt.splitlines()
+    return json.loads(lines[lines.index(label) + 1])
+
+
+def run_until(ai, stage: str):
+    run = cycle_begin(ai.id)
+    for name in ("select_posts", "post_impressions", "peer_impressions"):
+        stage_execute(run.pk, name)
+        if name == stage:
+            break
+    return run
+
+
+def test_a_summary_is_sent_only_beside_cut_content(model_server, settings):
+    settings.STGY_AI_USER_POST_TEXT_LIMIT = 40
+    ai, (short,) = make_site(cosines=(100,))
+    with override_settings(STGY_AI_PROVIDER="none"):
+        long = make_post(make_user("Writer"), "Sourdough bread notes. " * 20)
+    summarise(long, vector_with_cosine(100), text="A long sourdough diary, condensed.")
+    push_answers(model_server)
+    run_until(ai, "post_impressions")
+
+    posts = {}
+    for text in prompts_of(model_server, "## Task: post impression"):
+        post = payload_of(text, "Post:")["post"]
+        posts[post["author"]] = post
+    assert posts["Person0"]["content"] == short.content
+    assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\dZ", posts["Person0"]["createdAt"])  # to the minute
+    assert "summary" not in posts["Person0"]  # the whole text is there: no summary
+    assert posts["Writer"]["content"].endswith("…")
+    assert posts["Writer"]["summary"] == "A long sourdough diary, condensed."
+
+
+def test_the_profile_prefix_follows_the_ai_user_not_the_post(model_server):
+    ai, (post,) = make_site(cosines=(100,))
+    ai.locale = "ja-JP"
+    ai.save(update_fields=["locale"])
+    post.locale = "en-US"
+    post.save(update_fields=["locale"])
+    push_answers(model_server)
+    run_until(ai, "post_impressions")
+
+    (text,) = prompts_of(model_server, "## Task: post impression")
+    common = prompts.load_prompt("common-profile", "ja").strip().split("{{PROFILE_JSON}}")[0]
+    assert text.startswith(common)  # the Japanese user's own profile text
+    assert "English (en-US)" in text  # while the impression is asked in the post's language
+
+
+def test_a_locale_is_sent_only_where_it_differs_from_the_tasks(model_server):
+    ai, (post,) = make_site(cosines=(100,))
+    author = post.owner
+    author.locale = "en-US"
+    author.save(update_fields=["locale"])
+    with override_settings(STGY_AI_PROVIDER="none"):
+        make_post(author, "Ein Brot aus Roggen.", locale="de-DE")
+    push_answers(model_server)
+    run_until(ai, "peer_impressions")
+
+    (text,) = prompts_of(model_server, "## Task: user impression")
+    peer = payload_of(text, "User:")
+    assert "English (en-US)" in text and "locale" not in peer  # {{LOCALE}} says it already
+    assert peer["nickname"] == author.nickname and "userId" not in peer
+    assert [p.get("locale") for p in peer["posts"]] == ["de-DE", None]
+
+
+def test_the_interest_input_links_users_and_posts_by_nickname(model_server):
+    ai, posts = make_site(cosines=(100, 90))
+    push_answers(model_server)
+    run_cycle_sync(ai.id)
+
+    (text,) = prompts_of(model_server, "## Task: current interests")
+    read = payload_of(text, "Read:")
+    assert {u["nickname"] for u in read["users"]} == {p.owner.nickname for p in posts}
+    assert {p["authorNickname"] for p in read["posts"]} == {p.owner.nickname for p in posts}
+    assert all("userId" not in u for u in read["users"])
+    assert all("authorId" not in p for p in read["posts"])
+    profile = json.loads(text.split("\n\n## Task:")[0].rsplit("\n", 1)[1])
+    assert profile["nickname"] == ai.nickname and profile["currentInterest"] == "Fermentation and bread"
+    assert "userId" not in profile and "currentInterestTags" not in profile
