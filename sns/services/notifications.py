@@ -12,7 +12,7 @@ from datetime import timedelta
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
-from django.db.models import Q
+from django.db.models import Exists, Q, Value
 from django.utils import timezone
 
 from ..access import access_writable
@@ -52,33 +52,33 @@ def notify_post_event(*, recipient_id: int, slot: str, actor: User, post) -> Non
 
 def _record_event(recipient_id: int, slot: str, record: dict, *, actor_id: int, post_pk: int | None) -> None:
     # The action has committed, but its actor or post may be gone already: such
-    # events notify nobody (spec/api.md §4).
-    if not User.objects.filter(pk=actor_id).exists():
-        return
-    if post_pk is not None and not Post.objects.filter(pk=post_pk).exists():
+    # events notify nobody (spec/api.md §4). Recipient, actor and post are checked
+    # in one query.
+    facts = User.objects.filter(pk=recipient_id).annotate(
+        actor_exists=Exists(User.objects.filter(pk=actor_id)),
+        post_exists=Exists(Post.objects.filter(pk=post_pk)) if post_pk is not None else Value(True),
+    ).values_list("timezone", "actor_exists", "post_exists").first()
+    if facts is None or not facts[1] or not facts[2]:
         return
     try:
-        _fold_event(recipient_id, slot, record)
+        _fold_event(recipient_id, slot, record, facts[0])
     except IntegrityError:
         # Two events raced to create the same day's row; the second one folds into it.
-        _fold_event(recipient_id, slot, record)
+        _fold_event(recipient_id, slot, record, facts[0])
     except Exception:
         log.exception("notification for user %s slot %s failed", recipient_id, slot)
 
 
-def _fold_event(recipient_id: int, slot: str, record: dict) -> None:
+def _fold_event(recipient_id: int, slot: str, record: dict, recipient_timezone: str) -> None:
     """One row per recipient, slot and day in the recipient's time zone: the newest
     `STGY_NOTIFICATION_PAYLOAD_RECORDS` records first, distinct user and post counts,
     re-marked unread, `updated_at` strictly increasing."""
-    recipient = User.objects.filter(pk=recipient_id).only("timezone").first()
-    if recipient is None:
-        return
     # Millisecond precision, as the API prints it: a client that polls with the
     # `updatedAt` it last saw as `newerThan` must get 304, not that row again.
     now = timezone.now()
     now = now.replace(microsecond=now.microsecond // 1000 * 1000)
     try:
-        tz = zoneinfo.ZoneInfo(recipient.timezone)
+        tz = zoneinfo.ZoneInfo(recipient_timezone)
     except (zoneinfo.ZoneInfoNotFoundError, ValueError):
         tz = zoneinfo.ZoneInfo("UTC")
     term = now.astimezone(tz).strftime("%Y-%m-%d")

@@ -10,7 +10,7 @@ from django.db.models import F
 from django.utils import timezone
 
 from .. import throttle
-from ..access import access_post, access_writable, is_blocked_by
+from ..access import access_post, access_writable, block_annotations, is_blocked_annotated
 from ..errors import InvalidInput
 from ..ids import parse_id
 from ..markdown import make_snippet
@@ -35,10 +35,13 @@ def _validated_content(actor: User, content) -> str:
 
 
 def _check_reply_target(actor: User, parent_id: int) -> Post:
-    parent = Post.objects.select_related("owner").filter(pk=parent_id).first()
+    # The parent, its owner and the block facts in one query.
+    parent = (
+        Post.objects.select_related("owner").annotate(**block_annotations(actor, "owner_id")).filter(pk=parent_id).first()
+    )
     if parent is None:
         raise InvalidInput("parent post not found")
-    if is_blocked_by(parent.owner_id, actor, owner=parent.owner):
+    if is_blocked_annotated(parent, parent.owner, actor):
         raise InvalidInput("blocked by the owner")
     if not parent.allow_replies and not actor.is_admin:
         raise InvalidInput("replies are not allowed for the target post")

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from django.db import IntegrityError, transaction
-from django.db.models import F
+from django.db.models import Case, Exists, F, OuterRef, When
+from django.db.models.functions import Greatest
 from django.utils import timezone
 
 from .. import throttle
-from ..access import access_writable, is_blocked_by
+from ..access import access_writable, block_annotations, is_blocked_annotated
 from ..errors import Conflict, InvalidInput, NotFound
 from ..models import Block, Follow, Like, Post, User
 from . import notifications
@@ -15,14 +16,23 @@ from . import notifications
 
 def like_add(actor: User, post_id: int) -> Like:
     access_writable(actor)
-    post = Post.objects.select_related("owner").filter(pk=post_id).first()
+    # The post, its owner, the block facts and "already liked" in one query.
+    post = (
+        Post.objects.select_related("owner")
+        .annotate(
+            **block_annotations(actor, "owner_id"),
+            already_liked=Exists(Like.objects.filter(post_id=OuterRef("pk"), user_id=actor.id)),
+        )
+        .filter(pk=post_id)
+        .first()
+    )
     if post is None:
         raise InvalidInput("post not found")
-    if is_blocked_by(post.owner_id, actor, owner=post.owner):
+    if is_blocked_annotated(post, post.owner, actor):
         raise InvalidInput("blocked by the owner")
     if not post.allow_likes and not actor.is_admin:
         raise InvalidInput("likes are not allowed for the target post")
-    if Like.objects.filter(post_id=post_id, user_id=actor.id).exists():
+    if post.already_liked:
         raise Conflict("already liked")
     throttle.throttle_check(actor, throttle.LIKES)
     try:
@@ -53,14 +63,37 @@ def _target_user(user_id: int) -> User:
     return user
 
 
+def _follow_counts_add(follower_id: int, followee_id: int, delta: int) -> None:
+    """Both sides' counters in one UPDATE (never below zero)."""
+
+    def moved(field: str, user_id: int):
+        value = F(field) + delta if delta > 0 else Greatest(F(field) + delta, 0)
+        return Case(When(pk=user_id, then=value), default=F(field))
+
+    User.objects.filter(pk__in=[follower_id, followee_id]).update(
+        followee_count=moved("followee_count", follower_id),
+        follower_count=moved("follower_count", followee_id),
+    )
+
+
 def follow_add(actor: User, user_id: int) -> Follow:
     access_writable(actor)
     if user_id == actor.id:
         raise InvalidInput("cannot follow yourself")
-    target = _target_user(user_id)
-    if is_blocked_by(target.id, actor, owner=target):
+    # The target, the block facts and "already following" in one query.
+    target = (
+        User.objects.annotate(
+            **block_annotations(actor, "pk"),
+            already_following=Exists(Follow.objects.filter(follower_id=actor.id, followee_id=OuterRef("pk"))),
+        )
+        .filter(pk=user_id)
+        .first()
+    )
+    if target is None:
+        raise NotFound("not found")
+    if is_blocked_annotated(target, target, actor):
         raise InvalidInput("blocked by the user")
-    if Follow.objects.filter(follower_id=actor.id, followee_id=user_id).exists():
+    if target.already_following:
         raise Conflict("already following")
     throttle.throttle_check(actor, throttle.USER_UPDATES)
     try:
@@ -68,8 +101,7 @@ def follow_add(actor: User, user_id: int) -> Follow:
             follow = Follow.objects.create(
                 follower_id=actor.id, followee_id=user_id, created_at=timezone.now()
             )
-            User.objects.filter(pk=actor.id).update(followee_count=F("followee_count") + 1)
-            User.objects.filter(pk=user_id).update(follower_count=F("follower_count") + 1)
+            _follow_counts_add(actor.id, user_id, 1)
     except IntegrityError:
         raise Conflict("already following") from None
     notifications.notify_follow(recipient_id=user_id, actor=actor)
@@ -82,12 +114,7 @@ def follow_remove(actor: User, user_id: int) -> None:
         deleted, _ = Follow.objects.filter(follower_id=actor.id, followee_id=user_id).delete()
         if not deleted:
             raise NotFound("not followed")
-        User.objects.filter(pk=actor.id, followee_count__gt=0).update(
-            followee_count=F("followee_count") - 1
-        )
-        User.objects.filter(pk=user_id, follower_count__gt=0).update(
-            follower_count=F("follower_count") - 1
-        )
+        _follow_counts_add(actor.id, user_id, -1)
 
 
 def block_add(actor: User, user_id: int) -> Block:
