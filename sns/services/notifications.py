@@ -6,12 +6,13 @@ failed notification can never undo the like or reply that caused it.
 
 from __future__ import annotations
 
+import json
 import logging
 import zoneinfo
 from datetime import timedelta
 
 from django.conf import settings
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
 from django.db.models import Exists, Q, Value
 from django.utils import timezone
 
@@ -84,6 +85,8 @@ def _fold_event(recipient_id: int, slot: str, record: dict, recipient_timezone: 
     term = now.astimezone(tz).strftime("%Y-%m-%d")
     record = {**record, "ts": int(now.timestamp())}
     limit = settings.STGY_NOTIFICATION_PAYLOAD_RECORDS
+    if _insert_first_of_day(recipient_id, slot, term, record, now):
+        return
     with transaction.atomic():
         row = (
             Notification.objects.select_for_update()
@@ -106,6 +109,36 @@ def _fold_event(recipient_id: int, slot: str, record: dict, recipient_timezone: 
         # updatedAt strictly increases so feed clients polling with newerThan never miss one.
         row.updated_at = max(now, row.updated_at + timedelta(milliseconds=1)) if row.updated_at else now
         row.save()
+
+
+def _first_payload(slot: str, record: dict) -> dict:
+    """The payload the fold below gives a row that has no events yet."""
+    payload = {"userIds": [record["userId"]], "countUsers": 1, "records": [record]}
+    if slot != "follow":
+        payload["postIds"] = [record["postId"]]
+        payload["countPosts"] = 1
+    return payload
+
+
+def _insert_first_of_day(recipient_id: int, slot: str, term: str, record: dict, now) -> bool:
+    """Most events are the first of their row (a like or reply slot is per post): on
+    PostgreSQL try to insert the row outright, one statement instead of a locked read
+    and a write; False if the row exists already (or on another database), and the
+    caller folds the event into it."""
+    if connection.vendor != "postgresql":
+        return False
+    meta = Notification._meta
+    qn = connection.ops.quote_name
+    columns = ", ".join(qn(meta.get_field(f).column) for f in ("user", "slot", "term", "is_read", "payload", "updated_at", "created_at"))
+    conflict = ", ".join(qn(meta.get_field(f).column) for f in ("user", "slot", "term"))
+    sql = (
+        f"INSERT INTO {qn(meta.db_table)} ({columns}) VALUES (%s, %s, %s, false, %s::jsonb, %s, %s) "
+        f"ON CONFLICT ({conflict}) DO NOTHING RETURNING {qn(meta.pk.column)}"
+    )
+    payload = json.dumps(_first_payload(slot, record))
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [recipient_id, slot, term, payload, now, now])
+        return cursor.fetchone() is not None
 
 
 _MEMBERS_KEPT = 1000

@@ -73,10 +73,8 @@ def post_create(
         owner = User.objects.filter(pk=owned_by).first()
         if owner is None:
             raise InvalidInput("owner not found")
-    if idempotency_key:
-        existing = Post.objects.filter(idempotency_key=idempotency_key).first()
-        if existing is not None:
-            return existing
+    # A repeated idempotency key is caught by its unique constraint below (no lookup
+    # before every insert); the repeat then returns the post that stands.
     parent = _check_reply_target(actor, reply_to) if reply_to is not None else None
     throttle.throttle_check(actor, throttle.POSTS, size=len(text) + 50 * len(tag_names))
 
@@ -105,7 +103,7 @@ def post_create(
             post_written(post, created=True)
     except IntegrityError:
         if idempotency_key:
-            # A concurrent delivery of the same AI step won the race; its post stands.
+            # A redelivered or concurrent delivery of the same AI step: the first post stands.
             existing = Post.objects.filter(idempotency_key=idempotency_key).first()
             if existing is not None:
                 return existing
