@@ -23,7 +23,6 @@ from agents.tags import normalize_interest_tags
 from agents.textmeasure import truncate_pt
 from agents.vectors import blend_interest
 from sns.ids import id_to_hex
-from sns.models import User
 
 from . import inputs
 from .context import StageContext
@@ -41,13 +40,14 @@ def _interest_input(ctx: StageContext) -> dict[str, Any]:
     me = ctx.user
     limit = settings.STGY_AI_USER_READ_OWN_POST_LIMIT
     peer_text_limit = settings.STGY_AI_USER_IMPRESSION_PEER_TEXT_LIMIT
-    peer_rows = list(PeerImpression.objects.filter(user_id=me.id).order_by("-updated_at", "-peer_id")[:limit])
-    peers = {u.id: u for u in User.objects.filter(id__in=[r.peer_id for r in peer_rows])}
+    # The peers come with their impressions (one query); the posts read with theirs and
+    # their summaries (two).
+    peer_rows = list(
+        PeerImpression.objects.filter(user_id=me.id).select_related("peer").order_by("-updated_at", "-peer_id")[:limit]
+    )
     users = []
     for row in peer_rows:
-        peer = peers.get(row.peer_id)
-        if peer is None:
-            continue
+        peer = row.peer
         payload = inputs.parse_payload(row.payload)
         users.append({
             "userId": peer.hex_id,
@@ -58,8 +58,8 @@ def _interest_input(ctx: StageContext) -> dict[str, Any]:
             "tags": inputs.impression_tags(payload),
         })
     post_rows = list(PostImpression.objects.filter(user_id=me.id).order_by("-updated_at", "-post_id")[:limit])
-    visible = viewable_posts(me.id, [r.post_id for r in post_rows])
-    summaries = inputs.summaries_for(visible.keys())
+    visible = viewable_posts(me.id, [r.post_id for r in post_rows], with_summary=True)
+    summaries = inputs.summaries_of(visible.values())
     posts = []
     for row in post_rows:
         post = visible.get(row.post_id)
