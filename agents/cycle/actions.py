@@ -81,18 +81,19 @@ def likes_and_replies(ctx: StageContext) -> dict[str, Any]:
     }
     plan = plan_actions(reads, ctx.details.get("postDecisions") or {}, posts, me.id)
     likes, replies = [], []
-    for item in plan:
-        if not item["like"]:
-            continue
+    to_like = [item for item in plan if item["like"]]
+    # All likes through one call of the rulebook: the same checks per post, batched.
+    outcomes = services.likes_add(me, [item["post"].id for item in to_like]) if to_like else {}
+    for item in to_like:
         post = item["post"]
         record = {"postId": post.hex_id, "rank": item["rank"], "sim": item["sim"], "judgement": "shouldLike"}
-        try:
-            services.like_add(me, post.id)
-            record["result"] = "liked"
-        except Conflict:
+        outcome = outcomes[post.id]
+        if isinstance(outcome, Conflict):
             record["result"] = "already liked"
-        except DomainError as exc:
-            record["result"] = f"refused: {exc.message}"
+        elif isinstance(outcome, DomainError):
+            record["result"] = f"refused: {outcome.message}"
+        else:
+            record["result"] = "liked"
         likes.append(record)
     ctx.details["likes"] = likes
 

@@ -136,13 +136,20 @@ def follow_management(ctx: StageContext) -> dict[str, Any]:
              describe(uid) | {"reason": "not analysable" if uid not in analysed else "below keep threshold or inactive"})
         for uid in to_unfollow
     ]
+    # All follows through one call of the rulebook: the same checks per user, batched.
+    outcomes = services.follows_add(me, to_follow) if to_follow else {}
     follows = [
-        _act(lambda uid=uid: services.follow_add(me, uid), "followed", Conflict, "already following",
+        _act(lambda uid=uid: _raise_if_refused(outcomes[uid]), "followed", Conflict, "already following",
              describe(uid) | {"reason": "shouldFollow and similar"})
         for uid in to_follow
     ]
     ctx.details["follows"], ctx.details["unfollows"] = follows, unfollows
     return {"candidates": len(candidate_ids), "followees": len(current_ids), "followed": len(follows), "unfollowed": len(unfollows)}
+
+
+def _raise_if_refused(outcome) -> None:
+    if isinstance(outcome, DomainError):
+        raise outcome
 
 
 def _act(action, done: str, benign: type[DomainError], benign_text: str, record: dict[str, Any]) -> dict[str, Any]:
