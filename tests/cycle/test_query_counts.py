@@ -28,15 +28,29 @@ pytestmark = pytest.mark.django_db
 
 # Counted as CaptureQueriesContext counts them (BEGIN, COMMIT and savepoints included),
 # for this site: 10 posts read, 5 peers judged, 2 likes, 2 replies, a new post.
-CYCLE_QUERY_BOUND = 95
-STAGE_QUERY_BOUNDS = {
-    "select_posts": 9,
-    "post_impressions": 8,
-    "peer_impressions": 8,
-    "likes_and_replies": 28,
-    "interest_update": 14,
-    "new_post": 14,
-    "follow_management": 4,
+# PostgreSQL shares round trips SQLite cannot (the lease renewed in the run record's
+# UPDATE, UNION ALL of limited parts, both tag tables in one statement).
+QUERY_BOUNDS = {
+    "postgresql": {
+        "cycle": 95,
+        "select_posts": 9,
+        "post_impressions": 8,
+        "peer_impressions": 8,
+        "likes_and_replies": 28,
+        "interest_update": 14,
+        "new_post": 14,
+        "follow_management": 4,
+    },
+    "sqlite": {
+        "cycle": 106,
+        "select_posts": 13,
+        "post_impressions": 9,
+        "peer_impressions": 9,
+        "likes_and_replies": 29,
+        "interest_update": 15,
+        "new_post": 15,
+        "follow_management": 5,
+    },
 }
 
 
@@ -101,6 +115,7 @@ def test_a_cycle_costs_the_same_queries_with_20_or_200_posts(model_server, setti
     )
     assert small["llm_calls"] == large["llm_calls"]
     assert small["stages"] == large["stages"]
-    for stage, bound in STAGE_QUERY_BOUNDS.items():
-        assert large["stages"][stage] <= bound, (stage, large["stages"][stage])
-    assert small["cycle"] == large["cycle"] <= CYCLE_QUERY_BOUND
+    bounds = QUERY_BOUNDS[connection.vendor]
+    for stage in STAGES:
+        assert large["stages"][stage] <= bounds[stage], (stage, large["stages"][stage])
+    assert small["cycle"] == large["cycle"] <= bounds["cycle"]
