@@ -6,17 +6,30 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..vectors import GAMMA
+from ..vectors import decode_features
+
+
+def _decoded_values() -> np.ndarray:
+    """What `decode_features` gives for each of the 255 valid byte values, indexed by
+    the byte as unsigned (128, i.e. -128, is outside the codec: NaN, never used)."""
+    table = np.full(256, np.nan)
+    signed = np.array([v for v in range(-127, 128)], dtype=np.int8)
+    table[signed.view(np.uint8)] = decode_features(signed.tobytes())
+    return table
+
+
+_TABLE = _decoded_values()
 
 
 def decode_rows(blobs: list[bytes]) -> tuple[np.ndarray, np.ndarray]:
     """Equal-length int8 blobs as a float matrix (row i = `decode_features(blobs[i])`)
-    and a mask of the rows that decode at all (no byte -128, outside the codec)."""
+    and a mask of the rows that decode at all (no byte -128, outside the codec).
+    A byte has 255 possible values, so decoding is a table lookup, not a power per
+    element (the table holds `decode_features`' own results)."""
     dim = len(blobs[0])
-    q = np.frombuffer(b"".join(blobs), dtype=np.int8).reshape(len(blobs), dim).astype(np.float64)
-    ok = ~(q == -128).any(axis=1)
-    x = q / 127.0
-    return np.sign(x) * np.power(np.abs(x), 1.0 / GAMMA), ok
+    q = np.frombuffer(b"".join(blobs), dtype=np.uint8).reshape(len(blobs), dim)
+    ok = ~(q == 128).any(axis=1)
+    return _TABLE[q], ok
 
 
 def unit_rows(matrix: np.ndarray) -> np.ndarray:
