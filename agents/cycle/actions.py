@@ -15,7 +15,7 @@ from django.conf import settings
 from django.db.models import OuterRef, Subquery
 
 from agents.llm.parsing import parse_reply
-from agents.models import PostImpression
+from agents.models import PeerImpression, PostImpression
 from agents.textmeasure import truncate_pt
 from sns import services
 from sns.errors import Conflict, DomainError
@@ -73,11 +73,16 @@ def likes_and_replies(ctx: StageContext) -> dict[str, Any]:
     # reply rule), summary and this user's impression of each post.
     parents = Post.objects.filter(pk=OuterRef("reply_to"))
     mine = PostImpression.objects.filter(user_id=me.id, post_id=OuterRef("pk")).values("payload")[:1]
+    of_author = PeerImpression.objects.filter(user_id=me.id, peer_id=OuterRef("owner_id")).values("payload")[:1]
     posts = {
         p.id: p
         for p in Post.objects.filter(id__in=[parse_id(r["postId"]) for r in reads])
         .select_related("owner", "ai_summary")
-        .annotate(reply_to_owner_id=Subquery(parents.values("owner_id")[:1]), my_impression=Subquery(mine))
+        .annotate(
+            reply_to_owner_id=Subquery(parents.values("owner_id")[:1]),
+            my_impression=Subquery(mine),
+            my_peer_impression=Subquery(of_author),
+        )
     }
     plan = plan_actions(reads, ctx.details.get("postDecisions") or {}, posts, me.id)
     likes, replies = [], []
@@ -115,7 +120,7 @@ def _write_replies(ctx: StageContext, items: list[dict]) -> list[dict]:
         [a for c in chains.values() for a in c] + [r for rs in existing.values() for r in rs] + targets
     )
     own = {p.id: inputs.parse_payload(p.my_impression) for p in targets if p.my_impression is not None}
-    peers = inputs.peer_payloads(me.id, {p.owner_id for p in targets})
+    peers = {p.owner_id: (inputs.parse_payload(p.my_peer_impression), None) for p in targets if p.my_peer_impression is not None}
     author_tags: dict[int, list[str]] = {}
     for tag in PostTag.objects.filter(post_id__in=[p.id for p in targets]).order_by("name"):
         author_tags.setdefault(tag.post_id, []).append(tag.name)

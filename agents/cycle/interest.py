@@ -12,6 +12,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import transaction
+from django.db.models import Exists, OuterRef
 from django.utils import timezone
 
 from agents import memory
@@ -23,11 +24,11 @@ from agents.tags import normalize_interest_tags
 from agents.textmeasure import truncate_pt
 from agents.vectors import blend_interest
 from sns.ids import id_to_hex
+from sns.models import Block
 
 from . import inputs
 from .context import StageContext
 from .llm_calls import LlmJob, run_jobs, scaled
-from .viewable import viewable_posts
 
 
 def interest_snapshot(interest: Interest | None) -> dict[str, Any] | None:
@@ -57,8 +58,16 @@ def _interest_input(ctx: StageContext) -> dict[str, Any]:
             "impression": inputs.impression_text(payload),
             "tags": inputs.impression_tags(payload),
         })
-    post_rows = list(PostImpression.objects.filter(user_id=me.id).order_by("-updated_at", "-post_id")[:limit])
-    visible = viewable_posts(me.id, [r.post_id for r in post_rows], with_summary=True)
+    # The newest post impressions with their posts, owners and summaries; the viewable
+    # filter (owner not frozen, no block of this user) on the same rows.
+    blocked = Block.objects.filter(blocker_id=OuterRef("post__owner_id"), blockee_id=me.id)
+    post_rows = list(
+        PostImpression.objects.filter(user_id=me.id)
+        .select_related("post", "post__owner", "post__ai_summary")
+        .annotate(owner_blocks_me=Exists(blocked))
+        .order_by("-updated_at", "-post_id")[:limit]
+    )
+    visible = {r.post_id: r.post for r in post_rows if not r.post.owner.is_frozen and not r.owner_blocks_me}
     summaries = inputs.summaries_of(visible.values())
     posts = []
     for row in post_rows:

@@ -32,22 +32,22 @@ pytestmark = pytest.mark.django_db
 # UPDATE, UNION ALL of limited parts, both tag tables in one statement).
 QUERY_BOUNDS = {
     "postgresql": {
-        "cycle": 95,
+        "cycle": 93,
         "select_posts": 9,
         "post_impressions": 8,
         "peer_impressions": 8,
-        "likes_and_replies": 28,
-        "interest_update": 14,
+        "likes_and_replies": 27,
+        "interest_update": 13,
         "new_post": 14,
         "follow_management": 4,
     },
     "sqlite": {
-        "cycle": 106,
+        "cycle": 104,
         "select_posts": 13,
         "post_impressions": 9,
         "peer_impressions": 9,
-        "likes_and_replies": 29,
-        "interest_update": 15,
+        "likes_and_replies": 28,
+        "interest_update": 14,
         "new_post": 15,
         "follow_management": 5,
     },
