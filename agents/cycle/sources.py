@@ -13,6 +13,7 @@ from django.db.models import BooleanField, Exists, ExpressionWrapper, F, Integer
 from django.db.models.expressions import RawSQL
 
 from agents.models import PostImpression
+from agents.recommend.batch import ids_in
 from sns.models import Block, Follow, Notification, Post, User
 from sns.selectors import newest_posts_q
 
@@ -104,7 +105,7 @@ def candidate_facts(viewer_id: int, post_ids) -> dict[int, dict]:
     blocked = Block.objects.filter(blocker_id=OuterRef("owner_id"), blockee_id=viewer_id)
     read = PostImpression.objects.filter(user_id=viewer_id, post_id=OuterRef("pk"))
     rows = (
-        Post.objects.filter(id__in=ids, owner__is_frozen=False)
+        Post.objects.filter(ids_in("id", ids), owner__is_frozen=False)
         .exclude(Exists(blocked))
         .annotate(
             read=Exists(read),

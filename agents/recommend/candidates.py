@@ -19,6 +19,7 @@ from sns.models import Block, Follow, Post, PostTag
 
 from ..keyword_hash import fnv1a32, unpack_hashes
 from ..models import AiPostTag
+from .batch import ids_in
 from .query import RecommendQuery
 
 FROZEN_PENALTY = 0.1
@@ -85,7 +86,7 @@ def post_facts(post_ids, self_user_id: int | None) -> dict[int, Candidate]:
     else:
         blocks = followed = Value(False)
     rows = (
-        Post.objects.filter(id__in=list(post_ids))
+        Post.objects.filter(ids_in("id", post_ids))
         .annotate(owner_blocks_self=blocks, owner_followed=followed, summary_row=F("ai_summary__post_id"))
         .values_list(
             "id", "owner_id", "reply_to", "like_count", "owner__is_frozen", "owner_blocks_self",

@@ -14,7 +14,7 @@ from django.conf import settings
 from ..embeddings import features_for_model
 from ..models import PostSummary
 from ..vectors import cosine, decode_features, l2_normalize, similarity_score
-from .batch import cosines, decode_rows, unit_rows
+from .batch import cosines, decode_rows, ids_in, unit_rows
 from .candidates import Candidate, coarse_candidates, post_facts
 from .query import RecommendQuery
 
@@ -28,7 +28,7 @@ def post_vectors(post_ids) -> tuple[dict[int, np.ndarray | None], set[int]]:
     out: dict[int, np.ndarray | None] = {}
     with_features: set[int] = set()
     usable: dict[int, bytes] = {}
-    rows = PostSummary.objects.filter(post_id__in=list(post_ids)).values_list(
+    rows = PostSummary.objects.filter(ids_in("post_id", post_ids)).values_list(
         "post_id", "features", "embedding_model"
     )
     for post_id, data, model in rows:
