@@ -10,7 +10,7 @@ from pathlib import Path
 
 import environ
 from django.core.exceptions import ImproperlyConfigured
-from kombu import Queue
+from kombu import Exchange, Queue
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = Path(environ.Env().str("STGY_VAR_DIR", default=str(BASE_DIR / "var")))
@@ -161,7 +161,11 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 # consumes both queues; one started with -Q must name both.
 STGY_CYCLE_STAGE_QUEUE = env.str("STGY_CYCLE_STAGE_QUEUE", default="stgy-stages")
 CELERY_TASK_DEFAULT_QUEUE = "celery"
-CELERY_TASK_QUEUES = (Queue(STGY_CYCLE_STAGE_QUEUE), Queue(CELERY_TASK_DEFAULT_QUEUE))
+# Each queue with an exchange and routing key of its own: queues left without one
+# share the default exchange and key, and a stage message would reach both queues.
+CELERY_TASK_QUEUES = tuple(
+    Queue(name, Exchange(name), routing_key=name) for name in (STGY_CYCLE_STAGE_QUEUE, CELERY_TASK_DEFAULT_QUEUE)
+)
 CELERY_TASK_ROUTES = {
     "agents.cycle_stage": {"queue": STGY_CYCLE_STAGE_QUEUE},
     "agents.cycle_finish": {"queue": STGY_CYCLE_STAGE_QUEUE},
