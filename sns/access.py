@@ -3,6 +3,8 @@ the web pages, the API and the AI agents pass through the same gate."""
 
 from __future__ import annotations
 
+from django.db.models import Exists, OuterRef
+
 from .errors import Forbidden, NotFound
 from .models import Block, Follow, Post, User
 
@@ -31,6 +33,24 @@ def is_blocked_by(owner_id: int, actor: User, *, owner: User | None = None) -> b
     if owner.block_strangers:
         return not Follow.objects.filter(follower_id=owner_id, followee_id=actor.id).exists()
     return False
+
+
+def block_annotations(actor: User, owner_ref: str) -> dict:
+    """The two facts `is_blocked_by` needs, as annotations on a row whose owner is
+    `owner_ref`, so a service can load its target and check the block in one query."""
+    return {
+        "owner_blocks_actor": Exists(Block.objects.filter(blocker_id=OuterRef(owner_ref), blockee_id=actor.id)),
+        "owner_follows_actor": Exists(Follow.objects.filter(follower_id=OuterRef(owner_ref), followee_id=actor.id)),
+    }
+
+
+def is_blocked_annotated(row, owner: User, actor: User) -> bool:
+    """`is_blocked_by` over a row loaded with `block_annotations` (same rule)."""
+    if actor.is_admin or owner.id == actor.id:
+        return False
+    if row.owner_blocks_actor:
+        return True
+    return bool(owner.block_strangers and not row.owner_follows_actor)
 
 
 def access_user(user_id: int) -> User:

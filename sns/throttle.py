@@ -49,7 +49,9 @@ def throttle_check(user, limit: Limit, size: int = 0) -> None:
         return
     minute = int(time.time() // 60)
     keys = _keys(limit, user.id, minute)
-    values = cache.get_many([k for pair in keys for k in pair])
+    # A limit without a size limit (likes) never reads its size buckets.
+    wanted = [k for pair in keys for k in pair] if limit.size_setting else [n for n, _ in keys]
+    values = cache.get_many(wanted)
     count = sum(int(values.get(n, 0)) for n, _ in keys)
     total_size = sum(int(values.get(s, 0)) for _, s in keys)
     if count + 1 > getattr(settings, limit.count_setting):

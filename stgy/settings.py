@@ -10,6 +10,7 @@ from pathlib import Path
 
 import environ
 from django.core.exceptions import ImproperlyConfigured
+from kombu import Exchange, Queue
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = Path(environ.Env().str("STGY_VAR_DIR", default=str(BASE_DIR / "var")))
@@ -157,7 +158,26 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_SOFT_TIME_LIMIT = _num("CELERY_TASK_SOFT_TIME_LIMIT", 600)
 CELERY_TASK_TIME_LIMIT = _num("CELERY_TASK_TIME_LIMIT", 720)
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
-CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": _num("CELERY_VISIBILITY_TIMEOUT", 3600)}
+# Stage tasks of running cycles have a queue of their own, listed first and consumed
+# with priority: under a backlog of cycle_start tasks a started cycle still finishes
+# in stage time instead of waiting behind the whole FIFO. A worker started without -Q
+# consumes both queues; one started with -Q must name both.
+STGY_CYCLE_STAGE_QUEUE = env.str("STGY_CYCLE_STAGE_QUEUE", default="stgy-stages")
+CELERY_TASK_DEFAULT_QUEUE = "celery"
+# Each queue with an exchange and routing key of its own: queues left without one
+# share the default exchange and key, and a stage message would reach both queues.
+CELERY_TASK_QUEUES = tuple(
+    Queue(name, Exchange(name), routing_key=name) for name in (STGY_CYCLE_STAGE_QUEUE, CELERY_TASK_DEFAULT_QUEUE)
+)
+CELERY_TASK_ROUTES = {
+    "agents.cycle_stage": {"queue": STGY_CYCLE_STAGE_QUEUE},
+    "agents.cycle_finish": {"queue": STGY_CYCLE_STAGE_QUEUE},
+}
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    "visibility_timeout": _num("CELERY_VISIBILITY_TIMEOUT", 3600),
+    # Redis: poll the queues in the order listed (stages first), not round robin.
+    "queue_order_strategy": "priority",
+}
 CELERY_TIMEZONE = "UTC"
 CELERY_BEAT_SCHEDULE = {
     "agents-dispatch": {"task": "agents.dispatch_cycles", "schedule": timedelta(minutes=1)},

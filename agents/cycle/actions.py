@@ -12,8 +12,10 @@ import random
 from typing import Any
 
 from django.conf import settings
+from django.db.models import OuterRef, Subquery
 
 from agents.llm.parsing import parse_reply
+from agents.models import PeerImpression, PostImpression
 from agents.textmeasure import truncate_pt
 from sns import services
 from sns.errors import Conflict, DomainError
@@ -67,23 +69,36 @@ def likes_and_replies(ctx: StageContext) -> dict[str, Any]:
         return {"skipped": "no interest at cycle start (first run)"}
     me = ctx.user
     reads = ctx.details.get("reads") or []
-    from sns.selectors import post_queryset
-
-    posts = {p.id: p for p in post_queryset().filter(id__in=[parse_id(r["postId"]) for r in reads])}
+    # What planning and reply prompts need, in one query: owner, parent owner (the
+    # reply rule), summary and this user's impression of each post.
+    parents = Post.objects.filter(pk=OuterRef("reply_to"))
+    mine = PostImpression.objects.filter(user_id=me.id, post_id=OuterRef("pk")).values("payload")[:1]
+    of_author = PeerImpression.objects.filter(user_id=me.id, peer_id=OuterRef("owner_id")).values("payload")[:1]
+    posts = {
+        p.id: p
+        for p in Post.objects.filter(id__in=[parse_id(r["postId"]) for r in reads])
+        .select_related("owner", "ai_summary")
+        .annotate(
+            reply_to_owner_id=Subquery(parents.values("owner_id")[:1]),
+            my_impression=Subquery(mine),
+            my_peer_impression=Subquery(of_author),
+        )
+    }
     plan = plan_actions(reads, ctx.details.get("postDecisions") or {}, posts, me.id)
     likes, replies = [], []
-    for item in plan:
-        if not item["like"]:
-            continue
+    to_like = [item for item in plan if item["like"]]
+    # All likes through one call of the rulebook: the same checks per post, batched.
+    outcomes = services.likes_add(me, [item["post"].id for item in to_like]) if to_like else {}
+    for item in to_like:
         post = item["post"]
         record = {"postId": post.hex_id, "rank": item["rank"], "sim": item["sim"], "judgement": "shouldLike"}
-        try:
-            services.like_add(me, post.id)
-            record["result"] = "liked"
-        except Conflict:
+        outcome = outcomes[post.id]
+        if isinstance(outcome, Conflict):
             record["result"] = "already liked"
-        except DomainError as exc:
-            record["result"] = f"refused: {exc.message}"
+        elif isinstance(outcome, DomainError):
+            record["result"] = f"refused: {outcome.message}"
+        else:
+            record["result"] = "liked"
         likes.append(record)
     ctx.details["likes"] = likes
 
@@ -97,12 +112,15 @@ def likes_and_replies(ctx: StageContext) -> dict[str, Any]:
 def _write_replies(ctx: StageContext, items: list[dict]) -> list[dict]:
     me = ctx.user
     targets = [item["post"] for item in items]
-    chains = inputs.ancestor_chains(me.id, targets, depth=inputs.REPLY_CHAIN_LIMIT)
-    existing = inputs.latest_direct_replies(me.id, [p.id for p in targets], per_post=EXISTING_REPLIES_LIMIT)
-    context_ids = {a.id for c in chains.values() for a in c} | {r.id for rs in existing.values() for r in rs}
-    summaries = inputs.summaries_for(context_ids | {p.id for p in targets})
-    own = inputs.post_impression_payloads(me.id, [p.id for p in targets])
-    peers = inputs.peer_payloads(me.id, {p.owner_id for p in targets})
+    chains = inputs.ancestor_chains(me.id, targets, depth=inputs.REPLY_CHAIN_LIMIT, with_summary=True)
+    existing = inputs.latest_direct_replies(
+        me.id, [p.id for p in targets], per_post=EXISTING_REPLIES_LIMIT, with_summary=True
+    )
+    summaries = inputs.summaries_of(
+        [a for c in chains.values() for a in c] + [r for rs in existing.values() for r in rs] + targets
+    )
+    own = {p.id: inputs.parse_payload(p.my_impression) for p in targets if p.my_impression is not None}
+    peers = {p.owner_id: (inputs.parse_payload(p.my_peer_impression), None) for p in targets if p.my_peer_impression is not None}
     author_tags: dict[int, list[str]] = {}
     for tag in PostTag.objects.filter(post_id__in=[p.id for p in targets]).order_by("name"):
         author_tags.setdefault(tag.post_id, []).append(tag.name)

@@ -13,20 +13,21 @@ from typing import Any
 
 import numpy as np
 from django.conf import settings
+from django.db.models import Exists, OuterRef
 from django.utils import timezone
 
 from agents.embeddings import features_for_model
 from agents.embeddings.calibration import calibrated_similarity
-from agents.vectors import cosine, decode_features, l2_normalize
+from agents.recommend.batch import decode_by_length, unit_rows
+from agents.vectors import cosine, decode_features
 from sns import services
 from sns.errors import Conflict, DomainError, NotFound
-from sns.ids import id_to_hex, parse_id
-from sns.models import Follow, Post
+from sns.ids import id_to_datetime, id_to_hex, parse_id
+from sns.models import Block, Follow, Post
 from sns.selectors import newest_posts_q
 
 from . import inputs
 from .context import StageContext
-from .viewable import viewable_posts
 
 POSTS_FETCHED = 12
 VECTORS_USED = 10
@@ -36,34 +37,41 @@ def analyse(viewer_id: int, user_ids: list[int], interest_vec: np.ndarray, model
     """{user_id: {"similarity", "latestPostAt"}} for users with at least one usable vector."""
     if not user_ids:
         return {}
-    ranked = list(Post.objects.filter(newest_posts_q("owner_id", user_ids, POSTS_FETCHED)).values_list("id", flat=True))
-    visible = viewable_posts(viewer_id, ranked, with_owner=False)
-    summaries = inputs.summaries_for(visible.keys())
+    # Each user's newest posts, kept if viewable, with their vectors: one query (the
+    # viewable filter applies to the newest POSTS_FETCHED, as `viewable_posts` over them did).
+    rows = (
+        Post.objects.filter(newest_posts_q("owner_id", user_ids, POSTS_FETCHED), owner__is_frozen=False)
+        .exclude(Exists(Block.objects.filter(blocker_id=OuterRef("owner_id"), blockee_id=viewer_id)))
+        .values_list("id", "owner_id", "ai_summary__features", "ai_summary__embedding_model")
+    )
+    facts = {row[0]: row for row in rows}
     by_user: dict[int, list[int]] = {}
-    for post_id in sorted(visible, reverse=True):
-        by_user.setdefault(visible[post_id].owner_id, []).append(post_id)
+    for post_id in sorted(facts, reverse=True):
+        by_user.setdefault(facts[post_id][1], []).append(post_id)
+    blobs = {}
+    for post_id, (_, _, features, embedding_model) in facts.items():
+        stored = features_for_model(bytes(features), embedding_model) if features else None
+        if stored is not None:
+            blobs[post_id] = stored
+    # Every usable vector decoded and normalised in one numpy pass; vectors that do not
+    # decode or have another length are skipped, as before.
+    decoded = decode_by_length(blobs, len(interest_vec))
+    units = dict(zip(decoded, unit_rows(np.stack(list(decoded.values()))))) if decoded else {}
     result = {}
     for user_id, post_ids in by_user.items():
         total, used = np.zeros(len(interest_vec)), 0
         for post_id in post_ids:
-            summary = summaries.get(post_id)
-            stored = features_for_model(bytes(summary.features), summary.embedding_model) if summary and summary.features else None
-            if stored is None:
+            unit = units.get(post_id)
+            if unit is None:
                 continue
-            try:
-                vec = decode_features(stored)
-            except ValueError:
-                continue
-            if len(vec) != len(interest_vec):
-                continue
-            total = total + l2_normalize(vec)
+            total = total + unit
             used += 1
             if used >= VECTORS_USED:
                 break
         if used:
             result[user_id] = {
                 "similarity": calibrated_similarity(cosine(total, interest_vec), model),
-                "latestPostAt": visible[post_ids[0]].created_at,
+                "latestPostAt": id_to_datetime(post_ids[0]),
             }
     return result
 
@@ -128,13 +136,20 @@ def follow_management(ctx: StageContext) -> dict[str, Any]:
              describe(uid) | {"reason": "not analysable" if uid not in analysed else "below keep threshold or inactive"})
         for uid in to_unfollow
     ]
+    # All follows through one call of the rulebook: the same checks per user, batched.
+    outcomes = services.follows_add(me, to_follow) if to_follow else {}
     follows = [
-        _act(lambda uid=uid: services.follow_add(me, uid), "followed", Conflict, "already following",
+        _act(lambda uid=uid: _raise_if_refused(outcomes[uid]), "followed", Conflict, "already following",
              describe(uid) | {"reason": "shouldFollow and similar"})
         for uid in to_follow
     ]
     ctx.details["follows"], ctx.details["unfollows"] = follows, unfollows
     return {"candidates": len(candidate_ids), "followees": len(current_ids), "followed": len(follows), "unfollowed": len(unfollows)}
+
+
+def _raise_if_refused(outcome) -> None:
+    if isinstance(outcome, DomainError):
+        raise outcome
 
 
 def _act(action, done: str, benign: type[DomainError], benign_text: str, record: dict[str, Any]) -> dict[str, Any]:

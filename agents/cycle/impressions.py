@@ -5,22 +5,23 @@ from __future__ import annotations
 
 import json
 from datetime import timedelta
+from types import SimpleNamespace
 from typing import Any
 
 from django.conf import settings
+from django.db.models import OuterRef, Subquery
 from django.utils import timezone
 
 from agents import memory
 from agents.llm.parsing import parse_peer_impression, parse_post_impression
+from agents.models import PeerImpression, PostImpression
 from agents.textmeasure import truncate_pt
 from sns.ids import id_to_hex, parse_id
 from sns.models import Post, User
-from sns.selectors import newest_posts_q
 
 from . import inputs
 from .context import StageContext
 from .llm_calls import LlmJob, run_jobs, scaled
-from .viewable import viewable_posts
 
 
 
@@ -32,20 +33,24 @@ def post_impressions(ctx: StageContext) -> dict[str, Any]:
     me = ctx.user
     reads = ctx.details.get("reads") or []
     ids = [parse_id(r["postId"]) for r in reads]
-    posts = {p.id: p for p in Post.objects.filter(id__in=ids).select_related("owner")}
+    # The posts with their owners, summaries and any impression already written (a
+    # redelivered stage finds its earlier impressions and reuses their decisions), in one query.
+    mine = PostImpression.objects.filter(user_id=me.id, post_id=OuterRef("pk")).values("payload")[:1]
+    posts = {
+        p.id: p
+        for p in Post.objects.filter(id__in=ids).select_related("owner", "ai_summary").annotate(my_impression=Subquery(mine))
+    }
     to_read = [posts[i] for i in ids if i in posts and posts[i].owner_id != me.id]
     decisions: dict[str, Any] = ctx.details.setdefault("postDecisions", {})
-    # A redelivered stage finds its earlier impressions and reuses their decisions.
-    existing = inputs.post_impression_payloads(me.id, [p.id for p in to_read])
+    existing = {p.id: inputs.parse_payload(p.my_impression) for p in to_read if p.my_impression is not None}
     for post_id, payload in existing.items():
         decisions.setdefault(id_to_hex(post_id), _decision(payload))
     pending = [p for p in to_read if p.id not in existing]
     if not pending:
         return {"read": 0, "reused": len(existing)}
 
-    chains = inputs.ancestor_chains(me.id, pending, depth=inputs.REPLY_CHAIN_LIMIT)
-    context_ids = {a.id for chain in chains.values() for a in chain} | {p.id for p in pending}
-    summaries = inputs.summaries_for(context_ids)
+    chains = inputs.ancestor_chains(me.id, pending, depth=inputs.REPLY_CHAIN_LIMIT, with_summary=True)
+    summaries = inputs.summaries_of([a for chain in chains.values() for a in chain] + pending)
     peers = inputs.peer_payloads(me.id, {p.owner_id for p in pending})
     base = settings.STGY_AI_USER_IMPRESSION_LENGTH
     limit = settings.STGY_AI_USER_POST_TEXT_LIMIT
@@ -103,8 +108,19 @@ def peer_impressions(ctx: StageContext) -> dict[str, Any]:
         if owner != me.id and owner not in peer_ids:
             peer_ids.append(owner)
     decisions: dict[str, Any] = ctx.details.setdefault("peerDecisions", {})
-    peers = {u.id: u for u in User.objects.filter(id__in=peer_ids)}
-    previous = inputs.peer_payloads(me.id, peer_ids)
+    # The peers with their previous impression (payload and time) in one query.
+    prev = PeerImpression.objects.filter(user_id=me.id, peer_id=OuterRef("pk"))
+    peers = {
+        u.id: u
+        for u in User.objects.filter(id__in=peer_ids).annotate(
+            prev_payload=Subquery(prev.values("payload")[:1]), prev_updated_at=Subquery(prev.values("updated_at")[:1])
+        )
+    }
+    previous = {
+        u.id: (inputs.parse_payload(u.prev_payload), SimpleNamespace(updated_at=u.prev_updated_at))
+        for u in peers.values()
+        if u.prev_updated_at is not None
+    }
     skip_days = settings.STGY_AI_USER_SKIP_PEER_IMPRESSION_UPDATE_DAYS
     fresh_after = timezone.now() - timedelta(days=skip_days) if skip_days > 0 else None
     run_started = ctx.run.started_at
@@ -125,9 +141,9 @@ def peer_impressions(ctx: StageContext) -> dict[str, Any]:
         return {"judged": 0}
 
     recent = _recent_posts(me.id, [p.id for p in todo])
-    all_post_ids = [p.id for posts in recent.values() for p in posts]
-    summaries = inputs.summaries_for(all_post_ids)
-    own_impressions = inputs.post_impression_payloads(me.id, all_post_ids)
+    all_posts = [p for posts in recent.values() for p in posts]
+    summaries = inputs.summaries_of(all_posts)
+    own_impressions = {p.id: inputs.parse_payload(p.my_impression) for p in all_posts if p.my_impression is not None}
     base = settings.STGY_AI_USER_IMPRESSION_LENGTH
     limit = settings.STGY_AI_USER_OUTPUT_TEXT_LIMIT
     jobs = []
@@ -173,12 +189,14 @@ def peer_impressions(ctx: StageContext) -> dict[str, Any]:
 
 
 def _recent_posts(viewer_id: int, owner_ids: list[int]) -> dict[int, list[Post]]:
-    """Each peer's newest posts (replies included), viewable ones only, newest first."""
+    """Each peer's newest posts (replies included), viewable ones only, newest first,
+    with summaries and the viewer's own impression of each: one query."""
     per_user = settings.STGY_AI_USER_READ_PEER_POST_LIMIT
-    ranked = list(Post.objects.filter(newest_posts_q("owner_id", owner_ids, per_user)).values_list("id", flat=True))
-    visible = viewable_posts(viewer_id, ranked)
+    mine = PostImpression.objects.filter(user_id=viewer_id, post_id=OuterRef("pk")).values("payload")[:1]
+    posts = inputs.viewable_newest(viewer_id, "owner_id", owner_ids, per_user, with_summary=True).annotate(
+        my_impression=Subquery(mine)
+    )
     result: dict[int, list[Post]] = {}
-    for post_id in sorted(visible, reverse=True):
-        post = visible[post_id]
+    for post in sorted(posts, key=lambda p: p.id, reverse=True):
         result.setdefault(post.owner_id, []).append(post)
     return result

@@ -7,12 +7,13 @@ import json
 from typing import Any, Iterable
 
 from django.conf import settings
+from django.db.models import Exists, OuterRef
 
 from agents.models import Interest, PeerImpression, PostImpression, PostSummary
 from agents.tags import parse_tags_field
 from agents.textmeasure import truncate_pt
 from sns.api.presenters import iso
-from sns.models import Post, User
+from sns.models import Block, Post, User
 
 from .viewable import viewable_posts
 
@@ -77,6 +78,20 @@ def summaries_for(post_ids: Iterable[int]) -> dict[int, PostSummary]:
     return {s.post_id: s for s in PostSummary.objects.filter(post_id__in=list(post_ids))}
 
 
+def summaries_of(posts: Iterable[Post]) -> dict[int, PostSummary]:
+    """The summary rows of posts loaded with `select_related("ai_summary")`, in the
+    shape of `summaries_for` (posts without a row are absent)."""
+    out: dict[int, PostSummary] = {}
+    for post in posts:
+        try:
+            row = post.ai_summary
+        except PostSummary.DoesNotExist:
+            continue
+        if row is not None:
+            out[post.id] = row
+    return out
+
+
 def summary_text(summaries: dict[int, PostSummary], post_id: int) -> str:
     row = summaries.get(post_id)
     return truncate_pt(row.summary, settings.STGY_AI_USER_POST_TEXT_LIMIT) if row and row.summary else ""
@@ -99,7 +114,7 @@ def post_impression_payloads(user_id: int, post_ids: Iterable[int]) -> dict[int,
     return {row.post_id: parse_payload(row.payload) for row in rows}
 
 
-def ancestor_chains(viewer_id: int, posts: list[Post], *, depth: int) -> dict[int, list[Post]]:
+def ancestor_chains(viewer_id: int, posts: list[Post], *, depth: int, with_summary: bool = False) -> dict[int, list[Post]]:
     """Reply chains of many posts at once, one query per level, oldest first. Parents the
     viewer may not see (frozen or blocking owner) end the chain (spec README item 10)."""
     chains: dict[int, list[Post]] = {p.id: [] for p in posts}
@@ -108,7 +123,7 @@ def ancestor_chains(viewer_id: int, posts: list[Post], *, depth: int) -> dict[in
     for _ in range(depth):
         if not frontier:
             break
-        parents = viewable_posts(viewer_id, frontier.values())
+        parents = viewable_posts(viewer_id, frontier.values(), with_summary=with_summary)
         next_frontier = {}
         for post_id, parent_id in frontier.items():
             parent = parents.get(parent_id)
@@ -140,16 +155,29 @@ def context_posts(posts: list[Post], *, me: User, summaries: dict[int, PostSumma
     return [context_post(p, me=me, content_limit=content_limit, summaries=summaries) for p in posts]
 
 
-def latest_direct_replies(viewer_id: int, post_ids: list[int], *, per_post: int) -> dict[int, list[Post]]:
-    """Newest `per_post` viewable direct replies of each post, chronological."""
+def viewable_newest(viewer_id: int, field: str, keys, n: int, *, with_summary: bool = False):
+    """The `n` newest posts of each key of `field` ("owner_id" or "reply_to") that the
+    viewer may see, with owners: `viewable_posts` over `newest_posts_q` in one query
+    (the viewable filter applies to the newest `n`, not "the newest `n` viewable")."""
     from sns.selectors import newest_posts_q
 
+    blocked = Block.objects.filter(blocker_id=OuterRef("owner_id"), blockee_id=viewer_id)
+    qs = (
+        Post.objects.filter(newest_posts_q(field, keys, n), owner__is_frozen=False)
+        .exclude(Exists(blocked))
+        .select_related("owner")
+    )
+    if with_summary:
+        qs = qs.select_related("ai_summary")
+    return qs
+
+
+def latest_direct_replies(viewer_id: int, post_ids: list[int], *, per_post: int, with_summary: bool = False) -> dict[int, list[Post]]:
+    """Newest `per_post` viewable direct replies of each post, chronological."""
     if not post_ids:
         return {}
-    pairs = list(Post.objects.filter(newest_posts_q("reply_to", post_ids, per_post)).values_list("id", "reply_to"))
-    visible = viewable_posts(viewer_id, [pid for pid, _ in pairs])
     result: dict[int, list[Post]] = {pid: [] for pid in post_ids}
-    for reply_id, parent_id in sorted(pairs):
-        if reply_id in visible:
-            result[parent_id].append(visible[reply_id])
+    replies = viewable_newest(viewer_id, "reply_to", post_ids, per_post, with_summary=with_summary)
+    for reply in sorted(replies, key=lambda p: p.id):
+        result[reply.reply_to].append(reply)
     return result

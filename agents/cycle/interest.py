@@ -12,6 +12,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import transaction
+from django.db.models import Exists, OuterRef
 from django.utils import timezone
 
 from agents import memory
@@ -22,12 +23,11 @@ from agents.models import CycleRun, Interest, PeerImpression, PostImpression
 from agents.tags import normalize_interest_tags
 from agents.textmeasure import truncate_pt
 from agents.vectors import blend_interest
-from sns.models import User
+from sns.models import Block
 
 from . import inputs
 from .context import StageContext
 from .llm_calls import LlmJob, run_jobs, scaled
-from .viewable import viewable_posts
 
 
 def interest_snapshot(interest: Interest | None) -> dict[str, Any] | None:
@@ -40,13 +40,14 @@ def _interest_input(ctx: StageContext) -> dict[str, Any]:
     me = ctx.user
     limit = settings.STGY_AI_USER_READ_OWN_POST_LIMIT
     peer_text_limit = settings.STGY_AI_USER_IMPRESSION_PEER_TEXT_LIMIT
-    peer_rows = list(PeerImpression.objects.filter(user_id=me.id).order_by("-updated_at", "-peer_id")[:limit])
-    peers = {u.id: u for u in User.objects.filter(id__in=[r.peer_id for r in peer_rows])}
+    # The peers come with their impressions (one query); the posts read with theirs and
+    # their summaries (two).
+    peer_rows = list(
+        PeerImpression.objects.filter(user_id=me.id).select_related("peer").order_by("-updated_at", "-peer_id")[:limit]
+    )
     users = []
     for row in peer_rows:
-        peer = peers.get(row.peer_id)
-        if peer is None:
-            continue
+        peer = row.peer
         payload = inputs.parse_payload(row.payload)
         # Users and posts are linked by nickname: the 16-hex-digit ids the original
         # also sends cost ≈ 14 tokens each (280 per call) and tell the model no more.
@@ -57,9 +58,17 @@ def _interest_input(ctx: StageContext) -> dict[str, Any]:
             "impression": inputs.impression_text(payload),
             "tags": inputs.impression_tags(payload),
         })
-    post_rows = list(PostImpression.objects.filter(user_id=me.id).order_by("-updated_at", "-post_id")[:limit])
-    visible = viewable_posts(me.id, [r.post_id for r in post_rows])
-    summaries = inputs.summaries_for(visible.keys())
+    # The newest post impressions with their posts, owners and summaries; the viewable
+    # filter (owner not frozen, no block of this user) on the same rows.
+    blocked = Block.objects.filter(blocker_id=OuterRef("post__owner_id"), blockee_id=me.id)
+    post_rows = list(
+        PostImpression.objects.filter(user_id=me.id)
+        .select_related("post", "post__owner", "post__ai_summary")
+        .annotate(owner_blocks_me=Exists(blocked))
+        .order_by("-updated_at", "-post_id")[:limit]
+    )
+    visible = {r.post_id: r.post for r in post_rows if not r.post.owner.is_frozen and not r.owner_blocks_me}
+    summaries = inputs.summaries_of(visible.values())
     posts = []
     for row in post_rows:
         post = visible.get(row.post_id)

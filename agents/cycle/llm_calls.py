@@ -88,15 +88,23 @@ def _run_job(
 def run_jobs(jobs: list[LlmJob], *, profile: dict, tier: str, user_id: int, run_id: int, stage: str) -> list[LlmJob]:
     bound = max(1, int(settings.STGY_AI_USER_STAGE_CONCURRENCY))
     kwargs = dict(profile=profile, tier=tier, user_id=user_id, run_id=run_id, stage=stage)
-    if bound == 1 or len(jobs) <= 1:
+    if len(jobs) <= 1:
         for job in jobs:
             _run_job(job, **kwargs)
         return jobs
-
-    # The job threads leave their usage rows here and this thread writes them all at
-    # once: a thread of its own would otherwise open (and close) a database connection
-    # per call just for its row.
+    # The jobs leave their usage rows here and this thread writes them all in one
+    # statement after the last call (a job thread would otherwise open a database
+    # connection just for its row). The budget check before each call therefore does
+    # not see the stage's own earlier calls: a soft limit, as budget.py says.
     usage: list = []
+    if bound == 1:
+        try:
+            for job in jobs:
+                _run_job(job, **kwargs, usage=usage)
+        finally:
+            if usage:
+                LlmUsage.objects.bulk_create(usage)
+        return jobs
 
     def worker(job: LlmJob) -> None:
         try:

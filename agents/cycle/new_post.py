@@ -36,17 +36,25 @@ def new_post(ctx: StageContext) -> dict[str, Any]:
         ctx.details["newPost"] = {"postId": done.hex_id, "reused": True}
         return {"postId": done.hex_id}
     skip_days = settings.STGY_AI_USER_SKIP_NEW_POST_DAYS
-    latest_root = Post.objects.filter(owner_id=me.id, reply_to__isnull=True).order_by("-id").first()
+    own = list(
+        Post.objects.filter(owner_id=me.id)
+        .select_related("owner", "ai_summary")
+        .order_by("-id")[: settings.STGY_AI_USER_READ_OWN_POST_LIMIT]
+    )
+    # The latest root post is usually among the newest own posts; ask only if it is not.
+    latest_root = next((p for p in own if p.reply_to is None), None)
+    if latest_root is None and len(own) >= settings.STGY_AI_USER_READ_OWN_POST_LIMIT:
+        latest_root = Post.objects.filter(owner_id=me.id, reply_to__isnull=True).order_by("-id").first()
     if skip_days > 0 and latest_root is not None and latest_root.created_at > timezone.now() - timedelta(days=skip_days):
         ctx.details["newPost"] = {"skipped": f"latest root post is younger than {skip_days} days"}
         return {"skipped": "recent root post"}
 
-    own = list(Post.objects.filter(owner_id=me.id).select_related("owner").order_by("-id")[: settings.STGY_AI_USER_READ_OWN_POST_LIMIT])
     seeds = own[: min(SEED_POSTS, settings.STGY_AI_USER_READ_POST_LIMIT)]
-    chains = inputs.ancestor_chains(me.id, seeds, depth=CONTEXT_ITEMS)
-    replies = inputs.latest_direct_replies(me.id, [p.id for p in seeds], per_post=CONTEXT_ITEMS)
-    context_ids = {a.id for c in chains.values() for a in c} | {r.id for rs in replies.values() for r in rs}
-    summaries = inputs.summaries_for(context_ids | {p.id for p in seeds})
+    chains = inputs.ancestor_chains(me.id, seeds, depth=CONTEXT_ITEMS, with_summary=True)
+    replies = inputs.latest_direct_replies(me.id, [p.id for p in seeds], per_post=CONTEXT_ITEMS, with_summary=True)
+    summaries = inputs.summaries_of(
+        [a for c in chains.values() for a in c] + [r for rs in replies.values() for r in rs] + seeds
+    )
     ai_tags: dict[int, list[str]] = {}
     for tag in AiPostTag.objects.filter(post_id__in=[p.id for p in seeds]).order_by("name"):
         ai_tags.setdefault(tag.post_id, []).append(tag.name)

@@ -15,7 +15,7 @@ from typing import Any
 from django.db.models import Count, Q, Sum
 from django.utils import timezone
 
-from agents.models import CycleRun, LlmUsage
+from agents.models import CycleRun, Interest, LlmUsage
 from sns.models import User
 
 from . import STAGES
@@ -25,7 +25,7 @@ from .follows import follow_management
 from .impressions import peer_impressions, post_impressions
 from .interest import interest_snapshot, interest_update
 from .new_post import new_post
-from .schedule import lease_claim, lease_release, lease_renew
+from .schedule import lease_claim, run_save_with_lease
 from .select_posts import select_posts
 
 log = logging.getLogger(__name__)
@@ -45,17 +45,24 @@ assert tuple(STAGE_FUNCTIONS) == STAGES
 def cycle_begin(user_id: int) -> CycleRun | None:
     """Create the run record and take the user's lease; None if the user is not an
     active AI user or another cycle of theirs holds the lease."""
-    user = User.objects.filter(pk=user_id, ai_model__isnull=False, is_frozen=False).first()
+    user = (
+        User.objects.select_related("ai_interest")
+        .filter(pk=user_id, ai_model__isnull=False, is_frozen=False)
+        .first()
+    )
     if user is None:
         return None
-    run = CycleRun.objects.create(user=user, started_at=timezone.now())
+    try:
+        interest = user.ai_interest
+    except Interest.DoesNotExist:
+        interest = None
+    # The interest snapshot goes in with the row: one INSERT instead of INSERT + UPDATE.
+    run = CycleRun.objects.create(
+        user=user, started_at=timezone.now(), details={"interestAtStart": interest_snapshot(interest)}
+    )
     if not lease_claim(user.id, run.pk):
         run.delete()
         return None
-    from agents.models import Interest
-
-    run.details = {"interestAtStart": interest_snapshot(Interest.objects.filter(user_id=user.id).first())}
-    run.save(update_fields=["details"])
     return run
 
 
@@ -65,8 +72,6 @@ def stage_execute(run_id: int, stage: str) -> dict[str, Any]:
     if recorded and recorded.get("outcome") in ("ok", "skipped", "failed"):
         return recorded  # a redelivered stage task: the work is done and recorded
     ctx = StageContext(run=run, stage=stage)
-    if not lease_renew(run.user_id, run.pk):
-        ctx.notes["lease"] = "lost (expired and taken by another run)"
     started = time.monotonic()
     try:
         result = STAGE_FUNCTIONS[stage](ctx) or {}
@@ -79,7 +84,11 @@ def stage_execute(run_id: int, stage: str) -> dict[str, Any]:
     if ctx.notes:
         record["notes"] = ctx.notes
     run.stages[stage] = record
-    run.save(update_fields=["stages", "details"])
+    # The lease is renewed with the stage's record, in the same statement: a live
+    # cycle keeps it for one lease period after each stage, a dead one loses it.
+    if not run_save_with_lease(run, ["stages", "details"]):
+        record.setdefault("notes", {})["lease"] = "lost (expired and taken by another run)"
+        run.save(update_fields=["stages"])
     return record
 
 
@@ -104,8 +113,12 @@ def cycle_end(run_id: int) -> CycleRun:
     run.status = CycleRun.Status.FAILED if missing else CycleRun.Status.DONE
     if missing:
         run.details["missingStages"] = missing
-    run.save()
-    lease_release(run.user_id, run.pk)
+    run_save_with_lease(
+        run,
+        ["llm_calls", "prompt_tokens", "completion_tokens", "cached_tokens", "cost", "finished_at",
+         "elapsed_ms", "status", "details"],
+        release=True,
+    )
     return run
 
 

@@ -10,7 +10,9 @@ import random
 from datetime import timedelta
 
 from django.conf import settings
+from django.db import connection
 from django.db.models import Q, Sum
+from django.db.models.sql import UpdateQuery
 from django.utils import timezone
 
 from agents.budget import tokens_used_today, utc_day_start
@@ -98,20 +100,50 @@ def due_user_ids(limit: int = 500) -> list[int]:
 def lease_claim(user_id: int, run_id: int) -> bool:
     now = timezone.now()
     until = now + timedelta(seconds=settings.STGY_AI_USER_LOCK_SECONDS)
-    AgentState.objects.get_or_create(user_id=user_id, defaults={"next_run_at": now + next_interval()})
-    return bool(
+    # The common case (a schedule row with a free lease) is one conditional UPDATE;
+    # only when it changes nothing do we learn whether the row is missing or held.
+    if (
         AgentState.objects.filter(user_id=user_id)
         .filter(Q(lease_until__isnull=True) | Q(lease_until__lt=now))
         .update(lease_until=until, lease_run=run_id)
+    ):
+        return True
+    _, created = AgentState.objects.get_or_create(
+        user_id=user_id,
+        defaults={"next_run_at": now + next_interval(), "lease_until": until, "lease_run": run_id},
     )
+    return created
 
 
-def lease_renew(user_id: int, run_id: int) -> bool:
-    """Extend the run's lease at every stage, so a long cycle keeps it while a dead
-    one loses it one lease period after its last stage started."""
-    until = timezone.now() + timedelta(seconds=settings.STGY_AI_USER_LOCK_SECONDS)
-    return bool(AgentState.objects.filter(user_id=user_id, lease_run=run_id).update(lease_until=until))
+def _lease_queryset(user_id: int, run_id: int):
+    return AgentState.objects.filter(user_id=user_id, lease_run=run_id)
 
 
-def lease_release(user_id: int, run_id: int) -> None:
-    AgentState.objects.filter(user_id=user_id, lease_run=run_id).update(lease_until=None, lease_run=None)
+def run_save_with_lease(run: CycleRun, fields: list[str], *, release: bool = False) -> bool:
+    """Save `fields` of the run record and renew (or, with `release`, release) its
+    lease; True if the run still held the lease.
+
+    Every stage does both, so on PostgreSQL they go in one statement (a data-modifying
+    CTE) instead of two round trips; elsewhere (SQLite) they are two statements."""
+    if release:
+        lease_values = {"lease_until": None, "lease_run": None}
+    else:
+        lease_values = {"lease_until": timezone.now() + timedelta(seconds=settings.STGY_AI_USER_LOCK_SECONDS)}
+    run_values = {name: getattr(run, name) for name in fields}
+    if connection.vendor != "postgresql":
+        CycleRun.objects.filter(pk=run.pk).update(**run_values)
+        return bool(_lease_queryset(run.user_id, run.pk).update(**lease_values))
+    lease_sql, lease_params = _update_sql(_lease_queryset(run.user_id, run.pk), lease_values)
+    run_sql, run_params = _update_sql(CycleRun.objects.filter(pk=run.pk), run_values)
+    sql = f"WITH lease AS ({lease_sql} RETURNING 1) {run_sql} RETURNING (SELECT COUNT(*) FROM lease)"
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [*lease_params, *run_params])
+        row = cursor.fetchone()
+    return bool(row and row[0])
+
+
+def _update_sql(queryset, values: dict) -> tuple[str, tuple]:
+    """The UPDATE statement Django would run for `queryset.update(**values)`."""
+    query = queryset.query.chain(UpdateQuery)
+    query.add_update_values(values)
+    return query.get_compiler(queryset.db).as_sql()

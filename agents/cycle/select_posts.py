@@ -13,19 +13,21 @@ from typing import Any
 
 from django.conf import settings
 
+import numpy as np
+
 from agents.embeddings import features_for_model
 from agents.embeddings.calibration import calibrated_similarity
-from agents.models import PostImpression, PostSummary
-from agents.vectors import cosine, decode_features, similarity_score
-from sns import selectors, services
+from agents.recommend.batch import cosines, decode_by_length
+from agents.vectors import decode_features, similarity_score
+from sns import services
 from sns.errors import DomainError
 from sns.ids import id_to_hex, parse_id
 from sns.models import Follow, Post
-from sns.selectors import Page
+from sns.selectors import newest_posts_q
 from sns.text import language_of
 
+from . import sources
 from .context import StageContext
-from .viewable import viewable_posts
 
 BOOST_OFFSET = 0.2
 PER_AUTHOR_CAP = 2
@@ -48,15 +50,17 @@ def reply_multiplier(post: Post, parent_owner_id: int | None, me_id: int) -> flo
     return 0.5 if is_reply and parent_owner_id != me_id else 1.0
 
 
-def _timeline_candidates(ctx: StageContext, posts, base: float, source: str, out: list) -> None:
+def _timeline_candidates(ctx: StageContext, rows, base: float, source: str, out: list) -> None:
     me = ctx.user
-    for post in posts:
-        if post.owner_id == me.id:
+    for row in rows:
+        if row["owner_id"] == me.id:
             continue
         weight = base
-        weight *= reply_multiplier(post, getattr(post, "reply_to_owner_id", None), me.id)
-        weight *= locale_multiplier(me.locale, post.locale or post.owner.locale)
-        out.append((post.id, weight, source))
+        # A reply is a post with a parent owner (see reply_multiplier).
+        is_reply = row["reply_to"] is not None and row["reply_to_owner_id"] is not None
+        weight *= 0.5 if is_reply and row["reply_to_owner_id"] != me.id else 1.0
+        weight *= locale_multiplier(me.locale, row["locale"] or row["owner__locale"])
+        out.append((row["id"], weight, source))
 
 
 def _notification_candidates(ctx: StageContext, out: list) -> None:
@@ -64,7 +68,7 @@ def _notification_candidates(ctx: StageContext, out: list) -> None:
     read, as a person reading them would (spec/README.md item 6)."""
     me_id = ctx.user.id
     shown = settings.STGY_NOTIFICATION_SHOWN_RECORDS
-    feed = selectors.notifications_feed(me_id, shown=shown) or []
+    feed = sources.notifications_feed(me_id, shown=shown)
     consumed = [(note.slot, note.term) for note in feed if not note.is_read and note.slot.startswith(("reply:", "mention:"))]
     if consumed:
         try:
@@ -118,7 +122,7 @@ def _follower_candidates(ctx: StageContext, rng: random.Random, out: list) -> No
         return
     per_follower = min(POSTS_PER_FOLLOWER, settings.STGY_AI_USER_READ_POST_LIMIT)
     ranked = (
-        Post.objects.filter(selectors.newest_posts_q("owner_id", chosen, per_follower))
+        Post.objects.filter(newest_posts_q("owner_id", chosen, per_follower))
         .order_by("owner_id", "-id")
         .values_list("id", flat=True)
     )
@@ -130,12 +134,9 @@ def gather_candidates(ctx: StageContext, rng: random.Random) -> list[tuple[int, 
     me = ctx.user
     fetch = settings.STGY_AI_USER_FETCH_POST_LIMIT
     out: list[tuple[int, float, str]] = []
-    followees = selectors.posts_by_followees(
-        user_id=me.id, page=Page(0, fetch, "desc"), include_self=False, include_replies=True,
-        limit_per_user=FOLLOWEE_POSTS_PER_USER,
-    )
+    followees, latest = sources.timelines(me.id, limit=fetch, per_followee=FOLLOWEE_POSTS_PER_USER)
     _timeline_candidates(ctx, followees, 1.0, "followee", out)
-    _timeline_candidates(ctx, selectors.posts_list(page=Page(0, fetch, "desc")), 0.5, "latest", out)
+    _timeline_candidates(ctx, latest, 0.5, "latest", out)
     _notification_candidates(ctx, out)
     _recommended_candidates(ctx, out)
     _follower_candidates(ctx, rng, out)
@@ -152,7 +153,9 @@ def merge_by_max(candidates: list[tuple[int, float, str]]) -> dict[int, dict[str
     return merged
 
 
-def rank_by_interest(ctx: StageContext, ordered: list[dict[str, Any]], summaries: dict[int, PostSummary]) -> list[dict[str, Any]]:
+def rank_by_interest(ctx: StageContext, ordered: list[dict[str, Any]], facts: dict[int, dict]) -> list[dict[str, Any]]:
+    """`facts[post_id]` has the post's summary facts (`summarised`, `features`,
+    `embedding_model`); the similarity of every kept post is computed in one numpy pass."""
     interest = ctx.interest
     core = None
     if interest is not None:
@@ -163,30 +166,38 @@ def rank_by_interest(ctx: StageContext, ordered: list[dict[str, Any]], summaries
             except ValueError:
                 core = None
     ranked = []
+    if core is None:
+        # First run (or an undecodable interest): read only posts already summarised.
+        for item in ordered:
+            if facts[item["postId"]]["summarised"]:
+                item.update(sim=0.0, boosted=item["score"])
+                ranked.append(item)
+        return ranked
+    blobs: dict[int, bytes] = {}
     for item in ordered:
-        summary = summaries.get(item["postId"])
-        if core is None:
-            # First run (or an undecodable interest): read only posts already summarised.
-            if summary is None or summary.summary is None:
-                continue
-            item.update(sim=0.0, boosted=item["score"])
-            ranked.append(item)
+        fact = facts[item["postId"]]
+        if item["score"] > 0 and fact["features"]:
+            stored = features_for_model(bytes(fact["features"]), fact["embedding_model"])
+            if stored is not None:
+                blobs[item["postId"]] = stored
+    # Posts whose vector does not decode or has another length are skipped, as before.
+    vectors = decode_by_length(blobs, len(core))
+    sims: dict[int, float] = {}
+    if vectors:
+        keys = list(vectors)
+        raw = cosines(np.stack([vectors[k] for k in keys]), core).tolist()
+        sims = dict(zip(keys, raw))
+    for item in ordered:
+        cos = sims.get(item["postId"])
+        if cos is None:
             continue
-        if item["score"] <= 0 or summary is None or not summary.features:
-            continue
-        features = features_for_model(bytes(summary.features), summary.embedding_model)
-        if features is None:
-            continue
-        try:
-            sim = calibrated_similarity(cosine(core, decode_features(features)), summary.embedding_model)
-        except ValueError:
-            continue
+        model = facts[item["postId"]]["embedding_model"]
+        sim = calibrated_similarity(cos, model)
         if sim != sim:  # NaN
             continue
         item.update(sim=sim, boosted=(item["score"] + BOOST_OFFSET) * similarity_score(sim))
         ranked.append(item)
-    if core is not None:
-        ranked.sort(key=lambda entry: entry["boosted"], reverse=True)
+    ranked.sort(key=lambda entry: entry["boosted"], reverse=True)
     return ranked
 
 
@@ -194,25 +205,23 @@ def select_posts(ctx: StageContext) -> dict[str, Any]:
     me = ctx.user
     rng = random.Random(f"{ctx.run.pk}:select")
     merged = merge_by_max(gather_candidates(ctx, rng))
-    visible = viewable_posts(me.id, merged.keys())
+    # Viewable filter, read marker and summary facts of every candidate in one query.
+    visible = sources.candidate_facts(me.id, merged.keys())
     ordered = []
     for post_id, entry in merged.items():
         if post_id not in visible or entry["weight"] <= 0:
             continue
         ordered.append({
             "postId": post_id,
-            "ownerId": visible[post_id].owner_id,
+            "ownerId": visible[post_id]["owner_id"],
             "sources": entry["sources"],
             "weight": round(entry["weight"], 6),
             "score": rng.random() * entry["weight"],
         })
     ordered.sort(key=lambda entry: entry["score"], reverse=True)
-    already_read = set(
-        PostImpression.objects.filter(user_id=me.id, post_id__in=[e["postId"] for e in ordered]).values_list("post_id", flat=True)
-    )
+    already_read = {e["postId"] for e in ordered if visible[e["postId"]]["read"]}
     kept = [e for e in ordered if e["postId"] not in already_read][: settings.STGY_AI_USER_COMPARE_POST_LIMIT]
-    summaries = {s.post_id: s for s in PostSummary.objects.filter(post_id__in=[e["postId"] for e in kept])}
-    ranked = rank_by_interest(ctx, kept, summaries)
+    ranked = rank_by_interest(ctx, kept, visible)
 
     reads, per_author = [], {}
     for entry in ranked:

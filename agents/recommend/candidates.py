@@ -18,7 +18,8 @@ from django.db.models.functions import RowNumber
 from sns.models import Block, Follow, Post, PostTag
 
 from ..keyword_hash import fnv1a32, unpack_hashes
-from ..models import AiPostTag, PostSummary
+from ..models import AiPostTag
+from .batch import ids_in
 from .query import RecommendQuery
 
 FROZEN_PENALTY = 0.1
@@ -32,6 +33,9 @@ class Candidate:
     is_root: bool
     like_count: int
     penalty: float
+    owner_followed: bool = False  # the requester follows the owner
+    has_summary_row: bool = False
+    hashes: bytes | None = None  # the summary row's keyword hashes
     matches: dict[str, int] = field(default_factory=dict)  # tag -> found in 1 or 2 tables
     coarse: float = 0.0
 
@@ -42,48 +46,51 @@ def _newest_per_tag(names: list[str], per_tag: int) -> Counter:
     names = list(dict.fromkeys(names))
     if not names:
         return found
-    for model in (PostTag, AiPostTag):
-        if connection.vendor == "postgresql":
-            # One LATERAL index scan of (name, post) per tag reads `per_tag` entries;
-            # a window function would sort every post carrying a popular tag (hundreds
-            # of milliseconds at a million posts).
-            qn = connection.ops.quote_name
+    if connection.vendor == "postgresql":
+        # One LATERAL index scan of (name, post) per tag and table reads `per_tag`
+        # entries; a window function would sort every post carrying a popular tag
+        # (hundreds of milliseconds at a million posts). Both tables in one statement.
+        qn = connection.ops.quote_name
+        parts = []
+        for model in (PostTag, AiPostTag):
             post_col = qn(model._meta.get_field("post").column)
-            sql = (
+            parts.append(
                 f"SELECT k.name, t.post_id FROM unnest(%s::varchar[]) AS k(name) CROSS JOIN LATERAL "
                 f"(SELECT {post_col} AS post_id FROM {qn(model._meta.db_table)} WHERE {qn('name')} = k.name "
                 f"ORDER BY {post_col} DESC LIMIT %s) AS t"
             )
-            with connection.cursor() as cursor:
-                cursor.execute(sql, [names, per_tag])
-                rows = cursor.fetchall()
-        else:
-            rows = (
-                model.objects.filter(name__in=names)
-                .annotate(
-                    rank=Window(RowNumber(), partition_by=[F("name")], order_by=F("post_id").desc())
-                )
-                .filter(rank__lte=per_tag)
-                .values_list("name", "post_id")
-            )
+        with connection.cursor() as cursor:
+            cursor.execute(" UNION ALL ".join(parts), [names, per_tag, names, per_tag])
+            found.update((name, post_id) for name, post_id in cursor.fetchall())
+        return found
+    for model in (PostTag, AiPostTag):
+        rows = (
+            model.objects.filter(name__in=names)
+            .annotate(rank=Window(RowNumber(), partition_by=[F("name")], order_by=F("post_id").desc()))
+            .filter(rank__lte=per_tag)
+            .values_list("name", "post_id")
+        )
         found.update((name, post_id) for name, post_id in rows)
     return found
 
 
 def post_facts(post_ids, self_user_id: int | None) -> dict[int, Candidate]:
-    """Owner, root flag, likes and the frozen / blocking-owner penalty of each post."""
+    """Owner, root flag, likes, the frozen / blocking-owner penalty, whether the
+    requester follows the owner and the summary row's keyword hashes of each post,
+    in one query."""
     if not post_ids:
         return {}
-    blocks = (
-        Exists(Block.objects.filter(blocker_id=OuterRef("owner_id"), blockee_id=self_user_id))
-        if self_user_id is not None
-        else Value(False)
-    )
+    if self_user_id is not None:
+        blocks = Exists(Block.objects.filter(blocker_id=OuterRef("owner_id"), blockee_id=self_user_id))
+        followed = Exists(Follow.objects.filter(follower_id=self_user_id, followee_id=OuterRef("owner_id")))
+    else:
+        blocks = followed = Value(False)
     rows = (
-        Post.objects.filter(id__in=list(post_ids))
-        .annotate(owner_blocks_self=blocks)
+        Post.objects.filter(ids_in("id", post_ids))
+        .annotate(owner_blocks_self=blocks, owner_followed=followed, summary_row=F("ai_summary__post_id"))
         .values_list(
-            "id", "owner_id", "reply_to", "like_count", "owner__is_frozen", "owner_blocks_self"
+            "id", "owner_id", "reply_to", "like_count", "owner__is_frozen", "owner_blocks_self",
+            "owner_followed", "summary_row", "ai_summary__hashes",
         )
     )
     return {
@@ -94,8 +101,11 @@ def post_facts(post_ids, self_user_id: int | None) -> dict[int, Candidate]:
             like_count=likes,
             penalty=(FROZEN_PENALTY if frozen else 1.0)
             * (BLOCKING_PENALTY if blocks_self else 1.0),
+            owner_followed=bool(followed_owner),
+            has_summary_row=summary_row is not None,
+            hashes=bytes(hashes) if hashes else None,
         )
-        for pid, owner_id, reply_to, likes, frozen, blocks_self in rows
+        for pid, owner_id, reply_to, likes, frozen, blocks_self, followed_owner, summary_row, hashes in rows
     }
 
 
@@ -141,13 +151,15 @@ def _add_extra_tags(
             tag_counts[name] = q.extra_tags[name]
 
 
-def _stored_hashes(post_ids) -> dict[int, Counter]:
-    """Keyword-hash counts of every candidate with a summary row (None = no row)."""
+def _stored_hashes(candidates: dict[int, Candidate]) -> dict[int, Counter]:
+    """Keyword-hash counts of every candidate with a summary row (absent = no row);
+    `post_facts` read them with the candidates."""
     out: dict[int, Counter] = {}
-    rows = PostSummary.objects.filter(post_id__in=list(post_ids)).values_list("post_id", "hashes")
-    for post_id, data in rows:
+    for post_id, cand in candidates.items():
+        if not cand.has_summary_row:
+            continue
         try:
-            out[post_id] = Counter(unpack_hashes(bytes(data))) if data else Counter()
+            out[post_id] = Counter(unpack_hashes(cand.hashes)) if cand.hashes else Counter()
         except ValueError:
             out[post_id] = Counter()
     return out
@@ -166,11 +178,6 @@ def coarse_candidates(q: RecommendQuery) -> tuple[list[Candidate], set[int]]:
         _add_extra_tags(q, candidates, tag_counts)
     if not candidates:
         return [], set()
-    followees: set[int] = set()
-    if q.self_user_id is not None:
-        followees = set(
-            Follow.objects.filter(follower_id=q.self_user_id).values_list("followee_id", flat=True)
-        )
     newest = sorted(candidates.values(), key=lambda c: -c.post_id)
     n = len(newest)
     tag_score: dict[str, float] = {name: 0.0 for name in tag_counts}
@@ -200,7 +207,7 @@ def coarse_candidates(q: RecommendQuery) -> tuple[list[Candidate], set[int]]:
             if param > 0:
                 kw_part += math.log(count + param) * hash_idf.get(h, fallback_idf)
         social = 0.8
-        if q.self_user_id is not None and cand.owner_id in followees:
+        if q.self_user_id is not None and cand.owner_followed:
             social = 0.9
         root = 1.0 if cand.is_root else 0.5
         cand.coarse = (tag_part + kw_part) * (3 * n - k) * root * social * cand.penalty

@@ -14,6 +14,7 @@ from django.conf import settings
 from ..embeddings import features_for_model
 from ..models import PostSummary
 from ..vectors import cosine, decode_features, l2_normalize, similarity_score
+from .batch import cosines, decode_rows, ids_in, unit_rows
 from .candidates import Candidate, coarse_candidates, post_facts
 from .query import RecommendQuery
 
@@ -26,14 +27,27 @@ def post_vectors(post_ids) -> tuple[dict[int, np.ndarray | None], set[int]]:
     the ids whose summary row has non-NULL features at all."""
     out: dict[int, np.ndarray | None] = {}
     with_features: set[int] = set()
-    rows = PostSummary.objects.filter(post_id__in=list(post_ids)).values_list(
+    usable: dict[int, bytes] = {}
+    rows = PostSummary.objects.filter(ids_in("post_id", post_ids)).values_list(
         "post_id", "features", "embedding_model"
     )
     for post_id, data, model in rows:
         if data:
             with_features.add(post_id)
-        usable = features_for_model(bytes(data), model) if data else None
-        out[post_id] = l2_normalize(decode_features(usable)) if usable else None
+        out[post_id] = None
+        stored = features_for_model(bytes(data), model) if data else None
+        if stored:
+            usable[post_id] = stored
+    # Decoded and normalised per length in one numpy pass, not one call per post.
+    groups: dict[int, list[int]] = {}
+    for post_id, stored in usable.items():
+        groups.setdefault(len(stored), []).append(post_id)
+    for ids in groups.values():
+        matrix, ok = decode_rows([usable[i] for i in ids])
+        if not ok.all():
+            raise ValueError("feature byte -128 is outside the codec range")
+        for i, row in zip(ids, unit_rows(matrix)):
+            out[i] = row
     return out, with_features
 
 
@@ -136,12 +150,17 @@ def recommend_post_ids(q: RecommendQuery) -> list[int]:
     coarse = {c.post_id: c.coarse for c in ranked}
     base = {c.post_id: coarse.get(c.post_id, 0.0) for c in universe}
     if query_vec is not None:
+        comparable = []
         for c in universe:
             v = vectors.get(c.post_id)
             if v is None or v.size != query_vec.size:
                 base[c.post_id] = NEG_INF
             else:
-                base[c.post_id] = similarity_score(cosine(query_vec, v)) * c.penalty
+                comparable.append(c)
+        if comparable:
+            sims = cosines(np.stack([vectors[c.post_id] for c in comparable]), query_vec)
+            for c, sim in zip(comparable, sims.tolist()):
+                base[c.post_id] = similarity_score(sim) * c.penalty
     position = {c.post_id: i for i, c in enumerate(universe)}
     items = _sort(universe, base, position)
     if q.owner_decay is not None and q.owner_decay < 1:  # absent or 1 = disabled

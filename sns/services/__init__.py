@@ -3,7 +3,7 @@ agents all call these functions; nothing else writes social rows."""
 
 from .notifications import notification_mark, notification_mark_all, notifications_mark_read, notifications_purge
 from .posts import post_create, post_delete, post_update
-from .social import block_add, block_remove, follow_add, follow_remove, like_add, like_remove
+from .social import block_add, block_remove, follow_add, follow_remove, follows_add, like_add, like_remove, likes_add
 from .users import user_create, user_delete, user_set_password, user_signup, user_update
 
 __all__ = [
@@ -11,8 +11,10 @@ __all__ = [
     "block_remove",
     "follow_add",
     "follow_remove",
+    "follows_add",
     "like_add",
     "like_remove",
+    "likes_add",
     "notification_mark",
     "notification_mark_all",
     "notifications_mark_read",

@@ -6,13 +6,14 @@ failed notification can never undo the like or reply that caused it.
 
 from __future__ import annotations
 
+import json
 import logging
 import zoneinfo
 from datetime import timedelta
 
 from django.conf import settings
-from django.db import IntegrityError, transaction
-from django.db.models import Q
+from django.db import IntegrityError, connection, transaction
+from django.db.models import Exists, Q, Value
 from django.utils import timezone
 
 from ..access import access_writable
@@ -52,38 +53,40 @@ def notify_post_event(*, recipient_id: int, slot: str, actor: User, post) -> Non
 
 def _record_event(recipient_id: int, slot: str, record: dict, *, actor_id: int, post_pk: int | None) -> None:
     # The action has committed, but its actor or post may be gone already: such
-    # events notify nobody (spec/api.md §4).
-    if not User.objects.filter(pk=actor_id).exists():
-        return
-    if post_pk is not None and not Post.objects.filter(pk=post_pk).exists():
+    # events notify nobody (spec/api.md §4). Recipient, actor and post are checked
+    # in one query.
+    facts = User.objects.filter(pk=recipient_id).annotate(
+        actor_exists=Exists(User.objects.filter(pk=actor_id)),
+        post_exists=Exists(Post.objects.filter(pk=post_pk)) if post_pk is not None else Value(True),
+    ).values_list("timezone", "actor_exists", "post_exists").first()
+    if facts is None or not facts[1] or not facts[2]:
         return
     try:
-        _fold_event(recipient_id, slot, record)
+        _fold_event(recipient_id, slot, record, facts[0])
     except IntegrityError:
         # Two events raced to create the same day's row; the second one folds into it.
-        _fold_event(recipient_id, slot, record)
+        _fold_event(recipient_id, slot, record, facts[0])
     except Exception:
         log.exception("notification for user %s slot %s failed", recipient_id, slot)
 
 
-def _fold_event(recipient_id: int, slot: str, record: dict) -> None:
+def _fold_event(recipient_id: int, slot: str, record: dict, recipient_timezone: str) -> None:
     """One row per recipient, slot and day in the recipient's time zone: the newest
     `STGY_NOTIFICATION_PAYLOAD_RECORDS` records first, distinct user and post counts,
     re-marked unread, `updated_at` strictly increasing."""
-    recipient = User.objects.filter(pk=recipient_id).only("timezone").first()
-    if recipient is None:
-        return
     # Millisecond precision, as the API prints it: a client that polls with the
     # `updatedAt` it last saw as `newerThan` must get 304, not that row again.
     now = timezone.now()
     now = now.replace(microsecond=now.microsecond // 1000 * 1000)
     try:
-        tz = zoneinfo.ZoneInfo(recipient.timezone)
+        tz = zoneinfo.ZoneInfo(recipient_timezone)
     except (zoneinfo.ZoneInfoNotFoundError, ValueError):
         tz = zoneinfo.ZoneInfo("UTC")
     term = now.astimezone(tz).strftime("%Y-%m-%d")
     record = {**record, "ts": int(now.timestamp())}
     limit = settings.STGY_NOTIFICATION_PAYLOAD_RECORDS
+    if _insert_first_of_day(recipient_id, slot, term, record, now):
+        return
     with transaction.atomic():
         row = (
             Notification.objects.select_for_update()
@@ -106,6 +109,36 @@ def _fold_event(recipient_id: int, slot: str, record: dict) -> None:
         # updatedAt strictly increases so feed clients polling with newerThan never miss one.
         row.updated_at = max(now, row.updated_at + timedelta(milliseconds=1)) if row.updated_at else now
         row.save()
+
+
+def _first_payload(slot: str, record: dict) -> dict:
+    """The payload the fold below gives a row that has no events yet."""
+    payload = {"userIds": [record["userId"]], "countUsers": 1, "records": [record]}
+    if slot != "follow":
+        payload["postIds"] = [record["postId"]]
+        payload["countPosts"] = 1
+    return payload
+
+
+def _insert_first_of_day(recipient_id: int, slot: str, term: str, record: dict, now) -> bool:
+    """Most events are the first of their row (a like or reply slot is per post): on
+    PostgreSQL try to insert the row outright, one statement instead of a locked read
+    and a write; False if the row exists already (or on another database), and the
+    caller folds the event into it."""
+    if connection.vendor != "postgresql":
+        return False
+    meta = Notification._meta
+    qn = connection.ops.quote_name
+    columns = ", ".join(qn(meta.get_field(f).column) for f in ("user", "slot", "term", "is_read", "payload", "updated_at", "created_at"))
+    conflict = ", ".join(qn(meta.get_field(f).column) for f in ("user", "slot", "term"))
+    sql = (
+        f"INSERT INTO {qn(meta.db_table)} ({columns}) VALUES (%s, %s, %s, false, %s::jsonb, %s, %s) "
+        f"ON CONFLICT ({conflict}) DO NOTHING RETURNING {qn(meta.pk.column)}"
+    )
+    payload = json.dumps(_first_payload(slot, record))
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [recipient_id, slot, term, payload, now, now])
+        return cursor.fetchone() is not None
 
 
 _MEMBERS_KEPT = 1000

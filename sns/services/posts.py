@@ -10,7 +10,7 @@ from django.db.models import F
 from django.utils import timezone
 
 from .. import throttle
-from ..access import access_post, access_writable, is_blocked_by
+from ..access import access_post, access_writable, block_annotations, is_blocked_annotated
 from ..errors import InvalidInput
 from ..ids import parse_id
 from ..markdown import make_snippet
@@ -35,10 +35,13 @@ def _validated_content(actor: User, content) -> str:
 
 
 def _check_reply_target(actor: User, parent_id: int) -> Post:
-    parent = Post.objects.select_related("owner").filter(pk=parent_id).first()
+    # The parent, its owner and the block facts in one query.
+    parent = (
+        Post.objects.select_related("owner").annotate(**block_annotations(actor, "owner_id")).filter(pk=parent_id).first()
+    )
     if parent is None:
         raise InvalidInput("parent post not found")
-    if is_blocked_by(parent.owner_id, actor, owner=parent.owner):
+    if is_blocked_annotated(parent, parent.owner, actor):
         raise InvalidInput("blocked by the owner")
     if not parent.allow_replies and not actor.is_admin:
         raise InvalidInput("replies are not allowed for the target post")
@@ -70,10 +73,8 @@ def post_create(
         owner = User.objects.filter(pk=owned_by).first()
         if owner is None:
             raise InvalidInput("owner not found")
-    if idempotency_key:
-        existing = Post.objects.filter(idempotency_key=idempotency_key).first()
-        if existing is not None:
-            return existing
+    # A repeated idempotency key is caught by its unique constraint below (no lookup
+    # before every insert); the repeat then returns the post that stands.
     parent = _check_reply_target(actor, reply_to) if reply_to is not None else None
     throttle.throttle_check(actor, throttle.POSTS, size=len(text) + 50 * len(tag_names))
 
@@ -102,7 +103,7 @@ def post_create(
             post_written(post, created=True)
     except IntegrityError:
         if idempotency_key:
-            # A concurrent delivery of the same AI step won the race; its post stands.
+            # A redelivered or concurrent delivery of the same AI step: the first post stands.
             existing = Post.objects.filter(idempotency_key=idempotency_key).first()
             if existing is not None:
                 return existing

@@ -3,38 +3,84 @@
 from __future__ import annotations
 
 from django.db import IntegrityError, transaction
-from django.db.models import F
+from django.db.models import Case, Exists, F, OuterRef, When
+from django.db.models.functions import Greatest
 from django.utils import timezone
 
 from .. import throttle
-from ..access import access_writable, is_blocked_by
-from ..errors import Conflict, InvalidInput, NotFound
+from ..access import access_writable, block_annotations, is_blocked_annotated
+from ..errors import Conflict, DomainError, InvalidInput, NotFound
 from ..models import Block, Follow, Like, Post, User
 from . import notifications
 
 
 def like_add(actor: User, post_id: int) -> Like:
+    outcome = likes_add(actor, [post_id])[post_id]
+    if isinstance(outcome, DomainError):
+        raise outcome
+    return outcome
+
+
+def likes_add(actor: User, post_ids: list[int]) -> dict[int, Like | DomainError]:
+    """Like several posts: per post the same checks, in the same order, as one like
+    (exists, not blocked by the owner, allowLikes, not liked yet, hourly throttle).
+    The posts and those facts come in one query and the likes and counters are written
+    in one transaction of two statements. Returns each post's Like, or the error a
+    single like would have raised."""
     access_writable(actor)
-    post = Post.objects.select_related("owner").filter(pk=post_id).first()
-    if post is None:
-        raise InvalidInput("post not found")
-    if is_blocked_by(post.owner_id, actor, owner=post.owner):
-        raise InvalidInput("blocked by the owner")
-    if not post.allow_likes and not actor.is_admin:
-        raise InvalidInput("likes are not allowed for the target post")
-    if Like.objects.filter(post_id=post_id, user_id=actor.id).exists():
-        raise Conflict("already liked")
-    throttle.throttle_check(actor, throttle.LIKES)
+    ids = list(dict.fromkeys(post_ids))
+    posts = {
+        post.id: post
+        for post in Post.objects.select_related("owner")
+        .annotate(
+            **block_annotations(actor, "owner_id"),
+            already_liked=Exists(Like.objects.filter(post_id=OuterRef("pk"), user_id=actor.id)),
+        )
+        .filter(pk__in=ids)
+    }
+    results: dict[int, Like | DomainError] = {}
+    allowed: list[Post] = []
+    for post_id in ids:
+        post = posts.get(post_id)
+        try:
+            if post is None:
+                raise InvalidInput("post not found")
+            if is_blocked_annotated(post, post.owner, actor):
+                raise InvalidInput("blocked by the owner")
+            if not post.allow_likes and not actor.is_admin:
+                raise InvalidInput("likes are not allowed for the target post")
+            if post.already_liked:
+                raise Conflict("already liked")
+            throttle.throttle_check(actor, throttle.LIKES)
+        except DomainError as exc:
+            results[post_id] = exc
+            continue
+        allowed.append(post)
+    if not allowed:
+        return results
     try:
-        with transaction.atomic():
-            like = Like.objects.create(post_id=post_id, user_id=actor.id, created_at=timezone.now())
-            Post.objects.filter(pk=post_id).update(like_count=F("like_count") + 1)
+        results.update(_likes_write(actor, allowed))
     except IntegrityError:
-        raise Conflict("already liked") from None
-    notifications.notify_post_event(
-        recipient_id=post.owner_id, slot=f"like:{post.hex_id}", actor=actor, post=post
-    )
-    return like
+        # A concurrent like of one of them: write them one by one, so only that one fails.
+        for post in allowed:
+            try:
+                results.update(_likes_write(actor, [post]))
+            except IntegrityError:
+                results[post.id] = Conflict("already liked")
+    for post in allowed:
+        if isinstance(results[post.id], Like):
+            notifications.notify_post_event(
+                recipient_id=post.owner_id, slot=f"like:{post.hex_id}", actor=actor, post=post
+            )
+    return {post_id: results[post_id] for post_id in ids}
+
+
+def _likes_write(actor: User, posts: list[Post]) -> dict[int, Like]:
+    now = timezone.now()
+    with transaction.atomic():
+        likes = Like.objects.bulk_create([Like(post_id=p.id, user_id=actor.id, created_at=now) for p in posts])
+        Post.objects.filter(pk__in=[p.id for p in posts]).update(like_count=F("like_count") + 1)
+    return {like.post_id: like for like in likes}
 
 
 def like_remove(actor: User, post_id: int) -> None:
@@ -54,26 +100,74 @@ def _target_user(user_id: int) -> User:
 
 
 def follow_add(actor: User, user_id: int) -> Follow:
+    outcome = follows_add(actor, [user_id])[user_id]
+    if isinstance(outcome, DomainError):
+        raise outcome
+    return outcome
+
+
+def follows_add(actor: User, user_ids: list[int]) -> dict[int, Follow | DomainError]:
+    """Follow several users: per user the same checks, in the same order, as one
+    follow (not oneself, exists, not blocked by them, not followed yet, hourly
+    throttle). The targets and those facts come in one query and the follows and all
+    counters are written in one transaction of two statements. Returns each user's
+    Follow, or the error a single follow would have raised."""
     access_writable(actor)
-    if user_id == actor.id:
-        raise InvalidInput("cannot follow yourself")
-    target = _target_user(user_id)
-    if is_blocked_by(target.id, actor, owner=target):
-        raise InvalidInput("blocked by the user")
-    if Follow.objects.filter(follower_id=actor.id, followee_id=user_id).exists():
-        raise Conflict("already following")
-    throttle.throttle_check(actor, throttle.USER_UPDATES)
+    ids = list(dict.fromkeys(user_ids))
+    targets = {
+        user.id: user
+        for user in User.objects.annotate(
+            **block_annotations(actor, "pk"),
+            already_following=Exists(Follow.objects.filter(follower_id=actor.id, followee_id=OuterRef("pk"))),
+        ).filter(pk__in=[uid for uid in ids if uid != actor.id])
+    }
+    results: dict[int, Follow | DomainError] = {}
+    allowed: list[int] = []
+    for user_id in ids:
+        target = targets.get(user_id)
+        try:
+            if user_id == actor.id:
+                raise InvalidInput("cannot follow yourself")
+            if target is None:
+                raise NotFound("not found")
+            if is_blocked_annotated(target, target, actor):
+                raise InvalidInput("blocked by the user")
+            if target.already_following:
+                raise Conflict("already following")
+            throttle.throttle_check(actor, throttle.USER_UPDATES)
+        except DomainError as exc:
+            results[user_id] = exc
+            continue
+        allowed.append(user_id)
+    if not allowed:
+        return results
     try:
-        with transaction.atomic():
-            follow = Follow.objects.create(
-                follower_id=actor.id, followee_id=user_id, created_at=timezone.now()
-            )
-            User.objects.filter(pk=actor.id).update(followee_count=F("followee_count") + 1)
-            User.objects.filter(pk=user_id).update(follower_count=F("follower_count") + 1)
+        results.update(_follows_write(actor, allowed))
     except IntegrityError:
-        raise Conflict("already following") from None
-    notifications.notify_follow(recipient_id=user_id, actor=actor)
-    return follow
+        # A concurrent follow of one of them: write them one by one, so only that one fails.
+        for user_id in allowed:
+            try:
+                results.update(_follows_write(actor, [user_id]))
+            except IntegrityError:
+                results[user_id] = Conflict("already following")
+    for user_id in allowed:
+        if isinstance(results[user_id], Follow):
+            notifications.notify_follow(recipient_id=user_id, actor=actor)
+    return {user_id: results[user_id] for user_id in ids}
+
+
+def _follows_write(actor: User, user_ids: list[int]) -> dict[int, Follow]:
+    now = timezone.now()
+    with transaction.atomic():
+        follows = Follow.objects.bulk_create(
+            [Follow(follower_id=actor.id, followee_id=uid, created_at=now) for uid in user_ids]
+        )
+        # Both sides' counters in one UPDATE.
+        User.objects.filter(pk__in=[actor.id, *user_ids]).update(
+            followee_count=Case(When(pk=actor.id, then=F("followee_count") + len(user_ids)), default=F("followee_count")),
+            follower_count=Case(When(pk__in=user_ids, then=F("follower_count") + 1), default=F("follower_count")),
+        )
+    return {follow.followee_id: follow for follow in follows}
 
 
 def follow_remove(actor: User, user_id: int) -> None:
@@ -82,11 +176,10 @@ def follow_remove(actor: User, user_id: int) -> None:
         deleted, _ = Follow.objects.filter(follower_id=actor.id, followee_id=user_id).delete()
         if not deleted:
             raise NotFound("not followed")
-        User.objects.filter(pk=actor.id, followee_count__gt=0).update(
-            followee_count=F("followee_count") - 1
-        )
-        User.objects.filter(pk=user_id, follower_count__gt=0).update(
-            follower_count=F("follower_count") - 1
+        # Both sides' counters in one UPDATE, never below zero.
+        User.objects.filter(pk__in=[actor.id, user_id]).update(
+            followee_count=Case(When(pk=actor.id, then=Greatest(F("followee_count") - 1, 0)), default=F("followee_count")),
+            follower_count=Case(When(pk=user_id, then=Greatest(F("follower_count") - 1, 0)), default=F("follower_count")),
         )
 
 

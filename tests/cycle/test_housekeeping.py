@@ -39,6 +39,18 @@ def test_every_stage_renews_the_lease(settings, ai_user):
 
 
 @pytest.mark.django_db
+def test_a_stage_whose_lease_was_taken_records_it_and_leaves_the_new_holder_alone(ai_user):
+    run = cycle_begin(ai_user.id)
+    # The lease expired and another run took it (a worker that stalled past the lease).
+    AgentState.objects.filter(user=ai_user).update(lease_run=run.pk + 1000, lease_until=timezone.now() + timedelta(minutes=5))
+    record = stage_execute(run.pk, "select_posts")
+    assert record["notes"]["lease"].startswith("lost")
+    run.refresh_from_db()
+    assert run.stages["select_posts"]["notes"]["lease"].startswith("lost")
+    assert AgentState.objects.get(user=ai_user).lease_run == run.pk + 1000
+
+
+@pytest.mark.django_db
 def test_a_run_left_running_by_a_dead_worker_is_closed_by_the_dispatcher(settings, ai_user):
     settings.STGY_AI_USER_LOCK_SECONDS = 60
     dead = CycleRun.objects.create(user=ai_user, started_at=timezone.now() - timedelta(minutes=10))

@@ -131,3 +131,22 @@ def test_frozen_and_human_users_get_no_cycle(ai_user, human):
     User.objects.filter(pk=ai_user.pk).update(is_frozen=True)
     assert cycle_begin(ai_user.id) is None
     assert not CycleRun.objects.exists()
+
+
+def test_stage_tasks_have_their_own_queue_polled_first(settings):
+    """Stages of running cycles never wait behind a backlog of cycle_start tasks: they
+    go to a queue of their own, which a worker without -Q consumes first."""
+    from stgy.celery import app
+
+    router = app.amqp.router
+    stage_queue = settings.STGY_CYCLE_STAGE_QUEUE
+    assert router.route({}, "agents.cycle_stage")["queue"].name == stage_queue
+    assert router.route({}, "agents.cycle_finish")["queue"].name == stage_queue
+    assert router.route({}, "agents.cycle_start")["queue"].name == app.conf.task_default_queue != stage_queue
+    assert [q.name for q in app.conf.task_queues] == [stage_queue, app.conf.task_default_queue]
+    # A stage message reaches exactly one queue: the queues share no exchange and key.
+    bindings = [(q.exchange.name, q.routing_key) for q in app.amqp.queues.values()]
+    assert len(set(bindings)) == len(bindings), bindings
+    stage = router.route({}, "agents.cycle_stage")["queue"]
+    assert (stage.exchange.name, stage.routing_key) == (stage_queue, stage_queue)
+    assert app.conf.broker_transport_options["queue_order_strategy"] == "priority"

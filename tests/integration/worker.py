@@ -1,9 +1,10 @@
 """A real Celery worker for integration tests, on the test database.
 
 The worker is the `stgy` app's own worker, started by a three-line launcher that
-points the app's default queue at a queue of this test session: the worker itself
-sends follow-on tasks (stage chains, summaries), so this keeps other runs sharing the
-Redis server from stealing or feeding them. The broker lives on the neighbouring
+points the app's default queue (and, through STGY_CYCLE_STAGE_QUEUE, the stage tasks'
+queue) at queues of this test session: the worker itself sends follow-on tasks (stage
+chains, summaries), so this keeps other runs sharing the Redis server from stealing or
+feeding them. The broker lives on the neighbouring
 Redis database of REDIS_URL, because every test's `cache.clear()` flushes REDIS_URL's.
 """
 
@@ -25,6 +26,7 @@ from stgy.celery import app as celery_app
 
 ROOT = Path(__file__).resolve().parents[2]
 QUEUE = f"stgy-test-{uuid.uuid4().hex[:8]}"
+STAGE_QUEUE = f"{QUEUE}-stages"  # the stage tasks' own queue (settings.STGY_CYCLE_STAGE_QUEUE)
 READY_TIMEOUT = 30
 LAUNCHER = (
     "import os, sys\n"
@@ -79,13 +81,14 @@ def celery_worker(log_path: Path, *worker_args: str, **env_extra: str):
         "DJANGO_SETTINGS_MODULE": "stgy.settings",
         "PYTHONPATH": str(ROOT),
         "STGY_TEST_QUEUE": QUEUE,
+        "STGY_CYCLE_STAGE_QUEUE": STAGE_QUEUE,
         "STGY_EMBEDDING_PROVIDER": "hash",
         "NO_PROXY": "127.0.0.1,localhost",
         **env_extra,
     }
     command = [
         sys.executable, "-c", LAUNCHER, *(worker_args or ("--pool=threads", "--concurrency=4")),
-        "-Q", QUEUE, "-n", f"{QUEUE}-{log_path.stem}@%h",
+        "-Q", f"{STAGE_QUEUE},{QUEUE}", "-n", f"{QUEUE}-{log_path.stem}@%h",
         "--without-gossip", "--without-mingle", "--without-heartbeat", "-l", "info",
     ]
     with open(log_path, "w") as log:

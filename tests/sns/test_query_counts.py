@@ -53,3 +53,31 @@ def test_query_count_is_constant(human, follower, django_capture_on_commit_callb
     with django_assert_num_queries(small):
         response = client.get(path)
     assert len(response.json()) >= 20
+
+
+# The rulebook's writes, notification included (run on commit, as in production):
+# the target and every check in one query, the row and its counters in two (plus a
+# savepoint pair here, BEGIN/COMMIT in production), the notification's checks in one
+# and its new row in one more. A reply also writes its tags, two counters and its
+# summary row.
+# (PostgreSQL inserts a new notification row outright; SQLite reads it locked first,
+# and its savepoints and locks count as statements.)
+LIKE_QUERIES = {"postgresql": 7, "sqlite": 10}
+FOLLOW_QUERIES = {"postgresql": 7, "sqlite": 10}
+REPLY_QUERIES = {"postgresql": 10, "sqlite": 13}
+
+
+def _notified_queries(events, action) -> int:
+    with CaptureQueriesContext(connection) as queries, events(execute=True):
+        action()
+    return len(queries)
+
+
+def test_like_follow_and_reply_cost_a_fixed_number_of_queries(human, follower, django_capture_on_commit_callbacks):
+    events = django_capture_on_commit_callbacks
+    post = make_post(human, "hello")
+    assert _notified_queries(events, lambda: services.like_add(follower, post.id)) <= LIKE_QUERIES[connection.vendor]
+    newcomer = make_user("Newcomer")
+    assert _notified_queries(events, lambda: services.follow_add(newcomer, human.id)) <= FOLLOW_QUERIES[connection.vendor]
+    reply = lambda: services.post_create(follower, content="re", tags=["a"], reply_to=post.id)  # noqa: E731
+    assert _notified_queries(events, reply) <= REPLY_QUERIES[connection.vendor]

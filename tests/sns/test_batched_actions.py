@@ -1,0 +1,124 @@
+"""The batched rulebook calls (likes_add, follows_add) that AI stages use: each item
+meets exactly the rules of a single like or follow, and the batch costs a fixed number
+of queries however many items it holds."""
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from sns import services
+from sns.errors import Conflict, InvalidInput, NotFound, Throttled
+from sns.models import Follow, Like, Post, User
+from tests.factories import make_ai_user, make_post, make_user
+
+pytestmark = pytest.mark.django_db
+
+
+def test_likes_add_applies_every_rule_per_post(human):
+    ai = make_ai_user("Aiko")
+    friendly = make_user("Friendly")
+    strict = make_user("Strict", block_strangers=True)
+    services.block_add(human, ai.id)
+    by_blocker = make_post(human, "blocked")
+    no_likes = make_post(friendly, "no likes", allow_likes=False)
+    friends_only = make_post(strict, "friends only")
+    done = make_post(friendly, "liked before")
+    services.like_add(ai, done.id)
+    fine = make_post(friendly, "fine")
+
+    ids = [by_blocker.id, no_likes.id, friends_only.id, done.id, 999, fine.id]
+    outcomes = services.likes_add(ai, ids)
+
+    assert list(outcomes) == ids
+    assert outcomes[by_blocker.id].message == "blocked by the owner"
+    assert outcomes[no_likes.id].message == "likes are not allowed for the target post"
+    assert outcomes[friends_only.id].message == "blocked by the owner"  # blockStrangers, no follow back
+    assert isinstance(outcomes[done.id], Conflict)
+    assert isinstance(outcomes[999], InvalidInput) and outcomes[999].message == "post not found"
+    assert isinstance(outcomes[fine.id], Like)
+    assert set(Like.objects.filter(user=ai).values_list("post_id", flat=True)) == {done.id, fine.id}
+
+
+def test_likes_add_likes_the_allowed_and_refuses_the_rest(human):
+    ai = make_ai_user("Aiko")
+    posts = [make_post(human, f"post {i}") for i in range(3)]
+    no_likes = make_post(human, "no likes", allow_likes=False)
+    services.like_add(ai, posts[0].id)
+
+    outcomes = services.likes_add(ai, [posts[0].id, posts[1].id, no_likes.id, posts[2].id])
+
+    assert isinstance(outcomes[posts[0].id], Conflict)
+    assert outcomes[no_likes.id].message == "likes are not allowed for the target post"
+    assert isinstance(outcomes[posts[1].id], Like) and isinstance(outcomes[posts[2].id], Like)
+    counts = dict(Post.objects.filter(id__in=[p.id for p in posts]).values_list("id", "like_count"))
+    assert counts == {posts[0].id: 1, posts[1].id: 1, posts[2].id: 1}
+
+
+def test_likes_add_counts_each_like_against_the_hourly_throttle(human, settings):
+    settings.STGY_HOURLY_LIKES_COUNT_LIMIT = 2
+    ai = make_ai_user("Aiko")
+    posts = [make_post(human, f"post {i}") for i in range(3)]
+    outcomes = services.likes_add(ai, [p.id for p in posts])
+    assert [type(outcomes[p.id]) for p in posts] == [Like, Like, Throttled]
+    assert Like.objects.filter(user=ai).count() == 2
+
+
+def test_likes_add_refuses_a_frozen_actor(human):
+    frozen = make_ai_user("Frozen", is_frozen=True)
+    post = make_post(human, "hello")
+    with pytest.raises(Exception, match="frozen"):
+        services.likes_add(frozen, [post.id])
+    assert not Like.objects.exists()
+
+
+def test_likes_add_costs_the_same_queries_for_one_or_three_posts(human, settings):
+    settings.STGY_NOTIFY_FROM_AI_USERS = False  # notifications are per event; the batch is what is measured
+    ai = make_ai_user("Aiko")
+    one = [make_post(human, "single").id]
+    three = [make_post(human, f"post {i}").id for i in range(3)]
+    with CaptureQueriesContext(connection) as single:
+        services.likes_add(ai, one)
+    with CaptureQueriesContext(connection) as batch:
+        services.likes_add(ai, three)
+    assert len(single) == len(batch)
+
+
+def test_follows_add_applies_every_rule_per_user(human):
+    ai = make_ai_user("Aiko")
+    strict = make_user("Strict", block_strangers=True)
+    friend = make_user("Friend")
+    other = make_user("Other")
+    already = make_user("Already")
+    services.follow_add(ai, already.id)
+    services.block_add(human, ai.id)
+
+    outcomes = services.follows_add(ai, [ai.id, human.id, strict.id, already.id, 999, friend.id, other.id])
+
+    assert outcomes[ai.id].message == "cannot follow yourself"
+    assert outcomes[human.id].message == "blocked by the user"
+    assert outcomes[strict.id].message == "blocked by the user"
+    assert isinstance(outcomes[already.id], Conflict)
+    assert isinstance(outcomes[999], NotFound)
+    assert isinstance(outcomes[friend.id], Follow) and isinstance(outcomes[other.id], Follow)
+    counts = dict(User.objects.filter(id__in=[ai.id, friend.id, other.id]).values_list("id", "follower_count"))
+    assert counts[friend.id] == counts[other.id] == 1
+    assert User.objects.get(id=ai.id).followee_count == 3  # already, friend, other
+
+
+def test_follows_add_counts_each_follow_against_the_hourly_throttle(settings):
+    settings.STGY_HOURLY_USER_UPDATES_COUNT_LIMIT = 1
+    ai = make_ai_user("Aiko")
+    first, second = make_user("First"), make_user("Second")
+    outcomes = services.follows_add(ai, [first.id, second.id])
+    assert isinstance(outcomes[first.id], Follow) and isinstance(outcomes[second.id], Throttled)
+
+
+def test_follow_remove_keeps_both_counters_in_step():
+    ai = make_ai_user("Aiko")
+    target = make_user("Target")
+    services.follow_add(ai, target.id)
+    services.follow_remove(ai, target.id)
+    assert User.objects.get(id=ai.id).followee_count == 0
+    assert User.objects.get(id=target.id).follower_count == 0
+    with pytest.raises(NotFound):
+        services.follow_remove(ai, target.id)
