@@ -9,8 +9,11 @@ end up inside prompts, so they follow summary-and-vectors.md §3 to the code poi
 
 from __future__ import annotations
 
+import re
+
 ELLIPSIS = "\u2026"
 _WIDE_FROM = 0x2000
+_WIDE = re.compile("[\u2000-\U0010ffff]")
 
 
 def _weight(ch: str) -> int:
@@ -19,7 +22,11 @@ def _weight(ch: str) -> int:
 
 def count_pt(text: str) -> int:
     """Number of pseudo tokens in ``text`` (code points, wide ones counting 2)."""
-    return sum(1 if ord(ch) < _WIDE_FROM else 2 for ch in text)
+    # Counted in C (isascii, the regex engine): a generator over every character cost
+    # about 20 ms per AI-user cycle, which measures thousands of prompt inputs.
+    if text.isascii():
+        return len(text)
+    return len(text) + len(_WIDE.findall(text))
 
 
 def slice_pt(text: str, start: int, end: int) -> str:
@@ -46,7 +53,7 @@ def slice_pt(text: str, start: int, end: int) -> str:
 
 def truncate_pt(text: str, limit: int) -> str:
     """``text`` cut to ``limit`` pseudo tokens, marked with "…" when something was cut."""
-    if count_pt(text) <= limit:
+    if 2 * len(text) <= limit or count_pt(text) <= limit:  # no character weighs more than 2
         return text
     return slice_pt(text, 0, limit) + ELLIPSIS
 

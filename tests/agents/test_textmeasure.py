@@ -56,3 +56,15 @@ def test_truncate_pt_cuts_and_marks():
 )
 def test_len16_counts_utf16_units(text, expected):
     assert len16(text) == expected
+
+
+def test_count_pt_matches_the_per_code_point_rule_around_every_boundary():
+    import random
+
+    from agents.textmeasure import count_pt
+
+    edges = [0x20, 0x7E, 0x7F, 0x80, 0x1FFF, 0x2000, 0x206F, 0x3042, 0xD7FF, 0xFFFF, 0x10000, 0x1F600, 0x10FFFF]
+    rng = random.Random(5)
+    for _ in range(2000):
+        text = "".join(chr(rng.choice(edges)) for _ in range(rng.randint(0, 30)))
+        assert count_pt(text) == sum(1 if ord(ch) < 0x2000 else 2 for ch in text)
