@@ -33,3 +33,11 @@ def sweep_summaries() -> int:
     from .summaries.sweep import summaries_sweep
 
     return summaries_sweep()
+
+
+@shared_task(name="agents.warm_recommendations", acks_late=True)
+def warm_recommendations(user_id: int) -> int:
+    """Rank a user's "For you" posts ahead of their next page view."""
+    from .recommend import user_recommended_ids
+
+    return len(user_recommended_ids(user_id))

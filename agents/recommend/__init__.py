@@ -12,6 +12,7 @@ from .feeds import (
     recommended_posts_for_user,
     related_posts,
     user_recommended_ids,
+    user_recommended_ids_cached,
 )
 from .query import RecommendQuery, per_user_query, recommend_query_from_body
 from .rerank import recommend_post_ids
@@ -28,5 +29,6 @@ __all__ = [
     "recommended_posts_for_user",
     "related_posts",
     "user_recommended_ids",
+    "user_recommended_ids_cached",
     "user_search_seeds",
 ]

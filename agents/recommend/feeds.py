@@ -105,6 +105,13 @@ def _merge(runs: list[tuple[float, list[int]]]) -> list[int]:
     return list(dict.fromkeys(post_id for _, _, post_id in scored))
 
 
+def user_recommended_ids_cached(user_id: int) -> list[int] | None:
+    """The user's cached recommendation ids, or None when none are cached (nothing is
+    computed here)."""
+    cached = _cache_get(f"recommend-user-posts:{user_id}")
+    return None if cached is MISSING else cached
+
+
 def user_recommended_ids(user_id: int) -> list[int]:
     """Post ids recommended to `user_id`, best first (cached for an hour)."""
     key = f"recommend-user-posts:{user_id}"

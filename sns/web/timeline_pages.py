@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 
+from django.core.cache import cache
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -17,6 +18,7 @@ from .forms import LOCALE_CHOICES, PostForm
 from .pageview import bound_form, page, paged, safe_next
 
 log = logging.getLogger(__name__)
+_WARMING_SECONDS = 60  # one background ranking per user at a time
 
 
 def _for_you(viewer, page_: Page) -> list | None:
@@ -34,15 +36,26 @@ def _for_you(viewer, page_: Page) -> list | None:
         return None
 
 
-def _for_you_available(viewer) -> bool:
-    """Whether to offer the "For you" tab: asks for the (cached) ranking's ids only,
-    so a home page that shows another tab loads no recommended post."""
+def _for_you_available(viewer, *, asked: bool) -> bool:
+    """Whether to offer the "For you" tab. Ranking a user's recommendations costs more
+    than the rest of the page (seed clusters, candidate queries), so a page that did
+    not ask for the tab only looks at a cached ranking; without one it has the ranking
+    made in the background and offers the tab from the next page on."""
     try:
-        from agents.recommend import user_recommended_ids
+        from agents.recommend import user_recommended_ids, user_recommended_ids_cached
+        from agents.runner import submit_task
+        from agents.tasks import warm_recommendations
     except ImportError:
         return False
     try:
-        return bool(user_recommended_ids(viewer.id))
+        if asked:
+            return bool(user_recommended_ids(viewer.id))
+        ids = user_recommended_ids_cached(viewer.id)
+        if ids is None:
+            if cache.add(f"recommend-warming:{viewer.id}", 1, _WARMING_SECONDS):
+                submit_task(warm_recommendations, viewer.id)
+            return False
+        return bool(ids)
     except Exception:
         log.exception("recommendations for user %s failed", viewer.id)
         return False
@@ -56,7 +69,7 @@ def home(request):
     tag = request.GET.get("tag", "").strip()
     if tag:
         tab = "everyone"
-    for_you_available = _for_you_available(viewer)
+    for_you_available = _for_you_available(viewer, asked=tab == "foryou")
     if tab == "everyone":
         posts = paged(
             request,

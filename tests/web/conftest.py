@@ -38,6 +38,7 @@ def page_queries(monkeypatch):
     out, so the count is the page's own and does not depend on what a cache holds."""
     monkeypatch.setattr(agents.recommend, "recommended_posts_for_user", lambda user, **kw: [])
     monkeypatch.setattr(agents.recommend, "user_recommended_ids", lambda user_id: [])
+    monkeypatch.setattr(agents.recommend, "user_recommended_ids_cached", lambda user_id: [])
     monkeypatch.setattr(agents.recommend, "related_posts", lambda post, viewer, **kw: [])
 
     def run(client, url) -> list[str]:

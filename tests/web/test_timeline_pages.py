@@ -196,3 +196,25 @@ def test_header_links_for_admins_only(page_client, human, admin):
     assert 'href="/admin/"' in admin_page and 'href="/admin/"' not in human_page
     if activity:
         assert f'href="{activity}"' in admin_page and f'href="{activity}"' not in human_page
+
+
+def test_for_you_tab_appears_once_its_ranking_was_made_in_the_background(page_client, human, follower, settings):
+    from django.core.cache import cache
+
+    from agents.summaries.service import summary_generate
+
+    settings.STGY_AI_PROVIDER = "offline"
+    settings.STGY_EMBEDDING_PROVIDER = "hash"
+    stars = "Tonight the telescope showed Jupiter, its four moons and the cloud bands of the planet."
+    for owner, text in ((follower, stars), (human, stars + " Mars was red."),
+                        (human, "Saturn rings in the telescope, with Titan beside the planet.")):
+        assert summary_generate(make_post(owner, text, tags=["astronomy"]).id) == "done"
+    services.like_add(follower, Post.objects.filter(owner=human).order_by("id").first().id)
+    client = page_client(follower)
+
+    first = text_of(client.get("/"))
+    assert "For you" not in first  # no ranking yet: the page does not wait for one
+    # The ranking was submitted as a task (run inline by the tests' runner setting).
+    assert cache.get(f"recommend-user-posts:{follower.id}")
+    assert "For you" in text_of(client.get("/"))
+    assert "Saturn rings" in text_of(client.get("/?tab=foryou"))
