@@ -70,7 +70,11 @@ def web_memory(db: str, seconds: int) -> dict:
 def concurrent_cycles(db: str, n: int, *, latency: float, seconds: float) -> dict:
     redis_flush()
     samples = []
-    with cluster(db, latency=latency, pool=Pool("threads", n, 1)) as c:
+    # LLM calls in flight per process sized for n threads of up to 10 parallel stage jobs,
+    # as a threads worker should be run (README, "Operating the AI users"); with the
+    # default 16 the cycles mostly wait for a slot.
+    extra = {"STGY_AI_CONCURRENCY": str(max(16, n * 10))}
+    with cluster(db, latency=latency, pool=Pool("threads", n, 1), extra_env=extra) as c:
         feeder = Feeder(n, ai_user_ids(seed=n))
         feeder.start()
         idle = rss_mb(c.worker_pids())
@@ -87,6 +91,7 @@ def concurrent_cycles(db: str, n: int, *, latency: float, seconds: float) -> dic
         "rss_mb_peak": round(max(samples), 1),
         "rss_mb_median": round(statistics.median(samples), 1),
         "cycles_finished": finished,
+        "ai_concurrency": int(extra["STGY_AI_CONCURRENCY"]),
     }
 
 
