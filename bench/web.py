@@ -197,8 +197,12 @@ def main(argv: list[str] | None = None) -> dict:
             median = ordered[len(ordered) // 2]
             # At 32 clients on 2 shared cores a request mostly waits its turn (latency is
             # about 32 / throughput); one client shows what a person alone would wait.
-            single = (run_wrk(base, script, seconds=args.single_seconds, connections=1, threads=1)
-                      if args.single_seconds else None)
+            single = None
+            if args.single_seconds:
+                # wrk stops with 32 requests still queued at the workers; let them drain,
+                # or the first one-client requests wait behind them.
+                time.sleep(3)
+                single = run_wrk(base, script, seconds=args.single_seconds, connections=1, threads=1)
             results[name] = {
                 "median": median,
                 "single_client": single,
