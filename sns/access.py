@@ -21,23 +21,9 @@ def access_admin(actor: User | None) -> User:
     return actor
 
 
-def is_blocked_by(owner_id: int, actor: User, *, owner: User | None = None) -> bool:
-    """Does `owner` refuse interaction from `actor`? An explicit block, or the owner's
-    blockStrangers with no follow from owner to actor. Admins are never blocked."""
-    if actor.is_admin or owner_id == actor.id:
-        return False
-    if Block.objects.filter(blocker_id=owner_id, blockee_id=actor.id).exists():
-        return True
-    if owner is None:
-        owner = User.objects.only("block_strangers").get(pk=owner_id)
-    if owner.block_strangers:
-        return not Follow.objects.filter(follower_id=owner_id, followee_id=actor.id).exists()
-    return False
-
-
 def block_annotations(actor: User, owner_ref: str) -> dict:
-    """The two facts `is_blocked_by` needs, as annotations on a row whose owner is
-    `owner_ref`, so a service can load its target and check the block in one query."""
+    """The two facts `is_blocked_annotated` needs, as annotations on a row whose owner
+    is `owner_ref`, so a service loads its target and checks the block in one query."""
     return {
         "owner_blocks_actor": Exists(Block.objects.filter(blocker_id=OuterRef(owner_ref), blockee_id=actor.id)),
         "owner_follows_actor": Exists(Follow.objects.filter(follower_id=OuterRef(owner_ref), followee_id=actor.id)),
@@ -45,7 +31,9 @@ def block_annotations(actor: User, owner_ref: str) -> dict:
 
 
 def is_blocked_annotated(row, owner: User, actor: User) -> bool:
-    """`is_blocked_by` over a row loaded with `block_annotations` (same rule)."""
+    """Does `owner` refuse interaction from `actor`? An explicit block, or the owner's
+    blockStrangers with no follow from owner to actor; admins are never blocked. `row`
+    carries the facts of `block_annotations`."""
     if actor.is_admin or owner.id == actor.id:
         return False
     if row.owner_blocks_actor:

@@ -38,48 +38,59 @@ def likes_add(actor: User, post_ids: list[int]) -> dict[int, Like | DomainError]
         )
         .filter(pk__in=ids)
     }
-    results: dict[int, Like | DomainError] = {}
-    allowed: list[Post] = []
-    for post_id in ids:
+
+    def check(post_id: int) -> None:
         post = posts.get(post_id)
+        if post is None:
+            raise InvalidInput("post not found")
+        if is_blocked_annotated(post, post.owner, actor):
+            raise InvalidInput("blocked by the owner")
+        if not post.allow_likes and not actor.is_admin:
+            raise InvalidInput("likes are not allowed for the target post")
+        if post.already_liked:
+            raise Conflict("already liked")
+        throttle.throttle_check(actor, throttle.LIKES)
+
+    results, written = _apply_each(ids, check, lambda keys: _likes_write(actor, keys), conflict="already liked")
+    for post_id in written:
+        post = posts[post_id]
+        notifications.notify_post_event(recipient_id=post.owner_id, slot=f"like:{post.hex_id}", actor=actor, post=post)
+    return results
+
+
+def _apply_each(keys: list[int], check, write, *, conflict: str) -> tuple[dict, list[int]]:
+    """The batch form of a single action: `check(key)` raises the DomainError a single
+    action would raise; the keys that pass are written together by `write(keys)` (a
+    dict of key -> row), or one by one if a concurrent write of one of them breaks the
+    unique constraint, so only that one fails with `conflict`. Returns every key's row
+    or error, and the keys written."""
+    results: dict = {}
+    allowed: list[int] = []
+    for key in keys:
         try:
-            if post is None:
-                raise InvalidInput("post not found")
-            if is_blocked_annotated(post, post.owner, actor):
-                raise InvalidInput("blocked by the owner")
-            if not post.allow_likes and not actor.is_admin:
-                raise InvalidInput("likes are not allowed for the target post")
-            if post.already_liked:
-                raise Conflict("already liked")
-            throttle.throttle_check(actor, throttle.LIKES)
+            check(key)
         except DomainError as exc:
-            results[post_id] = exc
+            results[key] = exc
             continue
-        allowed.append(post)
-    if not allowed:
-        return results
-    try:
-        results.update(_likes_write(actor, allowed))
-    except IntegrityError:
-        # A concurrent like of one of them: write them one by one, so only that one fails.
-        for post in allowed:
-            try:
-                results.update(_likes_write(actor, [post]))
-            except IntegrityError:
-                results[post.id] = Conflict("already liked")
-    for post in allowed:
-        if isinstance(results[post.id], Like):
-            notifications.notify_post_event(
-                recipient_id=post.owner_id, slot=f"like:{post.hex_id}", actor=actor, post=post
-            )
-    return {post_id: results[post_id] for post_id in ids}
+        allowed.append(key)
+    if allowed:
+        try:
+            results.update(write(allowed))
+        except IntegrityError:
+            for key in allowed:
+                try:
+                    results.update(write([key]))
+                except IntegrityError:
+                    results[key] = Conflict(conflict)
+    written = [key for key in allowed if not isinstance(results[key], DomainError)]
+    return {key: results[key] for key in keys}, written
 
 
-def _likes_write(actor: User, posts: list[Post]) -> dict[int, Like]:
+def _likes_write(actor: User, post_ids: list[int]) -> dict[int, Like]:
     now = timezone.now()
     with transaction.atomic():
-        likes = Like.objects.bulk_create([Like(post_id=p.id, user_id=actor.id, created_at=now) for p in posts])
-        Post.objects.filter(pk__in=[p.id for p in posts]).update(like_count=F("like_count") + 1)
+        likes = Like.objects.bulk_create([Like(post_id=pid, user_id=actor.id, created_at=now) for pid in post_ids])
+        Post.objects.filter(pk__in=post_ids).update(like_count=F("like_count") + 1)
     return {like.post_id: like for like in likes}
 
 
@@ -121,39 +132,23 @@ def follows_add(actor: User, user_ids: list[int]) -> dict[int, Follow | DomainEr
             already_following=Exists(Follow.objects.filter(follower_id=actor.id, followee_id=OuterRef("pk"))),
         ).filter(pk__in=[uid for uid in ids if uid != actor.id])
     }
-    results: dict[int, Follow | DomainError] = {}
-    allowed: list[int] = []
-    for user_id in ids:
+
+    def check(user_id: int) -> None:
         target = targets.get(user_id)
-        try:
-            if user_id == actor.id:
-                raise InvalidInput("cannot follow yourself")
-            if target is None:
-                raise NotFound("not found")
-            if is_blocked_annotated(target, target, actor):
-                raise InvalidInput("blocked by the user")
-            if target.already_following:
-                raise Conflict("already following")
-            throttle.throttle_check(actor, throttle.USER_UPDATES)
-        except DomainError as exc:
-            results[user_id] = exc
-            continue
-        allowed.append(user_id)
-    if not allowed:
-        return results
-    try:
-        results.update(_follows_write(actor, allowed))
-    except IntegrityError:
-        # A concurrent follow of one of them: write them one by one, so only that one fails.
-        for user_id in allowed:
-            try:
-                results.update(_follows_write(actor, [user_id]))
-            except IntegrityError:
-                results[user_id] = Conflict("already following")
-    for user_id in allowed:
-        if isinstance(results[user_id], Follow):
-            notifications.notify_follow(recipient_id=user_id, actor=actor)
-    return {user_id: results[user_id] for user_id in ids}
+        if user_id == actor.id:
+            raise InvalidInput("cannot follow yourself")
+        if target is None:
+            raise NotFound("not found")
+        if is_blocked_annotated(target, target, actor):
+            raise InvalidInput("blocked by the user")
+        if target.already_following:
+            raise Conflict("already following")
+        throttle.throttle_check(actor, throttle.USER_UPDATES)
+
+    results, written = _apply_each(ids, check, lambda keys: _follows_write(actor, keys), conflict="already following")
+    for user_id in written:
+        notifications.notify_follow(recipient_id=user_id, actor=actor)
+    return results
 
 
 def _follows_write(actor: User, user_ids: list[int]) -> dict[int, Follow]:
