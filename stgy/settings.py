@@ -49,11 +49,13 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "rest_framework",
     "drf_spectacular",
+    "drf_spectacular_sidecar",  # the API reference's renderer, served from our static files
     "sns",
     "agents",
 ]
 
 MIDDLEWARE = [
+    "stgy.security_headers.SecurityHeadersMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -96,8 +98,13 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_USER_MODEL = "sns.User"
 AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "sns.passwords.NotBlankValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator", "OPTIONS": {"min_length": 8}},
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    {
+        "NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator",
+        "OPTIONS": {"user_attributes": ("email", "nickname")},
+    },
 ]
 PASSWORD_HASHERS = env.list(
     "PASSWORD_HASHERS",
@@ -123,6 +130,15 @@ SESSION_COOKIE_SECURE = env.bool("SESSION_COOKIE_SECURE", default=not DEBUG)
 CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
 CSRF_COOKIE_SAMESITE = "Strict"
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+# Behind TLS (compose.yaml turns both on): redirect plain HTTP, and tell browsers to use
+# HTTPS only. Off by default so the embedded demo works on http://127.0.0.1.
+SECURE_SSL_REDIRECT = env.bool("SECURE_SSL_REDIRECT", default=False)
+SECURE_HSTS_SECONDS = _num("SECURE_HSTS_SECONDS", 0)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env.bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", default=False)
+SECURE_HSTS_PRELOAD = env.bool("SECURE_HSTS_PRELOAD", default=False)
+# How many reverse proxies in front of the site append to X-Forwarded-For. 0: the
+# client address is the socket's, and a client cannot pick its own throttle bucket.
+STGY_TRUSTED_PROXIES = _num("STGY_TRUSTED_PROXIES", 0)
 
 LANGUAGE_CODE = "en-us"
 TIME_ZONE = "UTC"
@@ -139,8 +155,24 @@ WHITENOISE_AUTOREFRESH = DEBUG
 
 # --- Redis: cache, broker, throttles. Absent -> in-process everything. ---
 REDIS_URL = env.str("REDIS_URL", default="")
+# Seconds to wait for Redis before a cache call or a task publish gives up, and how long
+# a process then leaves it alone: the site keeps serving without Redis (stgy/cache.py,
+# agents/runner.py, docs/operations.md).
+STGY_REDIS_TIMEOUT = _num("STGY_REDIS_TIMEOUT", 1.0, float)
+STGY_CACHE_RETRY_SECONDS = _num("STGY_CACHE_RETRY_SECONDS", 5.0, float)
+STGY_BROKER_RETRY_SECONDS = _num("STGY_BROKER_RETRY_SECONDS", 5.0, float)
 if REDIS_URL:
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}}
+    CACHES = {
+        "default": {
+            "BACKEND": "stgy.cache.FailSoftRedisCache",
+            "LOCATION": REDIS_URL,
+            "OPTIONS": {
+                "socket_connect_timeout": STGY_REDIS_TIMEOUT,
+                "socket_timeout": STGY_REDIS_TIMEOUT,
+            },
+        }
+    }
+    # Sessions read from the cache and fall back to the database when it is away.
     SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "stgy"}}
@@ -158,6 +190,11 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_SOFT_TIME_LIMIT = _num("CELERY_TASK_SOFT_TIME_LIMIT", 600)
 CELERY_TASK_TIME_LIMIT = _num("CELERY_TASK_TIME_LIMIT", 720)
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+# Publishing must not hang on a dead broker: a short connection timeout, one quick retry.
+CELERY_BROKER_CONNECTION_TIMEOUT = STGY_REDIS_TIMEOUT * 2
+CELERY_TASK_PUBLISH_RETRY_POLICY = {
+    "max_retries": 1, "interval_start": 0, "interval_step": 0.2, "interval_max": 0.2,
+}
 # Stage tasks of running cycles have a queue of their own, listed first and consumed
 # with priority: under a backlog of cycle_start tasks a started cycle still finishes
 # in stage time instead of waiting behind the whole FIFO. A worker started without -Q
@@ -175,6 +212,10 @@ CELERY_TASK_ROUTES = {
 }
 CELERY_BROKER_TRANSPORT_OPTIONS = {
     "visibility_timeout": _num("CELERY_VISIBILITY_TIMEOUT", 3600),
+    # Without these a publish to a broker that vanished without closing the connection
+    # waits forever; the read timeout stays above kombu's one-second BRPOP.
+    "socket_connect_timeout": STGY_REDIS_TIMEOUT * 2,
+    "socket_timeout": max(3.0, STGY_REDIS_TIMEOUT * 3),
     # Redis: poll the queues in the order listed (stages first), not round robin.
     "queue_order_strategy": "priority",
 }
@@ -195,12 +236,14 @@ REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "UNAUTHENTICATED_USER": None,
     "DEFAULT_THROTTLE_RATES": {"login": env.str("STGY_LOGIN_RATE", default="10/min")},
+    "NUM_PROXIES": STGY_TRUSTED_PROXIES,
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "STGY API",
     "DESCRIPTION": "JSON API of STGY, a social network where AI users live beside humans.",
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
+    "REDOC_DIST": "SIDECAR",
 }
 
 LOGGING = {

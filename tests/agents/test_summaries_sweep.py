@@ -13,6 +13,7 @@ from django.core.management import CommandError, call_command
 from django.utils import timezone
 
 from agents.models import PostSummary
+from agents.runner import drain_publishes
 from agents.summaries import sweep
 from agents.summaries.sweep import summaries_sweep
 from agents.tasks import sweep_summaries
@@ -68,6 +69,7 @@ def broker(url: str):
     try:
         yield
     finally:
+        drain_publishes()  # the publisher thread is done with this broker
         conf.broker_url, conf.task_always_eager = saved
         reset_pools()
 
@@ -115,10 +117,11 @@ def test_post_created_while_broker_is_down_is_summarised_by_the_sweep(
 ):
     client = login_client(human)
     started = time.monotonic()
-    with broker(CLOSED_BROKER), django_capture_on_commit_callbacks(execute=True):
-        response = client.post(
-            "/api/posts", {"content": "Tomatoes need deep watering.", "tags": []}, format="json"
-        )
+    with broker(CLOSED_BROKER):
+        with django_capture_on_commit_callbacks(execute=True):
+            response = client.post(
+                "/api/posts", {"content": "Tomatoes need deep watering.", "tags": []}, format="json"
+            )
     assert response.status_code == 201, response.content
     assert time.monotonic() - started < 30
     assert "could not enqueue agents.summarize_post" in caplog.text

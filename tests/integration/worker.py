@@ -22,6 +22,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 from django.conf import settings as django_settings
 
+from agents.runner import drain_publishes
 from stgy.celery import app as celery_app
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -126,5 +127,8 @@ def sending_to(url: str | None = None):
     try:
         yield
     finally:
+        # Publishes are made by the process's publisher thread: let it finish with this
+        # broker before the test configuration comes back.
+        drain_publishes()
         conf.broker_url, conf.task_always_eager, conf.task_routes = saved
         reset()

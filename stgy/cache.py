@@ -1,0 +1,198 @@
+"""A Redis cache that degrades to "no cache" when Redis cannot be reached.
+
+Everything the site keeps in the cache — cached sessions, throttle buckets, ranking
+caches, small markers — is either a copy of the database or a soft limit, so a person
+can go on using the site without it (docs/operations.md, "When Redis is down"):
+
+* a failed read is a miss (sessions then load from the database);
+* a failed write or delete is skipped, and its key remembered: when Redis answers
+  again, this process deletes those keys first, so a session saved or ended during
+  the outage is never served from a stale cached copy afterwards;
+* after a failure the backend stops trying for `STGY_CACHE_RETRY_SECONDS`, so an
+  outage costs one connection timeout per process and interval, not one per call;
+  meanwhile a background thread of the process tries again at that interval, so the
+  stale keys are dropped as soon as Redis is back even if no request comes.
+
+Only connection-level failures are absorbed; a wrong command still raises.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+
+from django.conf import settings
+from django.core.cache.backends.base import DEFAULT_TIMEOUT
+from django.core.cache.backends.redis import RedisCache
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import TimeoutError as RedisTimeoutError
+
+log = logging.getLogger(__name__)
+
+UNREACHABLE = (RedisConnectionError, RedisTimeoutError, OSError)
+# Keys written or deleted while Redis was away; more than this and the oldest are
+# dropped (their cached copies then live until their own expiry).
+_PENDING_LIMIT = 10_000
+
+
+class _Outage:
+    """Per-process state of one Redis location, shared by the per-thread cache objects."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.down_until = 0.0
+        self.pending: dict[tuple[str, int | None], None] = {}
+        self.watcher: threading.Thread | None = None
+
+    def is_down(self) -> bool:
+        return time.monotonic() < self.down_until
+
+    def mark_down(self, location: str, exc: Exception, recover) -> None:
+        retry = retry_seconds()
+        with self.lock:
+            first = self.down_until == 0.0
+            self.down_until = time.monotonic() + retry
+            if self.watcher is None or not self.watcher.is_alive():
+                self.watcher = threading.Thread(
+                    target=self._watch, args=(recover,), name="stgy-cache-watch", daemon=True
+                )
+                self.watcher.start()
+        if first:
+            log.warning("cache %s unreachable (%s); serving without it, retrying every %ss",
+                        location, exc, retry)
+
+    def _watch(self, recover) -> None:
+        while True:
+            time.sleep(retry_seconds())
+            with self.lock:
+                if self.down_until == 0.0:
+                    return
+            try:
+                recover()
+                return
+            except UNREACHABLE:
+                with self.lock:
+                    self.down_until = time.monotonic() + retry_seconds()
+            except Exception:  # the watcher must never take the process down
+                log.exception("cache recovery failed")
+                return
+
+    def remember(self, key: str, version: int | None) -> None:
+        with self.lock:
+            self.pending[(key, version)] = None
+            while len(self.pending) > _PENDING_LIMIT:
+                self.pending.pop(next(iter(self.pending)))
+
+    def take_pending(self) -> list[tuple[str, int | None]]:
+        with self.lock:
+            keys, self.pending = list(self.pending), {}
+            return keys
+
+
+def retry_seconds() -> float:
+    return max(0.05, float(getattr(settings, "STGY_CACHE_RETRY_SECONDS", 5)))
+
+
+_outages_lock = threading.Lock()
+_outages: dict[str, _Outage] = {}
+
+
+def _outage_for(location: str) -> _Outage:
+    with _outages_lock:
+        return _outages.setdefault(location, _Outage())
+
+
+class FailSoftRedisCache(RedisCache):
+    def __init__(self, server, params):
+        super().__init__(server, params)
+        self._location = server if isinstance(server, str) else ",".join(server)
+        self._outage = _outage_for(self._location)
+
+    # -- the guard ---------------------------------------------------------------
+
+    def _call(self, operation, fallback, *, writes: list[tuple[str, int | None]] = ()):
+        outage = self._outage
+        if outage.is_down():
+            for key, version in writes:
+                outage.remember(key, version)
+            return fallback
+        try:
+            if outage.down_until:
+                self._recover()
+            return operation()
+        except UNREACHABLE as exc:
+            outage.mark_down(self._location, exc, self._recover)
+            for key, version in writes:
+                outage.remember(key, version)
+            return fallback
+
+    def _recover(self) -> None:
+        """First contact after an outage: drop what may be stale, then carry on."""
+        outage = self._outage
+        pending = outage.take_pending()
+        try:
+            self._cache.get_client(write=True).ping()
+            for key, version in pending:
+                super().delete(key, version=version)
+        except UNREACHABLE:
+            for key, version in pending:
+                outage.remember(key, version)
+            raise
+        with outage.lock:
+            outage.down_until = 0.0
+        log.warning("cache %s reachable again; %d stale keys dropped", self._location, len(pending))
+
+    def is_available(self) -> bool:
+        """For status pages: did the last contact with Redis work?"""
+        return not self._outage.is_down()
+
+    # -- the cache API -----------------------------------------------------------
+
+    def add(self, key, value, timeout=DEFAULT_TIMEOUT, version=None):
+        return self._call(lambda: super(FailSoftRedisCache, self).add(key, value, timeout, version),
+                          False, writes=[(key, version)])
+
+    def get(self, key, default=None, version=None):
+        return self._call(lambda: super(FailSoftRedisCache, self).get(key, default, version), default)
+
+    def set(self, key, value, timeout=DEFAULT_TIMEOUT, version=None):
+        return self._call(lambda: super(FailSoftRedisCache, self).set(key, value, timeout, version),
+                          None, writes=[(key, version)])
+
+    def touch(self, key, timeout=DEFAULT_TIMEOUT, version=None):
+        return self._call(lambda: super(FailSoftRedisCache, self).touch(key, timeout, version), False)
+
+    def delete(self, key, version=None):
+        return self._call(lambda: super(FailSoftRedisCache, self).delete(key, version),
+                          False, writes=[(key, version)])
+
+    def get_many(self, keys, version=None):
+        return self._call(lambda: super(FailSoftRedisCache, self).get_many(keys, version), {})
+
+    def has_key(self, key, version=None):
+        return self._call(lambda: super(FailSoftRedisCache, self).has_key(key, version), False)
+
+    def incr(self, key, delta=1, version=None):
+        missing = object()
+        result = self._call(lambda: super(FailSoftRedisCache, self).incr(key, delta, version),
+                            missing, writes=[(key, version)])
+        if result is missing:
+            # What a vanished key gives; callers already handle it.
+            raise ValueError(f"Key '{key}' not found (cache unavailable)")
+        return result
+
+    def set_many(self, data, timeout=DEFAULT_TIMEOUT, version=None):
+        writes = [(key, version) for key in data]
+        return self._call(
+            lambda: super(FailSoftRedisCache, self).set_many(data, timeout, version), list(data),
+            writes=writes,
+        )
+
+    def delete_many(self, keys, version=None):
+        keys = list(keys)
+        return self._call(lambda: super(FailSoftRedisCache, self).delete_many(keys, version), None,
+                          writes=[(key, version) for key in keys])
+
+    def clear(self):
+        return self._call(lambda: super(FailSoftRedisCache, self).clear(), False)
