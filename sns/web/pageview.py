@@ -1,7 +1,8 @@
 """The one wrapper every page view goes through.
 
 `@page` makes a view log-in-only (unless `public=True`), translates the rulebook's
-`DomainError` into what a person should see, and sets the security headers:
+`DomainError` into what a person should see (the security headers are set for every
+response by `stgy.security_headers`):
 
 * on a GET, an error page with the error's status (403 for someone else's AI memory,
   404 for a missing post, 400 for a malformed id);
@@ -29,12 +30,6 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from sns.errors import DomainError
 from sns.selectors import Page
 
-# Pages run no inline script and load nothing from elsewhere except https images in
-# posts; even a sanitiser bug could not run an injected handler under this policy.
-CONTENT_SECURITY_POLICY = (
-    "default-src 'self'; img-src 'self' https: data:; script-src 'self'; style-src 'self'; "
-    "object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
-)
 PAGE_SIZE = 20
 _MAX_PAGE_NUMBER = 200
 _KEPT_INPUT = "web:kept-input"
@@ -64,8 +59,6 @@ def page(view=None, *, public: bool = False, back: str | None = None):
                 except DomainError as exc:
                     fallback = reverse(back, args=args, kwargs=kwargs) if back else None
                     response = _error_response(request, exc, fallback)
-            response.headers.setdefault("Content-Security-Policy", CONTENT_SECURITY_POLICY)
-            response.headers.setdefault("Referrer-Policy", "same-origin")
             return response
 
         return wrapped
