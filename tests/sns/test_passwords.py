@@ -1,0 +1,59 @@
+"""Self-service passwords: not blank after trimming, not like the e-mail or nickname."""
+
+from __future__ import annotations
+
+import pytest
+
+from sns import services
+from sns.errors import InvalidInput
+from sns.models import User
+from tests.conftest import login_client
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.mark.parametrize(
+    ("password", "message"),
+    [
+        (" " * 12, "password must not be blank"),
+        ("\t \u3000 " * 4, "password must not be blank"),
+        ("river.stone@example.com", "too similar to the email"),
+        ("Riverstone Wanderer", "too similar to the nickname"),
+    ],
+)
+def test_sign_up_refuses_blank_or_personal_passwords(password, message):
+    with pytest.raises(InvalidInput) as refused:
+        services.user_signup(
+            email="river.stone@example.com", nickname="Riverstone Wanderer", password=password
+        )
+    assert message in refused.value.message.lower()
+    assert not User.objects.filter(email="river.stone@example.com").exists()
+
+
+def test_a_good_password_with_spaces_inside_is_kept_as_typed():
+    user = services.user_signup(
+        email="river.stone@example.com", nickname="Riverstone", password="  pale blue kettle  "
+    )
+    assert user.check_password("  pale blue kettle  ")
+
+
+def test_changing_ones_own_password_to_ones_nickname_is_refused(human):
+    client = login_client(human)
+    response = client.put(
+        f"/api/users/{human.hex_id}/password", {"password": human.nickname + "-2026"}, format="json"
+    )
+    assert response.status_code == 400 and "similar" in response.json()["error"]
+    response = client.put(
+        f"/api/users/{human.hex_id}/password", {"password": " " * 10}, format="json"
+    )
+    assert response.status_code == 400 and "blank" in response.json()["error"]
+
+
+def test_the_sign_up_page_says_why(client):
+    response = client.post(
+        "/signup",
+        {"email": "sky@example.com", "nickname": "Skylark", "password": "sky@example.com"},
+        follow=True,
+    )
+    assert "too similar to the email" in response.content.decode().lower()
+    assert not User.objects.filter(email="sky@example.com").exists()
