@@ -1,10 +1,15 @@
 // STGY pages work without JavaScript; this file only adds conveniences: a Markdown
 // preview (rendered and sanitised by the server, the same code as the post page),
 // filling the sign-up form's language and time zone from the browser, and loading a
-// post page's "Related posts" box after the page when it was not ready in time.
+// post page's "Related posts" box after the page when it was not ready in time, and
+// filters that apply when chosen.
 "use strict";
 
 document.addEventListener("DOMContentLoaded", function () {
+  // A filter that applies as soon as it is chosen (the form also has a button without JS).
+  document.querySelectorAll("select[data-autosubmit]").forEach(function (select) {
+    select.addEventListener("change", function () { select.form.submit(); });
+  });
   document.querySelectorAll("form[data-preview-url]").forEach(function (form) {
     var button = form.querySelector("[data-preview-button]");
     var target = form.querySelector("[data-preview-target]");
