@@ -13,7 +13,8 @@ can go on using the site without it (docs/operations.md, "When Redis is down"):
   meanwhile a background thread of the process tries again at that interval, so the
   stale keys are dropped as soon as Redis is back even if no request comes.
 
-Only connection-level failures are absorbed; a wrong command still raises.
+Any failure of Redis itself is absorbed (unreachable, timed out, out of memory,
+read-only); a value that cannot be pickled still raises.
 """
 
 from __future__ import annotations
@@ -25,12 +26,13 @@ import time
 from django.conf import settings
 from django.core.cache.backends.base import DEFAULT_TIMEOUT
 from django.core.cache.backends.redis import RedisCache
-from redis.exceptions import ConnectionError as RedisConnectionError
-from redis.exceptions import TimeoutError as RedisTimeoutError
+from redis.exceptions import RedisError
 
 log = logging.getLogger(__name__)
 
-UNREACHABLE = (RedisConnectionError, RedisTimeoutError, OSError)
+# Unreachable, timed out, or refusing (out of memory, read-only replica, loading): for a
+# cache that only holds copies and soft limits, all of these mean "do without it".
+UNREACHABLE = (RedisError, OSError)
 # Keys written or deleted while Redis was away; more than this and the oldest are
 # dropped (their cached copies then live until their own expiry).
 _PENDING_LIMIT = 10_000

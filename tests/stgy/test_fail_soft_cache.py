@@ -98,3 +98,16 @@ def test_write_throttles_fail_open_without_redis(settings, human):
     for _ in range(5):
         throttle.throttle_check(human, throttle.LIKES)
     assert cache.get("anything", "gone") == "gone"
+
+
+def test_a_full_redis_refusing_writes_does_not_fail_the_caller(settings, own_redis):
+    settings.STGY_CACHE_RETRY_SECONDS = 30
+    cache_ = backend(own_redis.url)
+    raw = own_redis.client()
+    raw.config_set("maxmemory-policy", "noeviction")
+    raw.config_set("maxmemory", 1)  # every write now answers "OOM command not allowed"
+    try:
+        assert cache_.set("k", "v" * 1000) is None
+        assert cache_.get("k", "missed") == "missed"
+    finally:
+        raw.config_set("maxmemory", 0)
