@@ -9,6 +9,7 @@ from django.conf import settings
 from django.utils import timezone
 
 from sns.models import Notification
+from sns.tasks import purge_notifications
 from stgy.celery import app as celery_app
 
 
@@ -33,7 +34,7 @@ def test_the_purge_task_deletes_only_notifications_past_retention(settings, huma
         user=human, slot="like:old", term="2020-01-01", payload={},
         created_at=now - timedelta(days=32), updated_at=now,
     )
-    result = celery_app.tasks["sns.purge_notifications"].apply().get()
+    result = purge_notifications.apply().get()
     assert result == 1
     assert not Notification.objects.filter(pk=old.pk).exists()
     assert Notification.objects.filter(pk=kept.pk).exists()
