@@ -1,5 +1,7 @@
 from django.contrib import admin
+from django.templatetags.static import static
 from django.urls import include, path
+from django.views.generic.base import RedirectView
 from drf_spectacular.views import SpectacularAPIView
 
 from stgy.api_docs import ApiDocsView
@@ -13,6 +15,8 @@ api_patterns = [
 ]
 
 urlpatterns = [
+    # Browsers ask for /favicon.ico on pages that name no icon (admin, the API reference).
+    path("favicon.ico", RedirectView.as_view(url=static("favicon.svg"), permanent=True)),
     path("admin/", admin.site.urls),
     path("agents/", include("agents.web.urls")),
     path("api/", include(api_patterns)),
