@@ -143,7 +143,7 @@ class FailSoftRedisCache(RedisCache):
             raise
         with outage.lock:
             outage.down_until = 0.0
-        log.warning("cache %s reachable again; %d stale keys dropped", self._location, len(pending))
+        log.info("cache %s reachable again; %d stale keys dropped", self._location, len(pending))
 
     def is_available(self) -> bool:
         """For status pages: did the last contact with Redis work?"""
