@@ -9,6 +9,7 @@ import pytest
 from django.core.cache import cache
 from rest_framework.test import APIClient
 
+from agents.llm.breaker import breaker_reset
 from stgy.celery import app as celery_app
 from tests.factories import PASSWORD, make_ai_user, make_user
 
@@ -30,8 +31,11 @@ def _isolated(settings):
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     celery_app.conf.task_always_eager = True
     cache.clear()
+    # The circuit breaker keeps a process copy of its state besides the cache.
+    breaker_reset()
     yield
     cache.clear()
+    breaker_reset()
 
 
 @pytest.fixture
