@@ -96,4 +96,5 @@ def pytest_runtest_makereport(item, call):
         report.outcome = "failed"
         report.longrepr = f"skipped in CI, where nothing may be skipped: {report.longrepr}"
 
+from tests.llm_down import dead_model, wall_clock  # noqa: E402,F401
 from tests.llm_server import llm_server  # noqa: E402,F401

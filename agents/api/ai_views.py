@@ -54,7 +54,7 @@ AI_CALL_ERRORS = {
     403: _error("no model configured, or a model override by a non-admin"),
     500: _error("the model answered unusably"),
     501: _error("ai features are disabled"),
-    503: _error("ai service is unavailable: the model is down, too slow or its circuit breaker is open"),
+    503: _error("ai service is unavailable: the model is down, too slow or its breaker is open"),
 }
 
 
@@ -159,7 +159,7 @@ class AiChatView(APIView):
 
     @extend_schema(
         request=CHAT_BODY,
-        responses={200: schema.OBJECT, **AI_CALL_ERRORS, 429: _error("daily token budget exceeded")},
+        responses={200: schema.OBJECT, **AI_CALL_ERRORS, 429: _error("daily token budget used up")},
         operation_id="ai_users_chat",
     )
     def post(self, request):

@@ -103,7 +103,9 @@ def run_jobs(jobs: list[LlmJob], *, profile: dict, tier: str, user_id: int, run_
     return jobs
 
 
-def _run_all(jobs: list[LlmJob], *, profile: dict, tier: str, user_id: int, run_id: int, stage: str) -> list[LlmJob]:
+def _run_all(
+    jobs: list[LlmJob], *, profile: dict, tier: str, user_id: int, run_id: int, stage: str
+) -> list[LlmJob]:
     bound = max(1, int(settings.STGY_AI_USER_STAGE_CONCURRENCY))
     kwargs = dict(profile=profile, tier=tier, user_id=user_id, run_id=run_id, stage=stage)
     if len(jobs) <= 1:

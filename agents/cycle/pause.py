@@ -27,12 +27,15 @@ def dispatch_paused() -> bool:
         paused_since = state_store.get(PAUSED_KEY)
         if paused_since is not None:
             state_store.delete_many([PAUSED_KEY])
-            log.warning("AI cycles resumed: the ai service answers again (paused since %s)", paused_since)
+            log.warning(
+                "AI cycles resumed: the ai service answers again (paused since %s)", paused_since
+            )
         return False
     if state_store.add(PAUSED_KEY, timezone.now().isoformat()):
         state = gateway.breaker_state()
         log.warning(
             "AI cycles paused: the ai service is unavailable (circuit breaker %s until %s)",
-            state["state"], state["open_until"],
+            state["state"],
+            state["open_until"],
         )
     return True

@@ -1,8 +1,9 @@
 """Embedders other than the built-in hash vectoriser.
 
 `openai` calls the embeddings endpoint through `agents.llm.openai_provider` under the
-same timeout and retry policy, circuit breaker and web time limit as chat; `local` runs a sentence-transformers model in
-process (an optional extra, imported only when chosen).
+same timeout and retry policy, circuit breaker and web time limit as chat; `local`
+runs a sentence-transformers model in process (an optional extra, imported only when
+chosen).
 """
 
 from __future__ import annotations
@@ -47,7 +48,8 @@ class OpenAiEmbedder:
             )
         except LlmError as exc:
             refused = isinstance(exc, LlmUnavailable) and not exc.attempts
-            record(outcome="refused" if refused else "error", attempts=exc.attempts, error=exc.message)
+            outcome = "refused" if refused else "error"
+            record(outcome=outcome, attempts=exc.attempts, error=exc.message)
             raise
         record(outcome="ok", attempts=attempts, prompt_tokens=tokens)
         return matrix

@@ -79,11 +79,15 @@ def breaker_admit(*, probe_seconds: float) -> Admission:
     if until is None:
         return Admission(failures=failures)
     if time.time() < until:
-        raise LlmUnavailable(f"ai service is unavailable (circuit breaker open until {_iso(until)})")
+        raise LlmUnavailable(
+            f"ai service is unavailable (circuit breaker open until {_iso(until)})"
+        )
     if state_store.add(PROBE_KEY, time.time(), timeout=probe_seconds + _cooldown()):
         log.info("LLM circuit breaker half-open: one probe call goes through")
         return Admission(probe=True, failures=failures)
-    raise LlmUnavailable("ai service is unavailable (circuit breaker half-open, a probe call is in flight)")
+    raise LlmUnavailable(
+        "ai service is unavailable (circuit breaker half-open, a probe call is in flight)"
+    )
 
 
 def breaker_is_open() -> bool:
@@ -117,8 +121,9 @@ def breaker_failure(admission: Admission) -> None:
             reopen_at = now + _cooldown()
             state_store.set(OPEN_UNTIL_KEY, reopen_at)
             log.warning(
-                "LLM circuit breaker open after %d consecutive failed calls; calls fail fast until %s",
-                failures, _iso(reopen_at),
+                "LLM circuit breaker open after %d failed calls in a row; refusing calls until %s",
+                failures,
+                _iso(reopen_at),
             )
     if admission.probe:
         # After the new cool-down is set, so no other call slips in as a second probe.

@@ -43,8 +43,9 @@ from .usage import usage_record, usage_row
 
 __all__ = [
     "BudgetExceeded", "LlmDeadlineExceeded", "LlmDisabled", "LlmError", "LlmRequestError",
-    "LlmTransientError", "LlmUnavailable", "TIERS", "accepting_calls", "ai_enabled", "breaker_state", "chat",
-    "health_check", "last_health", "model_for_tier", "model_ready", "provider_name", "tiers",
+    "LlmTransientError", "LlmUnavailable", "TIERS", "accepting_calls", "ai_enabled",
+    "breaker_state", "chat", "health_check", "last_health", "model_for_tier", "model_ready",
+    "provider_name", "tiers",
 ]
 
 log = logging.getLogger(__name__)
@@ -129,11 +130,14 @@ def _complete(
     started = time.monotonic()
     try:
         response, attempts = call_with_retries(
-            lambda timeout: _attempt(provider, request, timeout, max_tokens), policy=policy, gate=gate
+            lambda timeout: _attempt(provider, request, timeout, max_tokens),
+            policy=policy,
+            gate=gate,
         )
     except LlmUnavailable as exc:
         if exc.attempts:  # stopped between retries: the call was made, and failed
-            record(outcome="error", latency_ms=_ms(started), attempts=exc.attempts, error=exc.message)
+            latency = _ms(started)
+            record(outcome="error", latency_ms=latency, attempts=exc.attempts, error=exc.message)
         else:  # refused before reaching the model, as an exhausted budget is
             record(outcome="refused", attempts=0, error=exc.message)
         raise

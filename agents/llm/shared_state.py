@@ -46,7 +46,9 @@ class SharedState:
             self._cache_down_until = time.monotonic() + self._cache_retry_seconds
             log.warning(
                 "cache unreachable (%s: %s); using in-process state for %.0f s",
-                type(exc).__name__, exc, self._cache_retry_seconds,
+                type(exc).__name__,
+                exc,
+                self._cache_retry_seconds,
             )
             raise _Unreachable() from exc
 

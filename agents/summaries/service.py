@@ -177,7 +177,9 @@ def _record_outage(post_id: int, version, exc: Exception) -> None:
     """The model is down for everyone, not unable to summarise this post: the error is
     shown but the attempt is not counted, so the post keeps its place in the sweep."""
     message = f"{type(exc).__name__}: {exc}"[:_ERROR_LIMIT]
-    PostSummary.objects.filter(post_id=post_id, source_updated_at=version).update(last_error=message)
+    PostSummary.objects.filter(post_id=post_id, source_updated_at=version).update(
+        last_error=message
+    )
 
 
 def summary_generate(post_id: int, *, force: bool = False) -> str:

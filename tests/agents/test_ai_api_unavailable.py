@@ -11,7 +11,7 @@ from agents.llm import gateway
 from agents.models import LlmUsage
 from sns.ids import id_to_hex
 from tests.conftest import login_client
-from tests.llm_down import HELLO, dead_model, open_breaker, wall_clock  # noqa: F401
+from tests.llm_down import HELLO, open_breaker
 
 pytestmark = pytest.mark.django_db
 
@@ -30,7 +30,9 @@ def _timed(call):
     return response, time.monotonic() - started
 
 
-def test_chat_against_a_hanging_model_answers_503_within_the_deadline(llm_server, ai_user, settings):
+def test_chat_against_a_hanging_model_answers_503_within_the_deadline(
+    llm_server, ai_user, settings
+):
     settings.STGY_AI_WEB_DEADLINE_MS = 500
     settings.STGY_AI_MAX_RETRIES = 3
     client = login_client(ai_user)
@@ -80,7 +82,9 @@ def test_background_calls_keep_the_normal_policy(llm_server, db, settings):
     assert gateway.chat(messages=HELLO, tier="basic").content == "slow but fine"
 
 
-def test_open_breaker_answers_503_at_once_and_head_says_so(llm_server, ai_user, api, settings, wall_clock):
+def test_open_breaker_answers_503_at_once_and_head_says_so(
+    llm_server, ai_user, api, settings, wall_clock
+):
     settings.STGY_AI_BREAKER_FAILURES = 2
     settings.STGY_AI_BREAKER_COOLDOWN_SECONDS = 30
     assert api.head("/api/ai-users/chat").status_code == 200

@@ -16,7 +16,7 @@ from agents.llm import gateway
 from agents.llm.breaker import state_store
 from agents.llm.errors import LlmRequestError, LlmTransientError, LlmUnavailable
 from agents.models import LlmUsage
-from tests.llm_down import HELLO, closed_port, open_breaker, wall_clock  # noqa: F401
+from tests.llm_down import HELLO, closed_port, open_breaker
 from tests.llm_server import error_body
 
 pytestmark = pytest.mark.django_db
@@ -77,7 +77,11 @@ def test_a_call_counts_once_however_many_retries_it_made(llm_server, settings):
         _chat()
     assert len(llm_server.chat_requests()) == 3
     assert gateway.breaker_state() | {"open_until": None} == {
-        "state": "closed", "failures": 1, "threshold": 3, "open_until": None, "cooldown_seconds": 30.0,
+        "state": "closed",
+        "failures": 1,
+        "threshold": 3,
+        "open_until": None,
+        "cooldown_seconds": 30.0,
     }
 
 
@@ -123,7 +127,11 @@ def test_half_open_probe_success_closes_it(llm_server, settings, wall_clock):
     assert _chat().content == "ok"  # the probe
     assert len(llm_server.chat_requests()) == 4
     assert gateway.breaker_state() | {"open_until": None} == {
-        "state": "closed", "failures": 0, "threshold": 3, "open_until": None, "cooldown_seconds": 30.0,
+        "state": "closed",
+        "failures": 0,
+        "threshold": 3,
+        "open_until": None,
+        "cooldown_seconds": 30.0,
     }
     _chat()
     _chat()

@@ -12,7 +12,6 @@ from rest_framework.test import APIClient
 from agents.llm import gateway
 from agents.models import LlmUsage, PostSummary
 from tests.factories import PASSWORD, make_post
-from tests.llm_down import dead_model  # noqa: F401
 
 pytestmark = pytest.mark.django_db
 
@@ -39,7 +38,9 @@ def test_humans_use_the_site_while_the_model_is_dead(
     # failure stays in the summary row and the post is written all the same.
     with django_capture_on_commit_callbacks(execute=True):
         response, elapsed = _timed(
-            lambda: client.post("/api/posts", {"content": "Hello while the AI sleeps", "tags": []}, format="json")
+            lambda: client.post(
+                "/api/posts", {"content": "Hello while the AI sleeps", "tags": []}, format="json"
+            )
         )
     assert response.status_code == 201, response.content
     assert elapsed < 3.0
@@ -54,7 +55,9 @@ def test_humans_use_the_site_while_the_model_is_dead(
     with django_capture_on_commit_callbacks(execute=True):
         response, elapsed = _timed(
             lambda: client.post(
-                "/api/posts", {"content": "Replying to myself", "tags": [], "replyTo": post_hex}, format="json"
+                "/api/posts",
+                {"content": "Replying to myself", "tags": [], "replyTo": post_hex},
+                format="json",
             )
         )
     assert response.status_code == 201

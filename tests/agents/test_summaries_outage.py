@@ -14,11 +14,13 @@ from agents.models import PostSummary
 from agents.summaries.sweep import summaries_sweep
 from agents.tasks import summarize_post
 from tests.factories import make_post
-from tests.llm_down import open_breaker, wall_clock  # noqa: F401
+from tests.llm_down import open_breaker
 
 pytestmark = pytest.mark.django_db
 
-ANSWER = json.dumps({"summary": "Tomatoes in a small garden.", "tags": ["garden"], "keywords": ["tomato"]})
+ANSWER = json.dumps(
+    {"summary": "Tomatoes in a small garden.", "tags": ["garden"], "keywords": ["tomato"]}
+)
 
 
 @pytest.fixture(autouse=True)

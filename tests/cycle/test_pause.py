@@ -15,7 +15,7 @@ from agents.cycle.run import cycle_begin, cycle_end, stage_execute
 from agents.cycle.tasks import dispatch_cycles
 from agents.llm import gateway
 from agents.models import AgentState, CycleRun, LlmUsage
-from tests.llm_down import open_breaker, wall_clock  # noqa: F401
+from tests.llm_down import open_breaker
 
 from .helpers import make_site, push_answers
 
@@ -38,7 +38,9 @@ def _messages(caplog, text: str) -> int:
     return sum(text in record.getMessage() for record in caplog.records)
 
 
-def test_dispatcher_pauses_while_open_and_resumes_by_itself(model_server, settings, wall_clock, caplog):
+def test_dispatcher_pauses_while_open_and_resumes_by_itself(
+    model_server, settings, wall_clock, caplog
+):
     caplog.set_level(logging.INFO, logger="agents")
     ai, _ = make_site(cosines=(100,))
     due_at = _due(ai)
@@ -94,7 +96,9 @@ def test_stages_of_a_running_cycle_fail_fast_while_open(model_server, settings):
     for stage in ("post_impressions", "interest_update"):
         record = run.stages[stage]
         assert record["outcome"] == "failed", (stage, record)
-        assert "LlmUnavailable" in record["error"] and "ai service is unavailable" in record["error"]
+        assert (
+            "LlmUnavailable" in record["error"] and "ai service is unavailable" in record["error"]
+        )
     assert run.status == "done"  # every stage ran and was recorded
 
 
