@@ -254,7 +254,8 @@ STGY_AI_CONCURRENCY = _num("STGY_AI_CONCURRENCY", 16)
 # long it then refuses calls before one probe call may go through.
 STGY_AI_BREAKER_FAILURES = _num("STGY_AI_BREAKER_FAILURES", 5)
 STGY_AI_BREAKER_COOLDOWN_SECONDS = _num("STGY_AI_BREAKER_COOLDOWN_SECONDS", 30.0, float)
-# The whole time (attempts and backoff) a model call made inside a web request may take.
+# The whole time (attempts and backoff) a model call made inside a web request may take;
+# 0 = no bound.
 STGY_AI_WEB_DEADLINE_MS = _num("STGY_AI_WEB_DEADLINE_MS", 5000)
 STGY_AI_SITE_DAILY_TOKEN_BUDGET = _num("STGY_AI_SITE_DAILY_TOKEN_BUDGET", 0)
 STGY_AI_USER_DAILY_TOKEN_BUDGET = _num("STGY_AI_USER_DAILY_TOKEN_BUDGET", 0)
