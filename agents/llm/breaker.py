@@ -54,10 +54,12 @@ def _iso(epoch: float | None) -> str | None:
 
 @dataclass(frozen=True)
 class Admission:
-    """What `breaker_admit` let through: `probe` is the half-open trial call, and
-    `failures` the count seen, so a success in the healthy case writes nothing."""
+    """What `breaker_admit` let through: `probe` is the half-open trial call, `forced`
+    a call made whatever the state, and `failures` the count seen, so a success in the
+    healthy case writes nothing."""
 
     probe: bool = False
+    forced: bool = False
     failures: int = 0
     tracked: bool = True
 
@@ -99,12 +101,13 @@ def breaker_success(admission: Admission) -> None:
     """The endpoint answered: the count of consecutive failures starts again."""
     if not admission.tracked:
         return
-    if admission.failures == 0 and not admission.probe:
+    if admission.failures == 0 and not (admission.probe or admission.forced):
         return  # the healthy case: nothing to reset, no write
+    was_open = state_store.get(OPEN_UNTIL_KEY) is not None
     state_store.delete_many([OPEN_UNTIL_KEY, PROBE_KEY])
     state_store.set(FAILURES_KEY, 0)
-    if admission.probe:
-        log.warning("LLM circuit breaker closed: the probe call succeeded")
+    if was_open:
+        log.warning("LLM circuit breaker closed: the model answered again")
 
 
 def breaker_failure(admission: Admission) -> None:
@@ -116,8 +119,9 @@ def breaker_failure(admission: Admission) -> None:
         until = state_store.get(OPEN_UNTIL_KEY)
         now = time.time()
         # A call that was already in flight when another opened the breaker does not
-        # lengthen the cool-down; only the probe, or a failure after it, starts one.
-        if admission.probe or until is None or now >= until:
+        # lengthen the cool-down; only a probe (or a forced check), or a failure after
+        # the cool-down, starts a new one.
+        if admission.probe or admission.forced or until is None or now >= until:
             reopen_at = now + _cooldown()
             state_store.set(OPEN_UNTIL_KEY, reopen_at)
             log.warning(
@@ -142,7 +146,7 @@ def breaker_checked() -> Admission:
     outcome still counts, and a success closes the breaker."""
     if _threshold() <= 0:
         return UNTRACKED
-    return Admission(probe=True, failures=int(state_store.get(FAILURES_KEY) or 0))
+    return Admission(forced=True, failures=int(state_store.get(FAILURES_KEY) or 0))
 
 
 def breaker_state() -> dict[str, Any]:
@@ -150,7 +154,13 @@ def breaker_state() -> dict[str, Any]:
     "half-open" (the next call is the probe)."""
     threshold = _threshold()
     if threshold <= 0:
-        return {"state": "disabled", "failures": 0, "threshold": 0, "open_until": None}
+        return {
+            "state": "disabled",
+            "failures": 0,
+            "threshold": 0,
+            "open_until": None,
+            "cooldown_seconds": _cooldown(),
+        }
     values = state_store.get_many(KEYS)
     failures = int(values.get(FAILURES_KEY) or 0)
     until = values.get(OPEN_UNTIL_KEY)

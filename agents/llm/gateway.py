@@ -3,8 +3,8 @@
 It maps a tier to a model, refuses calls over the daily token budgets, bounds the
 calls in flight, applies the timeout and retry policy of `agents.llm.retry` (with its
 circuit breaker and the web time limit) and writes exactly one LlmUsage row per call
-(ok, error or refused). Providers: `openai` (any
-OpenAI-compatible endpoint), `offline` (a deterministic stand-in) and `none` (AI off).
+(ok, error or refused). Providers: `openai` (any OpenAI-compatible endpoint), `offline`
+(a deterministic stand-in) and `none` (AI off).
 
 Callers never hold a database transaction across `chat()` (STYLE rule 8), so the
 usage row is written in autocommit and survives whatever the caller does next.
@@ -125,23 +125,20 @@ def _complete(
     policy: RetryPolicy | None = None,
     max_tokens: int | None = None,
     allow_blank: bool = False,
-    gate: str = "breaker",
+    force: bool = False,
 ) -> ChatResponse:
     started = time.monotonic()
     try:
         response, attempts = call_with_retries(
             lambda timeout: _attempt(provider, request, timeout, max_tokens),
             policy=policy,
-            gate=gate,
+            force=force,
         )
-    except LlmUnavailable as exc:
-        if exc.attempts:  # stopped between retries: the call was made, and failed
-            latency = _ms(started)
-            record(outcome="error", latency_ms=latency, attempts=exc.attempts, error=exc.message)
-        else:  # refused before reaching the model, as an exhausted budget is
-            record(outcome="refused", attempts=0, error=exc.message)
-        raise
     except LlmError as exc:
+        if isinstance(exc, LlmUnavailable) and not exc.attempts:
+            # Refused by the breaker before reaching the model, as an exhausted budget is.
+            record(outcome="refused", attempts=0, error=exc.message)
+            raise
         log.warning("LLM call failed (%s, %s, %d attempts): %s", request.task, request.model, exc.attempts, exc)
         record(outcome="error", latency_ms=_ms(started), attempts=exc.attempts, error=exc.message)
         raise
@@ -212,13 +209,13 @@ def _mentions_token_limit(message: str) -> bool:
     return "max_tokens" in message or "max_completion_tokens" in message
 
 
-def health_check(*, gate: str = "checked") -> dict:
+def health_check(*, force: bool = True) -> dict:
     """Generate (at most) one token with the basic tier through the configured provider.
 
     One attempt, no budget check (an operator asked for it); the call still writes a
-    usage row. It is made even while the circuit breaker is open, and its outcome counts:
-    a success closes the breaker. The result, with the breaker's state, is kept in the
-    cache for status pages (`last_health()`).
+    usage row. With `force` it is made even while the circuit breaker is open; either
+    way its outcome counts, so a success closes the breaker. The result, with the
+    breaker's state, is kept in the cache for status pages (`last_health()`).
     """
     result: dict[str, Any] = {
         "ok": False, "provider": provider_name(), "model": "", "latency_ms": 0, "error": "",
@@ -238,7 +235,7 @@ def health_check(*, gate: str = "checked") -> dict:
             except DatabaseError as exc:
                 log.warning("health check: usage row not written: %s", exc)
 
-        check = dict(policy=policy, allow_blank=True, gate=gate)
+        check = dict(policy=policy, allow_blank=True, force=force)
         try:
             _complete(provider, request, record, max_tokens=1, **check)
         except LlmRequestError as exc:
@@ -289,4 +286,4 @@ def model_ready() -> bool:
         return True
     if state == "open":
         return False
-    return health_check(gate="breaker")["ok"]
+    return health_check(force=False)["ok"]  # admitted as the breaker's probe

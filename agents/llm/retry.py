@@ -20,7 +20,6 @@ from typing import TypeVar
 from django.conf import settings
 
 from .breaker import (
-    UNTRACKED,
     breaker_admit,
     breaker_checked,
     breaker_failure,
@@ -101,28 +100,23 @@ def call_with_retries(
     *,
     policy: RetryPolicy | None = None,
     sleep: Callable[[float], None] = time.sleep,
-    gate: str = "breaker",
+    force: bool = False,
 ) -> tuple[T, int]:
     """Run `attempt(timeout_seconds)` under the policy; return (result, attempts made).
 
     `attempt` raises ProviderError for a failed try. The slot is held per attempt, not
     across the backoff sleep, so a waiting retry does not block other callers.
-    `gate` is "breaker" (refused while the breaker is open), "checked" (made anyway,
-    as a health check is, its outcome still counted) or "none" (not counted).
+    The circuit breaker may refuse the call; with `force` (an operator's health check)
+    it is made anyway, and its outcome still counts.
     Raises LlmUnavailable, LlmDeadlineExceeded, LlmTransientError or LlmRequestError,
     each carrying the attempt count.
     """
     policy = policy or RetryPolicy.from_settings()
-    if gate == "breaker":
-        admission = breaker_admit(probe_seconds=policy.timeout)
-    elif gate == "checked":
-        admission = breaker_checked()
-    else:
-        admission = UNTRACKED
+    admission = breaker_checked() if force else breaker_admit(probe_seconds=policy.timeout)
     if admission.probe:
         policy = replace(policy, max_retries=0)  # the probe asks once; no retry storm
     try:
-        stop_when_open = gate == "breaker" and not admission.probe
+        stop_when_open = not (force or admission.probe)
         result = _retry_loop(attempt, policy, sleep, stop_when_open=stop_when_open)
     except (LlmTransientError, LlmUnavailable) as exc:
         if exc.attempts:
