@@ -4,8 +4,12 @@ lets one probe through after the cool-down, and survives a dead cache."""
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 import threading
 import time
+from pathlib import Path
 
 import pytest
 from django.core.management import call_command
@@ -16,10 +20,12 @@ from agents.llm import gateway
 from agents.llm.breaker import state_store
 from agents.llm.errors import LlmRequestError, LlmTransientError, LlmUnavailable
 from agents.models import LlmUsage
+from tests.conftest import requires_redis
 from tests.llm_down import HELLO, closed_port, open_breaker
 from tests.llm_server import error_body
 
 pytestmark = pytest.mark.django_db
+ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture(autouse=True)
@@ -273,3 +279,30 @@ def test_failures_zero_turns_the_breaker_off(llm_server, settings):
             _chat()
     assert _chat().content == "ok"
     assert gateway.breaker_state()["state"] == "disabled"
+
+
+@requires_redis
+def test_another_process_sees_the_open_breaker_through_redis(llm_server, settings):
+    open_breaker(llm_server, settings)
+    script = (
+        "import django; django.setup()\n"
+        "from agents.llm import gateway\n"
+        "print(gateway.breaker_state()['state'], gateway.accepting_calls())\n"
+    )
+    env = {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "stgy.settings",
+        "STGY_AI_PROVIDER": "openai",
+        "STGY_AI_BREAKER_FAILURES": str(settings.STGY_AI_BREAKER_FAILURES),
+    }
+    done = subprocess.run(
+        [sys.executable, "-c", script],
+        check=False,
+        env=env,
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["open", "False"]
