@@ -3,6 +3,7 @@ a web worker held through the retries, and HEAD /ai-users/chat telling the truth
 
 from __future__ import annotations
 
+import threading
 import time
 
 import pytest
@@ -167,3 +168,26 @@ def test_openapi_lists_the_503s(api):
     chat = spec["paths"]["/api/ai-users/chat"]
     assert {"200", "400", "429", "500", "501", "503"} <= set(chat["post"]["responses"])
     assert "503" in spec["paths"]["/api/ai-users/features"]["post"]["responses"]
+
+
+def test_waiting_for_a_free_llm_slot_counts_against_the_deadline(llm_server, ai_user, settings):
+    settings.STGY_AI_CONCURRENCY = 1
+    settings.STGY_AI_WEB_DEADLINE_MS = 500
+    client = login_client(ai_user)
+    llm_server.push_chat("the only slot, held", delay=1.5)
+    # A background call (no deadline) holds the process's one slot; its usage row stays
+    # in memory, as a thread of its own cannot write to the test's database.
+    background = threading.Thread(
+        target=lambda: gateway.chat(messages=HELLO, tier="basic", usage_sink=[])
+    )
+    background.start()
+    while not llm_server.chat_requests():
+        time.sleep(0.01)
+    response, elapsed = _timed(lambda: _chat(client))
+    background.join()
+    assert (response.status_code, response.json()) == (503, UNAVAILABLE)
+    assert elapsed < 0.5 + MARGIN
+    assert len(llm_server.chat_requests()) == 1  # the web call never got to send
+    row = LlmUsage.objects.get()
+    assert "slot" in row.error and row.attempts == 0
+    assert gateway.breaker_state()["failures"] == 0  # no news about the model
