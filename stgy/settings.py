@@ -65,6 +65,7 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "agents.llm.deadline.WebDeadlineMiddleware",
 ]
 
 ROOT_URLCONF = "stgy.urls"
@@ -292,6 +293,13 @@ STGY_AI_MAX_RETRIES = _num("STGY_AI_MAX_RETRIES", 3)
 STGY_AI_RETRY_BASE_DELAY = _num("STGY_AI_RETRY_BASE_DELAY", 1.0, float)
 STGY_AI_RETRY_MAX_DELAY = _num("STGY_AI_RETRY_MAX_DELAY", 30.0, float)
 STGY_AI_CONCURRENCY = _num("STGY_AI_CONCURRENCY", 16)
+# Consecutive failed model calls that open the circuit breaker (0 = no breaker), and how
+# long it then refuses calls before one probe call may go through.
+STGY_AI_BREAKER_FAILURES = _num("STGY_AI_BREAKER_FAILURES", 5)
+STGY_AI_BREAKER_COOLDOWN_SECONDS = _num("STGY_AI_BREAKER_COOLDOWN_SECONDS", 30.0, float)
+# The whole time (attempts and backoff) a model call made inside a web request may take;
+# 0 = no bound.
+STGY_AI_WEB_DEADLINE_MS = _num("STGY_AI_WEB_DEADLINE_MS", 5000)
 STGY_AI_SITE_DAILY_TOKEN_BUDGET = _num("STGY_AI_SITE_DAILY_TOKEN_BUDGET", 0)
 STGY_AI_USER_DAILY_TOKEN_BUDGET = _num("STGY_AI_USER_DAILY_TOKEN_BUDGET", 0)
 # Price per million tokens: "model=input:cached_input:output,..."

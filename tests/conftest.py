@@ -9,6 +9,7 @@ import pytest
 from django.core.cache import cache
 from rest_framework.test import APIClient
 
+from agents.llm.breaker import breaker_reset
 from stgy.celery import app as celery_app
 from tests.factories import PASSWORD, make_ai_user, make_user
 
@@ -32,8 +33,11 @@ def _isolated(settings):
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     celery_app.conf.task_always_eager = True
     cache.clear()
+    # The circuit breaker keeps a process copy of its state besides the cache.
+    breaker_reset()
     yield
     cache.clear()
+    breaker_reset()
 
 
 @pytest.fixture
@@ -94,4 +98,5 @@ def pytest_runtest_makereport(item, call):
         report.outcome = "failed"
         report.longrepr = f"skipped in CI, where nothing may be skipped: {report.longrepr}"
 
+from tests.llm_down import dead_model, wall_clock  # noqa: E402,F401
 from tests.llm_server import llm_server  # noqa: E402,F401

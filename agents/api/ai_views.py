@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import logging
 
-from drf_spectacular.utils import extend_schema, inline_serializer
+from drf_spectacular.utils import OpenApiResponse, extend_schema, inline_serializer
 from rest_framework import serializers
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -17,7 +17,15 @@ from sns.api import schema
 from sns.api.permissions import LoginRequired, Public
 from sns.errors import Forbidden, InvalidInput, NotFound
 
-from .common import AiDisabled, InternalError, OverBudget, clamped_page, json_object, path_id
+from .common import (
+    AiDisabled,
+    AiUnavailable,
+    InternalError,
+    OverBudget,
+    clamped_page,
+    json_object,
+    path_id,
+)
 from .presenters import ai_user_detail_json, ai_user_json
 from .selectors import ai_user_get, ai_users_list
 
@@ -33,6 +41,21 @@ CHAT_BODY = inline_serializer(
     },
 )
 FEATURES_BODY = inline_serializer("AiFeaturesInput", {"input": serializers.CharField()})
+
+
+def _error(description: str) -> OpenApiResponse:
+    return OpenApiResponse(response=schema.OBJECT, description=f'{{"error": "..."}}: {description}')
+
+
+# What a call through the gateway can answer besides success.
+AI_CALL_ERRORS = {
+    400: _error("invalid body"),
+    401: _error("not logged in"),
+    403: _error("no model configured, or a model override by a non-admin"),
+    500: _error("the model answered unusably"),
+    501: _error("ai features are disabled"),
+    503: _error("ai service is unavailable: the model is down, too slow or its breaker is open"),
+}
 
 
 class AiModelsView(APIView):
@@ -103,12 +126,15 @@ def _chat_messages(body: dict) -> list[dict[str, str]]:
 
 
 def llm_failure(exc: gateway.LlmError) -> Exception:
-    """The API's answer to a gateway error: 501, 429 with the reason, or a bare 500."""
+    """The API's answer to a gateway error: 501, 429 with the reason, 503 when the model
+    is down or slower than the web time limit, or a bare 500."""
     if isinstance(exc, gateway.LlmDisabled):
         return AiDisabled()
     if isinstance(exc, gateway.BudgetExceeded):
         return OverBudget(exc.message)
     log.warning("AI call from the API failed: %s", exc)
+    if isinstance(exc, (gateway.LlmUnavailable, gateway.LlmTransientError)):
+        return AiUnavailable()
     return InternalError()
 
 
@@ -119,12 +145,23 @@ class AiChatView(APIView):
         return [Public()] if self.request.method == "HEAD" else [LoginRequired()]
 
     @extend_schema(
-        responses={200: schema.NO_CONTENT, 501: schema.NO_CONTENT}, operation_id="ai_users_chat_available"
+        responses={
+            200: schema.NO_CONTENT,
+            501: OpenApiResponse(description="ai features are disabled"),
+            503: OpenApiResponse(description="ai service is unavailable (circuit breaker open)"),
+        },
+        operation_id="ai_users_chat_available",
     )
     def head(self, request):
-        return Response(status=200 if gateway.ai_enabled() else 501)
+        if not gateway.ai_enabled():
+            return Response(status=501)
+        return Response(status=200 if gateway.accepting_calls() else 503)
 
-    @extend_schema(request=CHAT_BODY, responses=schema.OBJECT, operation_id="ai_users_chat")
+    @extend_schema(
+        request=CHAT_BODY,
+        responses={200: schema.OBJECT, **AI_CALL_ERRORS, 429: _error("daily token budget used up")},
+        operation_id="ai_users_chat",
+    )
     def post(self, request):
         if not gateway.ai_enabled():
             raise AiDisabled()
@@ -147,7 +184,11 @@ class AiChatView(APIView):
 
 
 class AiFeaturesView(APIView):
-    @extend_schema(request=FEATURES_BODY, responses=schema.OBJECT, operation_id="ai_users_features")
+    @extend_schema(
+        request=FEATURES_BODY,
+        responses={200: schema.OBJECT, **AI_CALL_ERRORS},
+        operation_id="ai_users_features",
+    )
     def post(self, request):
         if not gateway.ai_enabled():
             raise AiDisabled()

@@ -23,6 +23,15 @@ class OverBudget(DomainError):
     status = 429
 
 
+class AiUnavailable(DomainError):
+    """The model is down or too slow for a web request; the detail goes to the log."""
+
+    status = 503
+
+    def __init__(self, message: str = "ai service is unavailable"):
+        super().__init__(message)
+
+
 class InternalError(DomainError):
     """A provider failure; the detail goes to the log, not to the client."""
 

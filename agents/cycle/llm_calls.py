@@ -3,6 +3,9 @@
 Jobs of one stage run concurrently (bounded by STGY_AI_USER_STAGE_CONCURRENCY) so a
 cycle's wall time grows with its stages, not with its calls. A job never touches
 social rows; it returns a parsed dict or the error, and the stage writes afterwards.
+
+While the model's circuit breaker is open a stage with jobs fails as a whole, at once,
+rather than recording one refused call per item as if each item had its own problem.
 """
 
 from __future__ import annotations
@@ -17,6 +20,8 @@ from django.conf import settings
 from django.db import connections
 
 from agents.llm import gateway
+from agents.llm.breaker import breaker_is_open
+from agents.llm.errors import LlmUnavailable
 from agents.models import LlmUsage
 from agents.prompts import is_cjk, render_agent_prompt
 
@@ -32,6 +37,7 @@ class LlmJob:
     parse: Callable[[str], dict[str, Any]]
     result: dict[str, Any] | None = None
     error: str | None = None
+    unavailable: bool = False  # refused by the open circuit breaker
     prompt_chars: int = 0
     extra: dict[str, Any] = field(default_factory=dict)
 
@@ -83,9 +89,23 @@ def _run_job(
         job.result = job.parse(response.content)
     except Exception as exc:  # one job's failure is that item's failure, never the stage's
         job.error = f"{type(exc).__name__}: {exc}"
+        job.unavailable = isinstance(exc, LlmUnavailable)
 
 
 def run_jobs(jobs: list[LlmJob], *, profile: dict, tier: str, user_id: int, run_id: int, stage: str) -> list[LlmJob]:
+    """Run the jobs. Raises LlmUnavailable, failing the stage, if the breaker is open
+    before they start, or if none succeeded and the breaker refused some of them."""
+    if jobs and breaker_is_open():
+        raise LlmUnavailable("ai service is unavailable (circuit breaker open); stage not run")
+    _run_all(jobs, profile=profile, tier=tier, user_id=user_id, run_id=run_id, stage=stage)
+    if any(job.unavailable for job in jobs) and all(job.result is None for job in jobs):
+        raise LlmUnavailable("ai service is unavailable (circuit breaker opened during the stage)")
+    return jobs
+
+
+def _run_all(
+    jobs: list[LlmJob], *, profile: dict, tier: str, user_id: int, run_id: int, stage: str
+) -> list[LlmJob]:
     bound = max(1, int(settings.STGY_AI_USER_STAGE_CONCURRENCY))
     kwargs = dict(profile=profile, tier=tier, user_id=user_id, run_id=run_id, stage=stage)
     if len(jobs) <= 1:

@@ -68,10 +68,13 @@ def stale_runs_close() -> int:
 
 def due_user_ids(limit: int = 500) -> list[int]:
     """AI users to start now: active, due, not running, within budget; each one claimed
-    by pushing its next run forward so the next dispatcher tick does not send it again."""
+    by pushing its next run forward so the next dispatcher tick does not send it again.
+    None while the model is down: the users stay due until it answers again."""
     from agents.llm import gateway
 
-    if not gateway.ai_enabled() or site_over_budget():
+    from .pause import dispatch_paused
+
+    if not gateway.ai_enabled() or dispatch_paused() or site_over_budget():
         return []
     ensure_states()
     stale_runs_close()

@@ -1,8 +1,9 @@
 """Embedders other than the built-in hash vectoriser.
 
 `openai` calls the embeddings endpoint through `agents.llm.openai_provider` under the
-same timeout and retry policy as chat; `local` runs a sentence-transformers model in
-process (an optional extra, imported only when chosen).
+same timeout and retry policy, circuit breaker and web time limit as chat; `local`
+runs a sentence-transformers model in process (an optional extra, imported only when
+chosen).
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from agents.llm.errors import LlmError, LlmRequestError
+from agents.llm.errors import LlmError, LlmRequestError, LlmUnavailable
 from agents.llm.retry import call_with_retries
 from agents.llm.usage import usage_record
 
@@ -46,7 +47,9 @@ class OpenAiEmbedder:
                 lambda timeout: provider.embed(texts, model=self.model, dim=self.dim, timeout=timeout)
             )
         except LlmError as exc:
-            record(outcome="error", attempts=exc.attempts, error=exc.message)
+            refused = isinstance(exc, LlmUnavailable) and not exc.attempts
+            outcome = "refused" if refused else "error"
+            record(outcome=outcome, attempts=exc.attempts, error=exc.message)
             raise
         record(outcome="ok", attempts=attempts, prompt_tokens=tokens)
         return matrix

@@ -1,5 +1,6 @@
 """The gateway's error vocabulary. Callers catch `LlmError`; the HTTP proxy maps the
-subclasses to status codes (501 disabled, 429 budget, 500 anything else)."""
+subclasses to status codes (501 disabled, 429 budget, 503 model down or too slow,
+500 anything else)."""
 
 from __future__ import annotations
 
@@ -26,6 +27,18 @@ class BudgetExceeded(LlmError):
 
 class LlmTransientError(LlmError):
     """Timeouts, connection errors, 429 and 5xx that outlasted every retry."""
+
+
+class LlmDeadlineExceeded(LlmTransientError):
+    """The caller's time limit for the whole call (a web request's) ran out first."""
+
+
+class LlmUnavailable(LlmError):
+    """The circuit breaker is open: the model failed repeatedly, so the call was refused
+    without reaching it (attempts == 0) or stopped between retries."""
+
+    def __init__(self, message: str = "ai service is unavailable", **kwargs) -> None:
+        super().__init__(message, **kwargs)
 
 
 class LlmRequestError(LlmError):

@@ -1,9 +1,10 @@
 """The LLM gateway: every chat call of the site goes through `chat()`.
 
 It maps a tier to a model, refuses calls over the daily token budgets, bounds the
-calls in flight, applies the timeout and retry policy of `agents.llm.retry` and writes
-exactly one LlmUsage row per call (ok, error or refused). Providers: `openai` (any
-OpenAI-compatible endpoint), `offline` (a deterministic stand-in) and `none` (AI off).
+calls in flight, applies the timeout and retry policy of `agents.llm.retry` (with its
+circuit breaker and the web time limit) and writes exactly one LlmUsage row per call
+(ok, error or refused). Providers: `openai` (any OpenAI-compatible endpoint), `offline`
+(a deterministic stand-in) and `none` (AI off).
 
 Callers never hold a database transaction across `chat()` (STYLE rule 8), so the
 usage row is written in autocommit and survives whatever the caller does next.
@@ -25,12 +26,15 @@ from django.utils import timezone
 
 from agents.budget import budget_refusal
 
+from .breaker import breaker_state
 from .errors import (
     BudgetExceeded,
+    LlmDeadlineExceeded,
     LlmDisabled,
     LlmError,
     LlmRequestError,
     LlmTransientError,
+    LlmUnavailable,
     ProviderError,
 )
 from .retry import RetryPolicy, call_with_retries
@@ -38,8 +42,9 @@ from .types import ChatRequest, ChatResponse
 from .usage import usage_record, usage_row
 
 __all__ = [
-    "BudgetExceeded", "LlmDisabled", "LlmError", "LlmRequestError", "LlmTransientError",
-    "TIERS", "ai_enabled", "chat", "health_check", "last_health", "model_for_tier",
+    "BudgetExceeded", "LlmDeadlineExceeded", "LlmDisabled", "LlmError", "LlmRequestError",
+    "LlmTransientError", "LlmUnavailable", "TIERS", "accepting_calls", "ai_enabled",
+    "breaker_state", "chat", "health_check", "last_health", "model_for_tier", "model_ready",
     "provider_name", "tiers",
 ]
 
@@ -120,13 +125,20 @@ def _complete(
     policy: RetryPolicy | None = None,
     max_tokens: int | None = None,
     allow_blank: bool = False,
+    force: bool = False,
 ) -> ChatResponse:
     started = time.monotonic()
     try:
         response, attempts = call_with_retries(
-            lambda timeout: _attempt(provider, request, timeout, max_tokens), policy=policy
+            lambda timeout: _attempt(provider, request, timeout, max_tokens),
+            policy=policy,
+            force=force,
         )
     except LlmError as exc:
+        if isinstance(exc, LlmUnavailable) and not exc.attempts:
+            # Refused by the breaker before reaching the model, as an exhausted budget is.
+            record(outcome="refused", attempts=0, error=exc.message)
+            raise
         log.warning("LLM call failed (%s, %s, %d attempts): %s", request.task, request.model, exc.attempts, exc)
         record(outcome="error", latency_ms=_ms(started), attempts=exc.attempts, error=exc.message)
         raise
@@ -162,7 +174,9 @@ def chat(
     rows (the cycle's parallel jobs hand theirs to the stage thread, which writes them in
     one statement instead of each job thread opening a database connection).
 
-    Raises LlmDisabled, BudgetExceeded, LlmTransientError or LlmRequestError.
+    Raises LlmDisabled, BudgetExceeded, LlmUnavailable (the circuit breaker is open),
+    LlmTransientError (LlmDeadlineExceeded when a web request's time limit ran out) or
+    LlmRequestError.
     """
     provider = _provider()
     resolved = model or (model_for_tier(tier) if tier else "")
@@ -195,11 +209,13 @@ def _mentions_token_limit(message: str) -> bool:
     return "max_tokens" in message or "max_completion_tokens" in message
 
 
-def health_check() -> dict:
+def health_check(*, force: bool = True) -> dict:
     """Generate (at most) one token with the basic tier through the configured provider.
 
     One attempt, no budget check (an operator asked for it); the call still writes a
-    usage row. The result is kept in the cache for status pages (`last_health()`).
+    usage row. With `force` it is made even while the circuit breaker is open; either
+    way its outcome counts, so a success closes the breaker. The result, with the
+    breaker's state, is kept in the cache for status pages (`last_health()`).
     """
     result: dict[str, Any] = {
         "ok": False, "provider": provider_name(), "model": "", "latency_ms": 0, "error": "",
@@ -219,14 +235,15 @@ def health_check() -> dict:
             except DatabaseError as exc:
                 log.warning("health check: usage row not written: %s", exc)
 
+        check = dict(policy=policy, allow_blank=True, force=force)
         try:
-            _complete(provider, request, record, policy=policy, max_tokens=1, allow_blank=True)
+            _complete(provider, request, record, max_tokens=1, **check)
         except LlmRequestError as exc:
             # Some endpoints reject a completion-token limit (or one this small);
             # then one unbounded attempt still proves the model answers.
             if not _mentions_token_limit(exc.message):
                 raise
-            _complete(provider, request, record, policy=policy, allow_blank=True)
+            _complete(provider, request, record, **check)
         result["ok"] = True
     except LlmError as exc:
         result["error"] = exc.message
@@ -235,9 +252,38 @@ def health_check() -> dict:
         result["error"] = f"{type(exc).__name__}: {exc}"
     result["latency_ms"] = _ms(started)
     result["checked_at"] = timezone.now().isoformat()
-    cache.set(HEALTH_CACHE_KEY, result, timeout=None)
+    result["breaker"] = breaker_state()
+    try:
+        cache.set(HEALTH_CACHE_KEY, result, timeout=None)
+    except Exception as exc:  # the cache may be down too; the check still reports
+        log.warning("health check: result not cached: %s", exc)
     return result
 
 
 def last_health() -> dict | None:
-    return cache.get(HEALTH_CACHE_KEY)
+    """The last health check (None if there was none), with the circuit breaker's state
+    as it is now rather than as it was then."""
+    try:
+        found = cache.get(HEALTH_CACHE_KEY)
+    except Exception as exc:
+        log.warning("health check: cached result unreadable: %s", exc)
+        return None
+    return None if found is None else {**found, "breaker": breaker_state()}
+
+
+def accepting_calls() -> bool:
+    """False while the circuit breaker refuses calls (what HEAD /ai-users/chat reports)."""
+    return ai_enabled() and breaker_state()["state"] != "open"
+
+
+def model_ready() -> bool:
+    """For background work that should wait out an outage instead of failing through it
+    (the cycle dispatcher, the summary sweep): True when the breaker is closed. When its
+    cool-down is over, this makes the half-open probe itself — one token — so the work
+    resumes even if no other call comes along to close the breaker."""
+    state = breaker_state()["state"]
+    if state in ("closed", "disabled"):
+        return True
+    if state == "open":
+        return False
+    return health_check(force=False)["ok"]  # admitted as the breaker's probe

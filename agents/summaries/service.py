@@ -22,7 +22,7 @@ from sns.models import AiTier, Post
 from ..embeddings import embed_features, model_name
 from ..embeddings.inputs import post_embedding_input
 from ..llm import gateway
-from ..llm.errors import LlmDisabled, LlmError, LlmTransientError
+from ..llm.errors import LlmDisabled, LlmError, LlmTransientError, LlmUnavailable
 from ..llm.parsing import parse_summary
 from ..models import AiPostTag, PostSummary
 from ..prompts import is_cjk, render_summary_prompt
@@ -173,13 +173,24 @@ def _load_row(post_id: int) -> PostSummary | None:
     return PostSummary.objects.select_related("post__owner").filter(post_id=post_id).first()
 
 
+def _record_outage(post_id: int, version, exc: Exception) -> None:
+    """The model is down for everyone, not unable to summarise this post: the error is
+    shown but the attempt is not counted, so the post keeps its place in the sweep."""
+    message = f"{type(exc).__name__}: {exc}"[:_ERROR_LIMIT]
+    PostSummary.objects.filter(post_id=post_id, source_updated_at=version).update(
+        last_error=message
+    )
+
+
 def summary_generate(post_id: int, *, force: bool = False) -> str:
     """Summarise one post and store the result if its content has not moved on.
 
     Returns the outcome: "stored", "reembedded" (the summary stood, only its vector was
     of another embedding model), "done" (nothing to do), "stale" (edited meanwhile;
-    queued again), "missing", "disabled" or "failed". A transient failure is recorded
-    and re-raised so the task can retry. `force` re-summarises a summarised post.
+    queued again), "missing", "disabled", "unavailable" (the circuit breaker refused
+    the call; the sweep queues the post again once it closes) or "failed". A transient
+    failure is recorded and re-raised so the task can retry. `force` re-summarises a
+    summarised post.
     """
     if not gateway.ai_enabled():
         return "disabled"
@@ -197,6 +208,10 @@ def summary_generate(post_id: int, *, force: bool = False) -> str:
             result = summary_compute(row.post)
     except LlmDisabled:
         return "disabled"
+    except LlmUnavailable as exc:
+        _record_outage(post_id, version, exc)
+        log.info("summary of post %s put off: %s", post_id, exc)
+        return "unavailable"
     except LlmTransientError as exc:
         _record_failure(post_id, version, exc)
         raise

@@ -8,6 +8,7 @@ ones (ordered by attempts), so a post the model cannot summarise never blocks th
 
 from __future__ import annotations
 
+import logging
 from datetime import timedelta
 
 from django.conf import settings
@@ -18,6 +19,8 @@ from ..embeddings import model_name
 from ..llm import gateway
 from ..models import PostSummary
 from ..runner import submit_task
+
+log = logging.getLogger(__name__)
 
 
 def summaries_due(*, changed_before=None) -> QuerySet[PostSummary]:
@@ -32,9 +35,13 @@ def summaries_sweep(*, batch: int | None = None, min_age_seconds: int | None = N
     """Queue up to `batch` due summaries; returns how many were queued.
 
     Posts written in the last `min_age_seconds` are left to the task their own commit
-    queued, so a healthy system never summarises a post twice.
+    queued, so a healthy system never summarises a post twice. While the model is down
+    (its circuit breaker open) nothing is queued: every task would only fail fast.
     """
     if not gateway.ai_enabled():
+        return 0
+    if not gateway.model_ready():
+        log.info("summary sweep skipped: the ai service is unavailable")
         return 0
     from ..tasks import summarize_post
 

@@ -70,6 +70,7 @@ def _llm_status() -> dict:
         "enabled": gateway.ai_enabled(),
         "tiers": gateway.tiers(),
         "health": gateway.last_health(),
+        "breaker": gateway.breaker_state(),
         "tokens_today": tokens_used_today(),
         "site_budget": settings.STGY_AI_SITE_DAILY_TOKEN_BUDGET,
         "user_budget": settings.STGY_AI_USER_DAILY_TOKEN_BUDGET,

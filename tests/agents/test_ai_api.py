@@ -167,12 +167,19 @@ def test_admin_may_choose_the_tier(llm_server, admin, settings):
     assert "response_format" not in llm_server.chat_requests()[0].body
 
 
-def test_chat_provider_failure_is_internal_error(llm_server, ai_user, settings):
+def test_chat_provider_5xx_is_unavailable(llm_server, ai_user, settings):
     settings.STGY_AI_MAX_RETRIES = 0
     llm_server.push_chat(status=500)
     response = _chat(login_client(ai_user), {"messages": HI})
-    assert (response.status_code, response.json()) == (500, {"error": "internal_error"})
+    assert (response.status_code, response.json()) == (503, {"error": "ai service is unavailable"})
     assert LlmUsage.objects.get().outcome == "error"
+
+
+def test_chat_unusable_answer_is_internal_error(llm_server, ai_user):
+    llm_server.push_chat(status=400, body={"error": {"message": "bad request"}})
+    response = _chat(login_client(ai_user), {"messages": HI})
+    assert (response.status_code, response.json()) == (500, {"error": "internal_error"})
+    assert len(llm_server.chat_requests()) == 1
 
 
 def test_chat_over_budget_is_429(llm_server, ai_user, settings):

@@ -1,0 +1,185 @@
+"""The circuit breaker in front of the model endpoint, shared by chat and embeddings.
+
+After STGY_AI_BREAKER_FAILURES consecutive failed calls — calls that ended in a
+timeout, a connection error or a 429/5xx that outlasted the retries — the breaker
+opens: for STGY_AI_BREAKER_COOLDOWN_SECONDS every call is refused at once, without
+reaching the model, instead of holding a web worker or a Celery worker through its
+retries. Then it is half-open: the next call is let through alone, as the probe, with
+no retries; its success closes the breaker, its failure opens it for another cool-down.
+
+A call the endpoint answered, even with a 4xx or an unusable body, proves it is up,
+so it counts as a success here; such errors are the caller's problem, not an outage.
+
+The state lives in `SharedState` (the cache, with an in-process fallback), so one
+worker's failures protect every process. Timestamps are wall-clock seconds because
+processes compare them.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from django.conf import settings
+
+from .errors import LlmUnavailable
+from .shared_state import SharedState
+
+log = logging.getLogger(__name__)
+
+FAILURES_KEY = "agents:llm:breaker:failures"
+OPEN_UNTIL_KEY = "agents:llm:breaker:open-until"
+PROBE_KEY = "agents:llm:breaker:probe"
+KEYS = (FAILURES_KEY, OPEN_UNTIL_KEY, PROBE_KEY)
+
+state_store = SharedState()
+
+
+def _threshold() -> int:
+    return int(settings.STGY_AI_BREAKER_FAILURES)
+
+
+def _cooldown() -> float:
+    return max(0.0, float(settings.STGY_AI_BREAKER_COOLDOWN_SECONDS))
+
+
+def _iso(epoch: float | None) -> str | None:
+    if epoch is None:
+        return None
+    return datetime.fromtimestamp(epoch, tz=UTC).isoformat()
+
+
+@dataclass(frozen=True)
+class Admission:
+    """What `breaker_admit` let through: `probe` is the half-open trial call, `forced`
+    a call made whatever the state, and `failures` the count seen, so a success in the
+    healthy case writes nothing."""
+
+    probe: bool = False
+    forced: bool = False
+    failures: int = 0
+    tracked: bool = True
+
+
+UNTRACKED = Admission(tracked=False)
+
+
+def breaker_admit(*, probe_seconds: float) -> Admission:
+    """Let a call through or raise LlmUnavailable (the call is not to be made).
+
+    `probe_seconds` bounds how long a probe may take; if its process dies, the probe
+    slot frees itself after that plus one cool-down.
+    """
+    if _threshold() <= 0:
+        return UNTRACKED
+    values = state_store.get_many(KEYS)
+    failures = int(values.get(FAILURES_KEY) or 0)
+    until = values.get(OPEN_UNTIL_KEY)
+    if until is None:
+        return Admission(failures=failures)
+    if time.time() < until:
+        raise LlmUnavailable(
+            f"ai service is unavailable (circuit breaker open until {_iso(until)})"
+        )
+    if state_store.add(PROBE_KEY, time.time(), timeout=probe_seconds + _cooldown()):
+        log.info("LLM circuit breaker half-open: one probe call goes through")
+        return Admission(probe=True, failures=failures)
+    raise LlmUnavailable(
+        "ai service is unavailable (circuit breaker half-open, a probe call is in flight)"
+    )
+
+
+def breaker_is_open() -> bool:
+    """True while calls are refused: the cool-down runs or a probe is in flight."""
+    return breaker_state()["state"] == "open"
+
+
+def breaker_success(admission: Admission) -> None:
+    """The endpoint answered: the count of consecutive failures starts again."""
+    if not admission.tracked:
+        return
+    if admission.failures == 0 and not (admission.probe or admission.forced):
+        return  # the healthy case: nothing to reset, no write
+    was_open = state_store.get(OPEN_UNTIL_KEY) is not None
+    state_store.delete_many([OPEN_UNTIL_KEY, PROBE_KEY])
+    state_store.set(FAILURES_KEY, 0)
+    if was_open:
+        log.warning("LLM circuit breaker closed: the model answered again")
+
+
+def breaker_failure(admission: Admission) -> None:
+    """A call failed the transient way; the threshold-th in a row opens the breaker."""
+    if not admission.tracked:
+        return
+    failures = state_store.incr(FAILURES_KEY)
+    if failures >= _threshold():
+        until = state_store.get(OPEN_UNTIL_KEY)
+        now = time.time()
+        # A call that was already in flight when another opened the breaker does not
+        # lengthen the cool-down; only a probe (or a forced check), or a failure after
+        # the cool-down, starts a new one.
+        if admission.probe or admission.forced or until is None or now >= until:
+            reopen_at = now + _cooldown()
+            state_store.set(OPEN_UNTIL_KEY, reopen_at)
+            log.warning(
+                "LLM circuit breaker open after %d failed calls in a row; refusing calls until %s",
+                failures,
+                _iso(reopen_at),
+            )
+    if admission.probe:
+        # After the new cool-down is set, so no other call slips in as a second probe.
+        state_store.delete_many([PROBE_KEY])
+
+
+def breaker_release(admission: Admission) -> None:
+    """A call ended without news of the model (its caller ran out of time first, or it
+    crashed): nothing changes, but a probe frees its slot for the next call."""
+    if admission.tracked and admission.probe:
+        state_store.delete_many([PROBE_KEY])
+
+
+def breaker_checked() -> Admission:
+    """For a call made whatever the breaker says (an operator's health check): its
+    outcome still counts, and a success closes the breaker."""
+    if _threshold() <= 0:
+        return UNTRACKED
+    return Admission(forced=True, failures=int(state_store.get(FAILURES_KEY) or 0))
+
+
+def breaker_state() -> dict[str, Any]:
+    """The breaker as status pages show it: "closed", "open" (calls refused) or
+    "half-open" (the next call is the probe)."""
+    threshold = _threshold()
+    if threshold <= 0:
+        return {
+            "state": "disabled",
+            "failures": 0,
+            "threshold": 0,
+            "open_until": None,
+            "cooldown_seconds": _cooldown(),
+        }
+    values = state_store.get_many(KEYS)
+    failures = int(values.get(FAILURES_KEY) or 0)
+    until = values.get(OPEN_UNTIL_KEY)
+    if until is None:
+        state = "closed"
+    elif time.time() < until or values.get(PROBE_KEY) is not None:
+        state = "open"
+    else:
+        state = "half-open"
+    return {
+        "state": state,
+        "failures": failures,
+        "threshold": threshold,
+        "open_until": _iso(until),
+        "cooldown_seconds": _cooldown(),
+    }
+
+
+def breaker_reset() -> None:
+    """Close the breaker and forget every count, shared and local."""
+    state_store.forget_local()
+    state_store.delete_many(KEYS)
