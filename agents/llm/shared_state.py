@@ -24,6 +24,10 @@ T = TypeVar("T")
 CACHE_RETRY_SECONDS = 5.0
 
 
+def _always() -> bool:
+    return True
+
+
 class _Unreachable(Exception):
     """The cache failed just now or recently; use the process copy."""
 
@@ -41,7 +45,12 @@ class SharedState:
         if time.monotonic() < self._cache_down_until:
             raise _Unreachable()
         try:
-            return op(cache)
+            result = op(cache)
+            # The site's Redis cache (stgy/cache.py) answers a failure with a miss rather
+            # than an error; a miss then would read as "breaker closed".
+            if not getattr(cache, "is_available", _always)():
+                raise ConnectionError("the cache reports Redis unreachable")
+            return result
         except Exception as exc:  # any cache failure at all: fall back, never raise
             self._cache_down_until = time.monotonic() + self._cache_retry_seconds
             log.warning(

@@ -232,10 +232,15 @@ def test_the_state_is_shared_through_the_cache(llm_server, settings):
     assert len(llm_server.chat_requests()) == 3
 
 
-def test_a_dead_cache_falls_back_to_process_state(llm_server, settings, caplog):
+@pytest.mark.parametrize(
+    "backend",
+    # Django's own, which raises; and the site's, which answers a failure with a miss.
+    ["django.core.cache.backends.redis.RedisCache", "stgy.cache.FailSoftRedisCache"],
+)
+def test_a_dead_cache_falls_back_to_process_state(llm_server, settings, caplog, backend):
     dead_redis = {
         "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "BACKEND": backend,
             "LOCATION": f"redis://127.0.0.1:{closed_port()}/0",
         }
     }
