@@ -35,8 +35,29 @@ def errors(*codes: int) -> dict:
     return {code: OpenApiResponse(response=ERROR, description=_MEANINGS[code]) for code in codes}
 
 
-CONVERSATION = OpenApiResponse(response=OpenApiTypes.OBJECT, description="a conversation")
-MESSAGE = OpenApiResponse(response=OpenApiTypes.OBJECT, description="a message")
+def _object(*string_fields: str, **typed: str) -> dict:
+    properties = {name: {"type": "string"} for name in string_fields}
+    properties.update({name: {"type": kind} for name, kind in typed.items()})
+    return {"type": "object", "properties": properties}
+
+
+_MESSAGE = _object("id", "senderId", "recipientId", "content", "createdAt")
+_CONVERSATION = _object(
+    "userId",
+    "userNickname",
+    "userAiModel",
+    "folder",
+    "lastMessageId",
+    "lastMessageSenderId",
+    "lastMessageSnippet",
+    "updatedAt",
+    countUnread="integer",
+)
+MESSAGE = OpenApiResponse(response=_MESSAGE, description="the message sent")
+MESSAGES = OpenApiResponse(response={"type": "array", "items": _MESSAGE})
+CONVERSATIONS = OpenApiResponse(response={"type": "array", "items": _CONVERSATION})
+REPORT = OpenApiResponse(response=_object("id", "messageId", "reason", "status", "createdAt"))
+UNREAD = OpenApiResponse(response=_object(inbox="integer", requests="integer"))
 
 
 def _peer_id(user_id: str) -> int:
@@ -50,7 +71,7 @@ class ConversationsView(APIView):
             schema.query("offset", OpenApiTypes.INT),
             schema.query("limit", OpenApiTypes.INT),
         ],
-        responses={200: schema.LIST, **errors(400, 401)},
+        responses={200: CONVERSATIONS, **errors(400, 401)},
         operation_id="messages_conversations_list",
     )
     def get(self, request):
@@ -69,7 +90,7 @@ class MessageInput(serializers.Serializer):
 class ConversationView(APIView):
     @extend_schema(
         parameters=schema.PAGE,
-        responses={200: schema.LIST, **errors(400, 401, 404)},
+        responses={200: MESSAGES, **errors(400, 401, 404)},
         description="Messages with the user, newest first; marks them read.",
         operation_id="messages_conversation_read",
     )
@@ -122,10 +143,7 @@ class MessageReportView(APIView):
 
     @extend_schema(
         request=InputSerializer,
-        responses={
-            201: OpenApiResponse(response=OpenApiTypes.OBJECT),
-            **errors(400, 401, 403, 404),
-        },
+        responses={201: REPORT, **errors(400, 401, 403, 404)},
         operation_id="messages_report",
     )
     def post(self, request, message_id):
@@ -138,7 +156,7 @@ class MessageReportView(APIView):
 
 class UnreadCountView(APIView):
     @extend_schema(
-        responses={200: OpenApiResponse(response=OpenApiTypes.OBJECT), **errors(401)},
+        responses={200: UNREAD, **errors(401)},
         description='Unread messages: {"inbox": n, "requests": n}.',
         operation_id="messages_unread_count",
     )

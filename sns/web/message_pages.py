@@ -74,7 +74,7 @@ def conversation(request, user_hex):
             "form": form,
             "report_form": ReportForm(),
             "stop_form": StopForm(),
-            "limit": settings.STGY_MESSAGE_LENGTH_LIMIT,
+            "report_limit": settings.STGY_MESSAGE_REPORT_REASON_LENGTH_LIMIT,
         },
     )
 

@@ -200,3 +200,23 @@ def test_notifications_for_messages_and_requests(events, human, follower):
     feed = login_client(human).get("/api/notifications/feed").json()
     assert {n["slot"] for n in feed} == {"message", "message-request"}
     assert all("postIds" not in n for n in feed)
+
+
+def test_the_ai_hook_is_scheduled_on_commit_only_for_messages_to_ai_users(
+    human, ai_user, django_capture_on_commit_callbacks
+):
+    # After commit: the notification, and for an AI recipient the respond hook too.
+    with django_capture_on_commit_callbacks() as to_person:
+        dm.message_send(ai_user, human.id, content="hello human")
+    with django_capture_on_commit_callbacks() as to_ai:
+        dm.message_send(human, ai_user.id, content="hello AI")
+    assert len(to_ai) == len(to_person) + 1
+    hook = [c for c in to_ai if "message_written" in c.__code__.co_names]
+    assert len(hook) == 1
+
+
+def test_deleting_an_account_removes_its_conversations(human, follower):
+    dm.message_send(follower, human.id, content="bye")
+    services.user_delete(follower, follower.id)
+    assert _conversations(human, "requests") == [] and _conversations(human) == []
+    assert not Message.objects.exists()

@@ -145,3 +145,21 @@ def test_message_notifications_link_to_the_inbox(
         dm.message_send(make_user("Stranger"), human.id, content="hi")
     body = text_of(page_client(human).get("/notifications"))
     assert "sent you a message request" in body and 'href="/messages?tab=requests"' in body
+
+
+def test_inbox_and_conversation_query_counts_do_not_grow(
+    page_client, page_queries, human, settings
+):
+    settings.STGY_HOURLY_MESSAGES_COUNT_LIMIT = 1000
+    peer = make_user("Peer")
+    services.follow_add(human, peer.id)
+    dm.message_send(peer, human.id, content="first")
+    client = page_client(human)
+    paths = ["/messages", "/messages?tab=requests", f"/messages/{peer.hex_id}"]
+    few = [len(page_queries(client, p)) for p in paths]
+    for i in range(10):
+        dm.message_send(peer, human.id, content=f"more {i}")
+        dm.message_send(make_user(f"friend{i}"), human.id, content="hi")
+        services.follow_add(human, make_user(f"followed{i}").id)
+    many = [len(page_queries(client, p)) for p in paths]
+    assert many == few
