@@ -220,3 +220,25 @@ def test_deleting_an_account_removes_its_conversations(human, follower):
     services.user_delete(follower, follower.id)
     assert _conversations(human, "requests") == [] and _conversations(human) == []
     assert not Message.objects.exists()
+
+
+def test_folder_must_be_inbox_or_requests(human):
+    response = login_client(human).get("/api/messages/conversations?folder=spam")
+    assert response.status_code == 400 and response.json() == {"error": "invalid folder"}
+
+
+def test_a_frozen_user_still_reads_but_cannot_accept_or_delete(human, admin):
+    stranger = make_user("Stranger")
+    dm.message_send(stranger, human.id, content="hello")
+    services.user_update(admin, human.id, is_frozen=True)
+    human.refresh_from_db()
+    client = login_client(human)
+    assert [
+        m["content"] for m in client.get(f"/api/messages/conversations/{stranger.hex_id}").json()
+    ] == ["hello"]
+    for response in (
+        client.post(f"/api/messages/conversations/{stranger.hex_id}/accept"),
+        client.delete(f"/api/messages/conversations/{stranger.hex_id}"),
+    ):
+        assert response.status_code == 403 and response.json() == {"error": "user is frozen"}
+    assert _conversations(human, "requests")[0]["userId"] == stranger.hex_id
