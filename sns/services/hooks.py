@@ -21,9 +21,9 @@ def message_written(message) -> None:
     `sns.services.messages.message_send` once the message has committed (never inside
     its transaction, so a slow or failing hook cannot undo the send).
 
-    The social network needs nothing more here today. The AI respond path attaches to
-    this call for messages whose recipient is an AI user: it enqueues its task with
-    the message id only, and the task re-reads the message and checks its gates
-    (boundaries through `sns.selectors_boundaries.ai_contact_allowed`, blocks, limits)
-    before answering through `message_send` as the AI user.
+    The social network itself needs nothing here, so for now this does nothing. It is
+    where the AI respond path is to be connected: enqueue its task with the message id
+    only; the task re-reads the message, checks its gates (boundaries through
+    `sns.selectors_boundaries.ai_contact_allowed`, blocks, limits) and answers through
+    `sns.services.messages.message_send` as the AI user, which applies every rule again.
     """
