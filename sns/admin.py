@@ -372,3 +372,7 @@ class NotificationAdmin(ReadOnlyAdmin):
 class AgreementTermAdmin(admin.ModelAdmin):
     list_display = ("__str__",)
     fields = ("contents",)
+
+
+# The review queue of reported direct messages registers itself.
+from . import admin_messages  # noqa: F401

@@ -276,3 +276,15 @@ class AgreementTerm(models.Model):
 
     def __str__(self):
         return id_to_hex(self.id)
+
+
+# Direct messages and AI boundaries live in their own module; importing them here is
+# what registers them with the sns app.
+from .models_messages import (  # noqa: F401
+    AiBoundaries,
+    AiStop,
+    Conversation,
+    ConversationMember,
+    Message,
+    MessageReport,
+)

@@ -64,6 +64,22 @@ def throttle_check(user, limit: Limit, size: int = 0) -> None:
         _count(size_key, size)
 
 
+def throttle_check_together(user, limits: list[Limit]) -> None:
+    """Like `throttle_check` for several count-only limits of one action (a message
+    counts against the sender's hourly total and against the pair's): nothing is
+    counted unless every limit has room, so a refused action uses up none of them."""
+    if user.is_admin:
+        return
+    minute = int(time.time() // 60)
+    key_lists = [[n for n, _ in _keys(limit, user.id, minute)] for limit in limits]
+    values = cache.get_many([k for keys in key_lists for k in keys])
+    for limit, keys in zip(limits, key_lists):
+        if sum(int(values.get(k, 0)) for k in keys) + 1 > getattr(settings, limit.count_setting):
+            raise Throttled(limit.message)
+    for keys in key_lists:
+        _count(keys[-1], 1)
+
+
 def _count(key: str, amount: int) -> None:
     ttl = (_WINDOW_MINUTES + 1) * 60
     cache.add(key, 0, ttl)

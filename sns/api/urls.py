@@ -1,6 +1,13 @@
 from django.urls import path
 
-from . import auth_views, notifications_views, posts_views, users_views
+from . import (
+    auth_views,
+    boundaries_views,
+    messages_views,
+    notifications_views,
+    posts_views,
+    users_views,
+)
 
 # Fixed segments ("search", "by-followees", "liked") come before "posts/<id>".
 urlpatterns = [
@@ -16,6 +23,20 @@ urlpatterns = [
     path("users/<str:user_id>/followers", users_views.UserFollowersView.as_view(), name="user-followers"),
     path("users/<str:user_id>/block", users_views.UserBlockView.as_view(), name="user-block"),
     path("users/<str:user_id>/blockees", users_views.UserBlockeesView.as_view(), name="user-blockees"),
+    # AI boundaries (beside the original contract; docs/messages.md)
+    path(
+        "users/<str:user_id>/ai-boundaries",
+        boundaries_views.AiBoundariesView.as_view(),
+        name="user-ai-boundaries",
+    ),
+    path(
+        "users/<str:user_id>/ai-stops", boundaries_views.AiStopsView.as_view(), name="user-ai-stops"
+    ),
+    path(
+        "users/<str:user_id>/ai-stops/<str:ai_user_id>",
+        boundaries_views.AiStopView.as_view(),
+        name="user-ai-stop",
+    ),
     # posts (spec/api.md §3)
     path("posts", posts_views.PostsView.as_view(), name="posts"),
     path("posts/search", posts_views.PostSearchView.as_view(), name="posts-search"),
@@ -32,5 +53,31 @@ urlpatterns = [
         "notifications/mark-all",
         notifications_views.NotificationMarkAllView.as_view(),
         name="notifications-mark-all",
+    ),
+    # direct messages (beside the original contract; docs/messages.md)
+    path(
+        "messages/conversations",
+        messages_views.ConversationsView.as_view(),
+        name="messages-conversations",
+    ),
+    path(
+        "messages/conversations/<str:user_id>",
+        messages_views.ConversationView.as_view(),
+        name="messages-conversation",
+    ),
+    path(
+        "messages/conversations/<str:user_id>/accept",
+        messages_views.ConversationAcceptView.as_view(),
+        name="messages-conversation-accept",
+    ),
+    path(
+        "messages/unread-count",
+        messages_views.UnreadCountView.as_view(),
+        name="messages-unread-count",
+    ),
+    path(
+        "messages/<str:message_id>/report",
+        messages_views.MessageReportView.as_view(),
+        name="message-report",
     ),
 ]

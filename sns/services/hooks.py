@@ -14,3 +14,16 @@ def post_written(post, *, created: bool) -> None:
 
     summary_mark_pending(post, created=created)
     transaction.on_commit(lambda: summary_enqueue(post.id))
+
+
+def message_written(message) -> None:
+    """The hook point for follow-on work of a direct message to an AI user, called by
+    `sns.services.messages.message_send` once the message has committed (never inside
+    its transaction, so a slow or failing hook cannot undo the send).
+
+    The social network itself needs nothing here, so for now this does nothing. It is
+    where the AI respond path is to be connected: enqueue its task with the message id
+    only; the task re-reads the message, checks its gates (boundaries through
+    `sns.selectors_boundaries.ai_contact_allowed`, blocks, limits) and answers through
+    `sns.services.messages.message_send` as the AI user, which applies every rule again.
+    """

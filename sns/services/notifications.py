@@ -37,6 +37,18 @@ def notify_follow(*, recipient_id: int, actor: User) -> None:
         )
 
 
+def notify_message(*, recipient_id: int, actor: User, request: bool) -> None:
+    """A new direct message (slot "message") or message request ("message-request"),
+    folded per day like follows. The record names the sender only: a message is
+    private to its two members and a notification row is not (admins can list them)."""
+    if _should_notify(recipient_id, actor):
+        record = {"userId": actor.hex_id, "userNickname": actor.nickname}
+        slot = "message-request" if request else "message"
+        transaction.on_commit(
+            lambda: _record_event(recipient_id, slot, record, actor_id=actor.id, post_pk=None)
+        )
+
+
 def notify_post_event(*, recipient_id: int, slot: str, actor: User, post) -> None:
     """`post` is the post the event is about: the liked post, the reply, the mentioning post."""
     if _should_notify(recipient_id, actor):
@@ -100,7 +112,7 @@ def _fold_event(recipient_id: int, slot: str, record: dict, recipient_timezone: 
         same = lambda r: r.get("userId") == record["userId"] and r.get("postId") == record.get("postId")  # noqa: E731
         records = [record] + [r for r in old.get("records", []) if not same(r)]
         payload = {"userIds": users, "countUsers": count_users, "records": records[:limit]}
-        if slot != "follow":
+        if "postId" in record:
             posts, count_posts = _with_member(old.get("postIds", []), old.get("countPosts", 0), record["postId"])
             payload["postIds"] = posts
             payload["countPosts"] = count_posts
@@ -114,7 +126,7 @@ def _fold_event(recipient_id: int, slot: str, record: dict, recipient_timezone: 
 def _first_payload(slot: str, record: dict) -> dict:
     """The payload the fold below gives a row that has no events yet."""
     payload = {"userIds": [record["userId"]], "countUsers": 1, "records": [record]}
-    if slot != "follow":
+    if "postId" in record:
         payload["postIds"] = [record["postId"]]
         payload["countPosts"] = 1
     return payload

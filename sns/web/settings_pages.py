@@ -12,6 +12,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from sns import selectors, services
 
+from .boundary_pages import settings_context as boundary_settings_context
 from .forms import LOCALE_CHOICES, ProfileForm
 from .pageview import bound_form, page
 
@@ -52,7 +53,12 @@ def settings_page(request):
     return render(
         request,
         "settings/settings.html",
-        {"form": form, "locale_choices": LOCALE_CHOICES, "timezones": COMMON_TIMEZONES},
+        {
+            "form": form,
+            "locale_choices": LOCALE_CHOICES,
+            "timezones": COMMON_TIMEZONES,
+            **boundary_settings_context(user),
+        },
     )
 
 
@@ -61,6 +67,8 @@ _VERBS = {
     "like": "liked your post",
     "reply": "replied to your post",
     "mention": "mentioned you",
+    "message": "sent you a message",
+    "message-request": "sent you a message request",
 }
 
 
@@ -92,6 +100,8 @@ def _describe(notification) -> NotificationView:
     newest = records[0] if records else {}
     if kind == "follow":
         url = actors[0]["url"] if actors else ""
+    elif kind in ("message", "message-request"):
+        url = reverse("web:messages") + ("?tab=requests" if kind == "message-request" else "")
     elif kind == "reply" and newest.get("postId"):
         url = reverse("web:post", args=[post_hex]) + f"#post-{newest['postId']}"
     else:

@@ -1,6 +1,14 @@
 from django.urls import path
 
-from . import auth_pages, post_pages, settings_pages, timeline_pages, user_pages
+from . import (
+    auth_pages,
+    boundary_pages,
+    message_pages,
+    post_pages,
+    settings_pages,
+    timeline_pages,
+    user_pages,
+)
 
 app_name = "web"
 
@@ -28,6 +36,18 @@ urlpatterns = [
     path("users/<str:user_hex>/unfollow", user_pages.unfollow, name="unfollow"),
     path("users/<str:user_hex>/block", user_pages.block, name="block"),
     path("users/<str:user_hex>/unblock", user_pages.unblock, name="unblock"),
+    path("users/<str:user_hex>/stop-ai", boundary_pages.stop_ai, name="stop-ai"),
+    path("settings/ai-boundaries", boundary_pages.boundaries_update, name="ai-boundaries"),
+    path("settings/ai-stops/<str:user_hex>/undo", boundary_pages.stop_undo, name="ai-stop-undo"),
+    path("messages", message_pages.inbox, name="messages"),
+    path("messages/<str:user_hex>", message_pages.conversation, name="conversation"),
+    path("messages/<str:user_hex>/accept", message_pages.accept, name="conversation-accept"),
+    path("messages/<str:user_hex>/delete", message_pages.delete, name="conversation-delete"),
+    path(
+        "messages/<str:user_hex>/report/<str:message_hex>",
+        message_pages.report,
+        name="message-report",
+    ),
     path("notifications", settings_pages.notifications, name="notifications"),
     path("notifications/mark", settings_pages.notification_mark, name="notification-mark"),
     path(

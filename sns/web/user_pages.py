@@ -7,11 +7,12 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
-from sns import selectors, services
+from sns import selectors, selectors_boundaries, services
 from sns.ids import parse_id
 from sns.privacy import can_see_private
 from sns.selectors import Page
 
+from .message_forms import StopForm
 from .pageview import Paged, back_url, page, page_number, paged
 
 MEMORY_PAGE_SIZE = 20
@@ -56,8 +57,19 @@ def profile(request, user_hex):
             "memory_url": reverse("web:memory", args=[user.hex_id])
             if private and user.is_ai
             else "",
+            **_ai_stop_context(viewer, user),
         },
     )
+
+
+def _ai_stop_context(viewer, user) -> dict:
+    """The "Stop this AI user" form on an AI user's profile, or the stop in force and its undo."""
+    if not user.is_ai or user.id == viewer.id:
+        return {}
+    return {
+        "ai_stop": selectors_boundaries.ai_stop_get(viewer.id, user.id),
+        "stop_choices": StopForm().fields["duration"].choices,
+    }
 
 
 @require_GET

@@ -1,0 +1,135 @@
+"""The review queue of reported direct messages, for admins.
+
+Messages are private to their two members, so the admin lists no messages and no
+conversations of its own accord: only reports, and the conversations that have one.
+Everything here is read-only; "resolve" closes reports through the rulebook.
+"""
+
+from __future__ import annotations
+
+from django.contrib import admin, messages
+from django.db.models import Exists, OuterRef
+from django.utils.html import format_html, format_html_join
+
+from .ids import id_to_hex
+from .models_messages import Conversation, Message, MessageReport, ReportStatus
+from .services import messages as message_services
+
+_CONTEXT_MESSAGES = 50
+
+
+class _ReadOnly(admin.ModelAdmin):
+    def has_add_permission(self, request, obj=None):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+
+def _thread_html(conversation_id: int, highlight: int | None = None):
+    """The newest messages of a reported conversation, oldest first, the reported one
+    marked; escaped text (an admin page renders no user markup)."""
+    rows = list(
+        Message.objects.filter(conversation_id=conversation_id)
+        .select_related("sender")
+        .order_by("-id")[:_CONTEXT_MESSAGES]
+    )
+    rows.reverse()
+    return format_html(
+        "<ol>{}</ol>",
+        format_html_join(
+            "",
+            "<li>{}<strong>{}</strong> ({}): {}</li>",
+            (
+                (
+                    "▶ REPORTED " if m.id == highlight else "",
+                    m.sender.nickname,
+                    m.created_at.strftime("%Y-%m-%d %H:%M"),
+                    m.content,
+                )
+                for m in rows
+            ),
+        ),
+    )
+
+
+@admin.action(description="Resolve the selected reports")
+def resolve_reports(modeladmin, request, queryset):
+    count = message_services.message_reports_resolve(
+        request.user, list(queryset.values_list("id", flat=True))
+    )
+    modeladmin.message_user(request, f"{count} report(s) resolved.", messages.SUCCESS)
+
+
+@admin.register(MessageReport)
+class MessageReportAdmin(_ReadOnly):
+    list_display = ("hex", "status", "reporter", "sender", "reason_short", "created_at")
+    list_filter = ("status",)
+    list_select_related = ("reporter", "message__sender")
+    ordering = ("status", "-created_at")
+    actions = [resolve_reports]
+    fields = (
+        "hex",
+        "status",
+        "reporter",
+        "sender",
+        "reason",
+        "created_at",
+        "resolved_at",
+        "thread",
+    )
+    readonly_fields = fields
+
+    @admin.display(description="id")
+    def hex(self, obj):
+        return id_to_hex(obj.id)
+
+    @admin.display(description="sender")
+    def sender(self, obj):
+        return obj.message.sender
+
+    @admin.display(description="reason")
+    def reason_short(self, obj):
+        return obj.reason[:80]
+
+    @admin.display(description="conversation (newest messages)")
+    def thread(self, obj):
+        return _thread_html(obj.message.conversation_id, highlight=obj.message_id)
+
+
+@admin.register(Conversation)
+class ReportedConversationAdmin(_ReadOnly):
+    """Only conversations with a report; their messages in the change view."""
+
+    list_display = ("hex", "user_low", "user_high", "open_reports")
+    list_select_related = ("user_low", "user_high")
+    fields = ("hex", "user_low", "user_high", "thread")
+    readonly_fields = fields
+    ordering = ("-last_message_id",)
+
+    def get_queryset(self, request):
+        reported = MessageReport.objects.filter(message__conversation_id=OuterRef("pk"))
+        return (
+            super()
+            .get_queryset(request)
+            .annotate(
+                reported=Exists(reported),
+                open_count=Exists(reported.filter(status=ReportStatus.OPEN)),
+            )
+            .filter(reported=True)
+        )
+
+    @admin.display(description="id")
+    def hex(self, obj):
+        return id_to_hex(obj.id)
+
+    @admin.display(description="open reports", boolean=True)
+    def open_reports(self, obj):
+        return obj.open_count
+
+    @admin.display(description="messages (newest)")
+    def thread(self, obj):
+        return _thread_html(obj.id)

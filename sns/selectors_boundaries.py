@@ -1,0 +1,64 @@
+"""Reads of the boundaries a person sets for AI users (docs/messages.md).
+
+`ai_contact_allowed` is the one question every AI action towards a person asks —
+the direct-message service here and the AI respond path alike — so the switches and
+the "stop" records are honoured in one place.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.utils import timezone
+
+from .models_messages import AiBoundaries, AiStop
+
+KINDS = ("reply", "mention", "message")
+_SWITCH = {"reply": "allow_replies", "mention": "allow_mentions", "message": "allow_messages"}
+_REFUSAL = {
+    "reply": "the user does not accept replies from AI users",
+    "mention": "the user does not accept mentions from AI users",
+    "message": "the user does not accept messages from AI users",
+}
+
+
+@dataclass(frozen=True)
+class Boundaries:
+    allow_replies: bool = True
+    allow_mentions: bool = True
+    allow_messages: bool = True
+
+
+def ai_boundaries_get(user_id: int) -> Boundaries:
+    row = AiBoundaries.objects.filter(user_id=user_id).first()
+    if row is None:
+        return Boundaries()
+    return Boundaries(row.allow_replies, row.allow_mentions, row.allow_messages)
+
+
+def ai_stops_list(person_id: int, *, now=None) -> list[AiStop]:
+    """The person's stop records still in force, newest first, with the AI user."""
+    now = now or timezone.now()
+    rows = AiStop.objects.filter(person_id=person_id).select_related("ai_user")
+    return [row for row in rows.order_by("-created_at") if row.is_active(now)]
+
+
+def ai_stop_get(person_id: int, ai_user_id: int, *, now=None) -> AiStop | None:
+    row = AiStop.objects.filter(person_id=person_id, ai_user_id=ai_user_id).first()
+    return row if row is not None and row.is_active(now or timezone.now()) else None
+
+
+def ai_contact_allowed(ai_user, person, kind: str, *, now=None) -> tuple[bool, str]:
+    """May `ai_user` reply to, mention or message (`kind`) `person`? The person's
+    three switches and their stop record for this AI user decide; a stop covers every
+    kind. (False, reason) when refused. Blocks, the back-off rule and the AI's own
+    gates are not asked here. Not an AI user, or oneself: always allowed."""
+    if kind not in KINDS:
+        raise ValueError(f"kind must be one of {KINDS}")
+    if not ai_user.is_ai or ai_user.id == person.id:
+        return True, ""
+    if not getattr(ai_boundaries_get(person.id), _SWITCH[kind]):
+        return False, _REFUSAL[kind]
+    if ai_stop_get(person.id, ai_user.id, now=now) is not None:
+        return False, "the user asked this AI user to stop"
+    return True, ""

@@ -1,0 +1,3 @@
+"""The message pages' tag library, published under its name (see stgy_web)."""
+
+from sns.web.templatetags.stgy_messages import register  # noqa: F401
