@@ -6,12 +6,12 @@ import re
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
-from django.db.models import F
+from django.db.models import F, Q
 from django.utils import timezone
 
 from .. import throttle
 from ..access import access_post, access_writable, block_annotations, is_blocked_annotated
-from ..errors import InvalidInput
+from ..errors import Conflict, InvalidInput
 from ..ids import parse_id
 from ..markdown import make_snippet
 from ..models import Follow, Post, PostTag, User
@@ -61,7 +61,12 @@ def post_create(
     post_id: int | None = None,
     owned_by: int | None = None,
     idempotency_key: str | None = None,
+    reply_once: bool = False,
 ) -> Post:
+    """A post or reply. With `reply_once`, a reply refused (Conflict) if the owner has
+    already replied to the target, unless that reply carries the same idempotency key
+    (a redelivery: it is returned). The check locks the target's row, so an AI user's
+    cycle and its respond path cannot both pass it; SQLite serialises the writers anyway."""
     access_writable(actor)
     tag_names = normalize_post_tags(tags, settings.STGY_TAGS_NUMBER_LIMIT)
     text = _validated_content(actor, content)
@@ -93,6 +98,10 @@ def post_create(
         fields["id"] = post_id
     try:
         with transaction.atomic():
+            if reply_once and parent is not None:
+                earlier = _earlier_reply(owner, parent.id, idempotency_key)
+                if earlier is not None:
+                    return earlier
             post = Post.objects.create(**fields)
             PostTag.objects.bulk_create(
                 [PostTag(post=post, name=name, is_root=reply_to is None) for name in tag_names]
@@ -112,6 +121,25 @@ def post_create(
         raise
     _notify_new_post(owner, post, parent)
     return post
+
+
+def _earlier_reply(owner: User, parent_id: int, idempotency_key: str | None) -> Post | None:
+    """Inside the write's transaction: the target and the owner's replies to it, locked
+    in one query."""
+    rows = list(
+        Post.objects.select_for_update()
+        .filter(Q(pk=parent_id) | Q(owner_id=owner.id, reply_to=parent_id))
+        .values_list("id", "idempotency_key")
+    )
+    if not any(row_id == parent_id for row_id, _ in rows):
+        raise InvalidInput("parent post not found")
+    replies = [(row_id, key) for row_id, key in rows if row_id != parent_id]
+    if not replies:
+        return None
+    same = next((row_id for row_id, key in replies if idempotency_key and key == idempotency_key), None)
+    if same is None:
+        raise Conflict("already replied to this post")
+    return Post.objects.get(pk=same)
 
 
 def _notify_new_post(author: User, post: Post, parent: Post | None) -> None:
