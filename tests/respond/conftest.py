@@ -1,5 +1,7 @@
 import pytest
 
+from tests.cycle.conftest import model_server  # noqa: F401  (the model server as embedder too)
+
 
 @pytest.fixture(autouse=True)
 def _respond_settings(settings):

@@ -18,8 +18,9 @@ PERSONA = "A cheerful baker who loves sourdough, rye flour and fermentation."
 
 def post_quietly(author: User, content: str, **fields) -> Post:
     """A post written through the rulebook (the post hook records what it records), its
-    after-commit work (summary and respond tasks) discarded: the test runs the respond
-    path itself, and the model server sees only its calls."""
+    after-commit work (summary and respond tasks) discarded inside a test's transaction:
+    the test runs the respond path itself, and the model server sees only its calls.
+    (In a transaction=True test the commit is real and that work runs at once.)"""
     with TestCase.captureOnCommitCallbacks(execute=False):
         return services.post_create(author, content=content, tags=fields.pop("tags", []), **fields)
 

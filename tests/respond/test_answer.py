@@ -52,7 +52,7 @@ def test_a_persons_reply_is_answered_with_the_stand_in():
 
 
 def test_the_model_sees_the_thread_and_shares_the_cycles_prompt_prefix(llm_server):
-    ai, person, root, reply, event = conversation()
+    ai, _, _, reply, _ = conversation()
     llm_server.push_chat(answer_json(), prompt_tokens=900, completion_tokens=30, cached_tokens=800)
 
     run = respond_run(ai.id)
