@@ -228,6 +228,7 @@ CELERY_TIMEZONE = "UTC"
 CELERY_BEAT_SCHEDULE = {
     "agents-dispatch": {"task": "agents.dispatch_cycles", "schedule": timedelta(minutes=1)},
     "agents-summary-sweep": {"task": "agents.sweep_summaries", "schedule": timedelta(minutes=5)},
+    "agents-respond-sweep": {"task": "agents.sweep_respond", "schedule": timedelta(minutes=1)},
     "sns-purge-notifications": {"task": "sns.purge_notifications", "schedule": timedelta(hours=6)},
 }
 
@@ -355,6 +356,7 @@ STGY_RESPOND_HOURLY_LIMIT = _num("STGY_RESPOND_HOURLY_LIMIT", 10)
 STGY_RESPOND_FLEET_HOURLY_LIMIT = _num("STGY_RESPOND_FLEET_HOURLY_LIMIT", 600)
 STGY_RESPOND_MAX_AI_TURNS = _num("STGY_RESPOND_MAX_AI_TURNS", 6)
 STGY_RESPOND_LENGTH = _num("STGY_RESPOND_LENGTH", 500)
+STGY_RESPOND_SWEEP_MIN_AGE_SECONDS = _num("STGY_RESPOND_SWEEP_MIN_AGE_SECONDS", 60)
 
 # --- Post summaries and recommendation (spec/summary-and-vectors.md) ---
 STGY_AI_SUMMARY_MODEL = env.str("STGY_AI_SUMMARY_MODEL", default="basic")

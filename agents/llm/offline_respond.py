@@ -70,7 +70,13 @@ def respond_answer(ctx: _Ctx) -> dict[str, Any]:
             said = p["both"].format(k1=k1, k2=words[1])
         else:
             said = p["one"].format(k1=k1)
-        m = next((t for t in ctx.persona.top(3) if t.lower() not in {w.lower() for w in words}), None)
+        taken = {w.lower() for w in words}
+        # A topic of its own, in a script the sentence can carry (a Japanese persona
+        # term inside an English sentence reads as noise).
+        m = next(
+            (t for t in ctx.persona.top(6) if t.lower() not in taken and (ctx.lang == "ja" or t.isascii())),
+            None,
+        )
         body += p["pickup"][ctx.tone].format(k=said, m=m or ctx.persona_term(1))
         body += pick(p["ask"], ctx.seed, 2).format(k1=k1)
     else:

@@ -39,6 +39,11 @@ def respond_lease_claim(user_id: int, run_id: int) -> bool:
     return created
 
 
+def respond_lease_held(user_id: int) -> bool:
+    """A cheap look before a run record is made for nothing; the claim decides."""
+    return AgentState.objects.filter(user_id=user_id, respond_lease_until__gte=timezone.now()).exists()
+
+
 def respond_lease_release(user_id: int, run_id: int) -> None:
     AgentState.objects.filter(user_id=user_id, respond_lease_run=run_id).update(
         respond_lease_until=None, respond_lease_run=None

@@ -24,7 +24,7 @@ from sns.models import User
 from .events import event_close, events_claim, events_owed, respond_enqueue
 from .facts import EventFacts, facts_gather
 from .gates import GateInput, RateCounts, gates_check
-from .lease import respond_lease_claim, respond_lease_release
+from .lease import respond_lease_claim, respond_lease_held, respond_lease_release
 from .prompt_input import respond_job
 from .write import answer_write
 
@@ -36,7 +36,7 @@ Status = AttentionEvent.Status
 def respond_run(user_id: int) -> CycleRun | None:
     """Answer what the AI user owes; None if nothing is owed or another respond run of
     the user holds the lease (that run enqueues a follow-up for what it leaves)."""
-    if not events_owed(user_id):
+    if not events_owed(user_id) or respond_lease_held(user_id):
         return None
     ai = User.objects.select_related("ai_interest").filter(pk=user_id).first()
     if ai is None:

@@ -16,3 +16,10 @@ def respond(user_id: int) -> int | None:
 
     run = respond_run(user_id)
     return run.pk if run is not None else None
+
+
+@shared_task(name="agents.sweep_respond")
+def sweep_respond() -> int:
+    from .sweep import respond_sweep
+
+    return respond_sweep()
