@@ -6,7 +6,7 @@ import re
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
-from django.db.models import F, Q
+from django.db.models import F
 from django.utils import timezone
 
 from .. import throttle
@@ -65,8 +65,9 @@ def post_create(
 ) -> Post:
     """A post or reply. With `reply_once`, a reply refused (Conflict) if the owner has
     already replied to the target, unless that reply carries the same idempotency key
-    (a redelivery: it is returned). The check locks the target's row, so an AI user's
-    cycle and its respond path cannot both pass it; SQLite serialises the writers anyway."""
+    (a redelivery: it is returned). The check locks the target's row first, so an AI
+    user's cycle and its respond path cannot both pass it; SQLite serialises the writers
+    anyway."""
     access_writable(actor)
     tag_names = normalize_post_tags(tags, settings.STGY_TAGS_NUMBER_LIMIT)
     text = _validated_content(actor, content)
@@ -124,16 +125,13 @@ def post_create(
 
 
 def _earlier_reply(owner: User, parent_id: int, idempotency_key: str | None) -> Post | None:
-    """Inside the write's transaction: the target and the owner's replies to it, locked
-    in one query."""
-    rows = list(
-        Post.objects.select_for_update()
-        .filter(Q(pk=parent_id) | Q(owner_id=owner.id, reply_to=parent_id))
-        .values_list("id", "idempotency_key")
-    )
-    if not any(row_id == parent_id for row_id, _ in rows):
+    """Inside the write's transaction: lock the target, then read the owner's replies
+    to it. Two statements on purpose: under READ COMMITTED a statement that waited for
+    the lock still reads with the snapshot it started with, and would miss the reply
+    the lock holder just committed."""
+    if not list(Post.objects.select_for_update().filter(pk=parent_id).values_list("id", flat=True)):
         raise InvalidInput("parent post not found")
-    replies = [(row_id, key) for row_id, key in rows if row_id != parent_id]
+    replies = list(Post.objects.filter(owner_id=owner.id, reply_to=parent_id).values_list("id", "idempotency_key"))
     if not replies:
         return None
     same = next((row_id for row_id, key in replies if idempotency_key and key == idempotency_key), None)

@@ -19,7 +19,7 @@ pytestmark = pytest.mark.django_db
 # owed check, the run record and lease, the claim, the batch's facts (posts with their
 # block facts, reply chains level by level, replies), and per event the thread query,
 # the budget, the usage row and the answer's transaction.
-BOUNDS = {"postgresql": {1: 40, 3: 75}, "sqlite": {1: 40, 3: 75}}
+BOUNDS = {"postgresql": {1: 42, 3: 80}, "sqlite": {1: 42, 3: 80}}
 
 
 def site(extra_posts: int, events: int):
