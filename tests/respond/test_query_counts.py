@@ -1,5 +1,5 @@
 """A respond run costs a bounded number of queries, the same on a small or a busy
-site, and a fixed number more per event (STYLE 20)."""
+site, and a fixed number more per event, so an N+1 cannot creep in."""
 
 from __future__ import annotations
 

@@ -7,7 +7,7 @@ import pytest
 from django.utils import timezone
 
 from agents.models import AttentionEvent
-from agents.respond.sweep import respond_sweep
+from agents.respond.sweep import events_purge, respond_sweep
 
 from .helpers import conversation
 
@@ -23,3 +23,16 @@ def test_only_events_older_than_the_minimum_age_are_swept(settings):
     event.refresh_from_db()
     assert event.status == "answered"
     assert respond_sweep() == 0
+
+
+def test_handled_events_are_forgotten_after_the_retention_period(settings):
+    settings.STGY_RESPOND_EVENT_RETENTION_DAYS = 31
+    ai, *_, old = conversation()
+    *_, recent = conversation(ai=ai)
+    *_, owed = conversation(ai=ai)
+    long_ago = timezone.now() - timedelta(days=32)
+    AttentionEvent.objects.filter(pk=old.pk).update(status="answered", handled_at=long_ago)
+    AttentionEvent.objects.filter(pk=recent.pk).update(status="refused", handled_at=timezone.now() - timedelta(days=30))
+    AttentionEvent.objects.filter(pk=owed.pk).update(handled_at=long_ago)  # still pending: kept
+    assert events_purge() == 1
+    assert sorted(AttentionEvent.objects.values_list("pk", flat=True)) == sorted([recent.pk, owed.pk])
