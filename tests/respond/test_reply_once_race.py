@@ -62,7 +62,7 @@ def test_a_redelivery_gets_its_own_reply_back(settings):
     settings.STGY_AI_PROVIDER = "none"
     ai, person = make_ai_user("Aiko"), make_user("Mina")
     target = services.post_create(person, content="Rye or spelt?", tags=[])
-    kwargs = dict(content="Rye.", tags=[], reply_to=target.id, idempotency_key="respond:1", reply_once=True)
+    kwargs = {"content": "Rye.", "tags": [], "reply_to": target.id, "idempotency_key": "respond:1", "reply_once": True}
     first = services.post_create(ai, **kwargs)
     assert services.post_create(ai, **kwargs).pk == first.pk
     with pytest.raises(Conflict):

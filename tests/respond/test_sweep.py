@@ -16,7 +16,7 @@ pytestmark = pytest.mark.django_db
 
 def test_only_events_older_than_the_minimum_age_are_swept(settings):
     settings.STGY_RESPOND_SWEEP_MIN_AGE_SECONDS = 60
-    ai, *_, event = conversation()
+    *_, event = conversation()
     assert respond_sweep() == 0  # just recorded: its own task is on its way
     AttentionEvent.objects.filter(pk=event.pk).update(created_at=timezone.now() - timedelta(seconds=61))
     assert respond_sweep() == 1  # tests run the task inline
