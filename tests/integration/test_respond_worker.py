@@ -12,7 +12,7 @@ from agents.models import AttentionEvent, CycleRun, LlmUsage
 from sns.models import Post
 from tests.conftest import login_client, requires_postgres, requires_redis
 from tests.factories import make_ai_user, make_user
-from tests.integration.worker import celery_worker, sending_to, wait_for
+from tests.integration.worker import RESPOND_QUEUE, celery_worker, sending_to, wait_for
 from tests.respond.helpers import PERSONA, answer_json, post_quietly
 
 pytestmark = [
@@ -65,4 +65,6 @@ def test_a_reply_through_the_api_is_answered_by_the_worker_within_seconds(tmp_pa
     assert run.kind == "respond" and run.status == "done"
     usage = LlmUsage.objects.get(run=run)
     assert (usage.provider, usage.task, usage.prompt_tokens) == ("openai", "respond", 700)
-    assert "agents.respond" in log.read_text()
+    text = log.read_text()
+    assert "agents.respond" in text
+    assert f"{RESPOND_QUEUE} " in text.split("[tasks]")[0]  # among the queues it consumes
