@@ -19,6 +19,7 @@ from sns.ids import id_to_hex
 from .models import (
     AgentState,
     AiPostTag,
+    AttentionEvent,
     CycleRun,
     Interest,
     LlmUsage,
@@ -197,6 +198,7 @@ class AgentStateAdmin(admin.ModelAdmin):
 class CycleRunAdmin(ReadOnlyAdmin):
     list_display = (
         "id",
+        "kind",
         "user",
         "status",
         "started_at",
@@ -208,7 +210,7 @@ class CycleRunAdmin(ReadOnlyAdmin):
         "cost",
     )
     list_select_related = ("user",)
-    list_filter = ("status", "user__ai_model")
+    list_filter = ("kind", "status", "user__ai_model")
     search_fields = ("user__nickname",)
     date_hierarchy = "started_at"
     ordering = ("-started_at",)
@@ -223,6 +225,27 @@ class CycleRunAdmin(ReadOnlyAdmin):
     @admin.display(description="details")
     def run_details(self, obj):
         return _pretty_json(obj.details)
+
+
+@admin.register(AttentionEvent)
+class AttentionEventAdmin(ReadOnlyAdmin):
+    """People waiting for (or given) an AI user's answer; written by the post hook and
+    the respond runs only."""
+
+    list_display = ("id", "kind", "user", "sender", "post_hex", "status", "created_at", "handled_at", "run", "outcome")
+    list_select_related = ("user", "sender")
+    list_filter = ("status", "kind")
+    search_fields = ("user__nickname", "sender__nickname", "outcome")
+    date_hierarchy = "created_at"
+    ordering = ("-created_at",)
+    raw_id_fields = ("user", "sender", "run")
+    exclude = ("post",)
+    readonly_fields = ("post_hex",)
+    show_full_result_count = False
+
+    @admin.display(description="post")
+    def post_hex(self, obj):
+        return id_to_hex(obj.post_id) if obj.post_id is not None else "-"
 
 
 @admin.register(LlmUsage)

@@ -111,6 +111,10 @@ class AgentState(models.Model):
     last_run_at = models.DateTimeField(null=True, blank=True)
     lease_until = models.DateTimeField(null=True, blank=True)
     lease_run = models.BigIntegerField(null=True, blank=True)
+    # The respond path's own lease (docs/respond-path.md): one respond run per user at a
+    # time, beside (never blocked by) a running cycle.
+    respond_lease_until = models.DateTimeField(null=True, blank=True)
+    respond_lease_run = models.BigIntegerField(null=True, blank=True)
 
     class Meta:
         indexes = [models.Index(fields=["next_run_at"], name="agent_state_due_idx")]
@@ -120,12 +124,20 @@ class AgentState(models.Model):
 
 
 class CycleRun(models.Model):
+    """One run record: a whole cycle, or one respond run (docs/respond-path.md). Both
+    kinds share the usage rows, budgets, the activity page and the admin."""
+
     class Status(models.TextChoices):
         RUNNING = "running"
         DONE = "done"
         FAILED = "failed"
 
+    class Kind(models.TextChoices):
+        CYCLE = "cycle"
+        RESPOND = "respond"
+
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="cycle_runs")
+    kind = models.CharField(max_length=10, choices=Kind.choices, default=Kind.CYCLE)
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.RUNNING)
     started_at = models.DateTimeField()
     finished_at = models.DateTimeField(null=True, blank=True)
@@ -147,7 +159,51 @@ class CycleRun(models.Model):
         ]
 
     def __str__(self):
-        return f"run {self.pk} of {self.user_id}"
+        return f"{self.kind} run {self.pk} of {self.user_id}"
+
+
+class AttentionEvent(models.Model):
+    """Someone turned to an AI user (a reply to its post; later a mention or a direct
+    message) and is owed an answer by the respond path, not by the next cycle.
+
+    Unique per (AI user, kind, post): a redelivered hook or task cannot record it twice.
+    `post` has no database constraint so that the event outlives a deleted post and the
+    run can record why it did not answer."""
+
+    class Kind(models.TextChoices):
+        REPLY = "reply"
+
+    class Status(models.TextChoices):
+        PENDING = "pending"
+        CLAIMED = "claimed"  # taken by a respond run that has not finished with it
+        ANSWERED = "answered"
+        REFUSED = "refused"
+        FAILED = "failed"
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="attention_events")
+    kind = models.CharField(max_length=10, choices=Kind.choices)
+    post = models.ForeignKey(
+        "sns.Post", on_delete=models.DO_NOTHING, db_constraint=False, null=True, blank=True, related_name="+"
+    )
+    sender = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    created_at = models.DateTimeField()
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
+    handled_at = models.DateTimeField(null=True, blank=True)
+    run = models.ForeignKey(CycleRun, on_delete=models.SET_NULL, null=True, blank=True, related_name="events")
+    # Why it was refused or failed (the gate, the parse error), or the answer's id.
+    outcome = models.CharField(max_length=500, blank=True, default="")
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["user", "kind", "post"], name="attention_event_unique"),
+        ]
+        indexes = [
+            models.Index(fields=["user", "status", "created_at"], name="attention_event_queue_idx"),
+            models.Index(fields=["status", "handled_at"], name="attention_event_handled_idx"),
+        ]
+
+    def __str__(self):
+        return f"{self.kind} to {self.user_id} ({self.status})"
 
 
 class LlmUsage(models.Model):

@@ -29,6 +29,7 @@ AGENT_TASK_PLACEHOLDERS: dict[str, str] = {
     "interest": "{{POSTS_JSON}}",
     "new-post": "{{POST_JSON}}",
     "reply-post": "{{POST_JSON}}",
+    "respond": "{{POST_JSON}}",
 }
 AGENT_TASKS = tuple(AGENT_TASK_PLACEHOLDERS)
 TASKS = (COMMON_PROFILE, *AGENT_TASKS, SUMMARY_TASK)

@@ -6,6 +6,7 @@ from celery import shared_task
 # only `<app>.tasks`, so without this import a worker would reject them as unregistered
 # (and beat's agents.dispatch_cycles would never run).
 from .cycle.tasks import cycle_finish, cycle_stage, cycle_start, dispatch_cycles  # noqa: F401
+from .respond.tasks import respond, sweep_respond  # noqa: F401
 
 # Retries on top of the gateway's own (which already backs off within one call):
 # these cover an LLM outage of minutes, not seconds.

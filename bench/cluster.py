@@ -111,7 +111,8 @@ class Feeder:
 
         if self.running:
             done = CycleRun.objects.filter(
-                user_id__in=list(self.running), started_at__gte=self.since, finished_at__isnull=False,
+                kind=CycleRun.Kind.CYCLE, user_id__in=list(self.running), started_at__gte=self.since,
+                finished_at__isnull=False,
             ).exclude(pk__in=self.finished_runs).values_list("pk", "user_id")
             for pk, user_id in done:
                 self.finished_runs.append(pk)

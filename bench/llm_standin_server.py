@@ -21,13 +21,14 @@ import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 CHAT_PATH = "/v1/chat/completions"
-AGENT_TASKS = ("post-impression", "peer-impression", "interest", "new-post", "reply-post")
+AGENT_TASKS = ("post-impression", "peer-impression", "interest", "new-post", "reply-post", "respond")
 PAYLOAD_PLACEHOLDER = {
     "post-impression": "{{POST_JSON}}",
     "peer-impression": "{{PROFILE_JSON}}",
     "interest": "{{POSTS_JSON}}",
     "new-post": "{{POST_JSON}}",
     "reply-post": "{{POST_JSON}}",
+    "respond": "{{POST_JSON}}",
     "post-summary": "{{POST_JSON}}",
 }
 LANGS = ("en", "ja")

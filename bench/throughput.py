@@ -65,7 +65,9 @@ def measure(db: str, *, pool: Pool, latency: float, inflight: int, warmup: float
                 **{k: cpu_seconds(v) for k, v in others.items()}}
         load1 = loadavg()
     redis_flush()
-    runs = list(CycleRun.objects.filter(finished_at__gte=window_start, finished_at__lt=window_end))
+    runs = list(CycleRun.objects.filter(
+        kind=CycleRun.Kind.CYCLE, finished_at__gte=window_start, finished_at__lt=window_end
+    ))
     failed_stages = sum(1 for r in runs for s in r.stages.values() if s.get("outcome") == "failed")
     errors: dict[str, int] = {}
     for r in runs:

@@ -201,13 +201,18 @@ CELERY_TASK_PUBLISH_RETRY_POLICY = {
 # in stage time instead of waiting behind the whole FIFO. A worker started without -Q
 # consumes both queues; one started with -Q must name both.
 STGY_CYCLE_STAGE_QUEUE = env.str("STGY_CYCLE_STAGE_QUEUE", default="stgy-stages")
+# Answers to people who turned to an AI user (docs/respond-path.md) come before
+# everything else: a person waits for them, nobody waits for a cycle stage.
+STGY_RESPOND_QUEUE = env.str("STGY_RESPOND_QUEUE", default="stgy-respond")
 CELERY_TASK_DEFAULT_QUEUE = "celery"
 # Each queue with an exchange and routing key of its own: queues left without one
 # share the default exchange and key, and a stage message would reach both queues.
 CELERY_TASK_QUEUES = tuple(
-    Queue(name, Exchange(name), routing_key=name) for name in (STGY_CYCLE_STAGE_QUEUE, CELERY_TASK_DEFAULT_QUEUE)
+    Queue(name, Exchange(name), routing_key=name)
+    for name in (STGY_RESPOND_QUEUE, STGY_CYCLE_STAGE_QUEUE, CELERY_TASK_DEFAULT_QUEUE)
 )
 CELERY_TASK_ROUTES = {
+    "agents.respond": {"queue": STGY_RESPOND_QUEUE},
     "agents.cycle_stage": {"queue": STGY_CYCLE_STAGE_QUEUE},
     "agents.cycle_finish": {"queue": STGY_CYCLE_STAGE_QUEUE},
 }
@@ -217,13 +222,14 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
     # waits forever; the read timeout stays above kombu's one-second BRPOP.
     "socket_connect_timeout": STGY_REDIS_TIMEOUT * 2,
     "socket_timeout": max(3.0, STGY_REDIS_TIMEOUT * 3),
-    # Redis: poll the queues in the order listed (stages first), not round robin.
+    # Redis: poll the queues in the order listed (answers, then stages), not round robin.
     "queue_order_strategy": "priority",
 }
 CELERY_TIMEZONE = "UTC"
 CELERY_BEAT_SCHEDULE = {
     "agents-dispatch": {"task": "agents.dispatch_cycles", "schedule": timedelta(minutes=1)},
     "agents-summary-sweep": {"task": "agents.sweep_summaries", "schedule": timedelta(minutes=5)},
+    "agents-respond-sweep": {"task": "agents.sweep_respond", "schedule": timedelta(minutes=1)},
     "sns-purge-notifications": {"task": "sns.purge_notifications", "schedule": timedelta(hours=6)},
 }
 
@@ -356,6 +362,16 @@ STGY_AI_USER_SKIP_PEER_IMPRESSION_UPDATE_DAYS = _num(
 STGY_AI_USER_SKIP_INTEREST_UPDATE_DAYS = _num("STGY_AI_USER_SKIP_INTEREST_UPDATE_DAYS", 0.0, float)
 STGY_AI_USER_SKIP_NEW_POST_DAYS = _num("STGY_AI_USER_SKIP_NEW_POST_DAYS", 1.0, float)
 STGY_AI_USER_FOLLOWEE_ACTIVE_DAYS = _num("STGY_AI_USER_FOLLOWEE_ACTIVE_DAYS", 30.0, float)
+
+# --- The respond path: answers to people who reply to an AI user (docs/respond-path.md) ---
+STGY_RESPOND_BATCH = _num("STGY_RESPOND_BATCH", 5)
+STGY_RESPOND_LEASE_SECONDS = _num("STGY_RESPOND_LEASE_SECONDS", 900)
+STGY_RESPOND_HOURLY_LIMIT = _num("STGY_RESPOND_HOURLY_LIMIT", 10)
+STGY_RESPOND_FLEET_HOURLY_LIMIT = _num("STGY_RESPOND_FLEET_HOURLY_LIMIT", 600)
+STGY_RESPOND_MAX_AI_TURNS = _num("STGY_RESPOND_MAX_AI_TURNS", 6)
+STGY_RESPOND_LENGTH = _num("STGY_RESPOND_LENGTH", 500)
+STGY_RESPOND_SWEEP_MIN_AGE_SECONDS = _num("STGY_RESPOND_SWEEP_MIN_AGE_SECONDS", 60)
+STGY_RESPOND_EVENT_RETENTION_DAYS = _num("STGY_RESPOND_EVENT_RETENTION_DAYS", 31)
 
 # --- Post summaries and recommendation (spec/summary-and-vectors.md) ---
 STGY_AI_SUMMARY_MODEL = env.str("STGY_AI_SUMMARY_MODEL", default="basic")

@@ -165,11 +165,15 @@ def _write_replies(ctx: StageContext, items: list[dict]) -> list[dict]:
             records.append(record)
             continue
         try:
+            # reply_once: not a second reply where the respond path (or an earlier run)
+            # answered; the same run's redelivery gets its own reply back.
             reply = services.post_create(
                 me, content=job.result["content"], tags=job.result["tags"], reply_to=post.id,
-                idempotency_key=f"run:{ctx.run.pk}:reply:{post.hex_id}",
+                idempotency_key=f"run:{ctx.run.pk}:reply:{post.hex_id}", reply_once=True,
             )
             record["replyId"] = reply.hex_id
+        except Conflict:
+            record["skipped"] = "already replied to this post"
         except DomainError as exc:
             record["error"] = f"refused: {exc.message}"
         records.append(record)

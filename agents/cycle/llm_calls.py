@@ -92,6 +92,18 @@ def _run_job(
         job.unavailable = isinstance(exc, LlmUnavailable)
 
 
+def run_job(job: LlmJob, *, profile: dict, tier: str, user_id: int, run_id: int, stage: str) -> list[LlmUsage]:
+    """One job on this thread; returns its usage rows, saved (the caller records the
+    call's tokens and latency beside its outcome)."""
+    usage: list = []
+    try:
+        _run_job(job, profile=profile, tier=tier, user_id=user_id, run_id=run_id, stage=stage, usage=usage)
+    finally:
+        if usage:
+            LlmUsage.objects.bulk_create(usage)
+    return usage
+
+
 def run_jobs(jobs: list[LlmJob], *, profile: dict, tier: str, user_id: int, run_id: int, stage: str) -> list[LlmJob]:
     """Run the jobs. Raises LlmUnavailable, failing the stage, if the breaker is open
     before they start, or if none succeeded and the breaker refused some of them."""

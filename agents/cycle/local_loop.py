@@ -1,7 +1,8 @@
 """The dispatcher loop in-process, for the embedded mode (no broker, no beat).
 
 It does what beat + workers do in production: every tick, find the AI users that are
-due and run their cycles on a small thread pool; sweep pending summaries too.
+due and run their cycles on a small thread pool; sweep pending summaries and answers
+owed by the respond path (say, from before a restart) too.
 """
 
 from __future__ import annotations
@@ -45,14 +46,16 @@ class LocalAgentLoop:
                 self._stop.wait(self.tick_seconds)
 
     def tick(self, pool: ThreadPoolExecutor) -> int:
+        from agents.respond.sweep import respond_sweep
         from agents.summaries.sweep import summaries_sweep
 
         from .schedule import due_user_ids
 
-        try:
-            summaries_sweep()
-        except Exception:
-            log.exception("summary sweep failed")
+        for sweep in (summaries_sweep, respond_sweep):
+            try:
+                sweep()
+            except Exception:
+                log.exception("%s failed", sweep.__name__)
         started = 0
         for user_id in due_user_ids(limit=self.workers * 2):
             with self._lock:

@@ -12,6 +12,7 @@ from sns.ids import id_to_hex
 def run_record_json(run: CycleRun) -> dict[str, Any]:
     return {
         "id": run.pk,
+        "kind": run.kind,
         "user": {"id": id_to_hex(run.user_id), "nickname": run.user.nickname, "aiModel": run.user.ai_model},
         "status": run.status,
         "startedAt": iso(run.started_at),

@@ -16,6 +16,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable
 
+from agents.llm.offline_respond import respond_answer
 from agents.llm.offline_text import (
     PHRASES, Terms, detect_tone, extract_terms, fit, language_of, overlap, pick, seed_of,
     sentences, stem, strip_markdown,
@@ -29,6 +30,7 @@ DEFAULT_MAX_CHARS = {
     "interest": 2000,
     "new-post": 2000,
     "reply-post": 1000,
+    "respond": 500,
     "post-summary": 1000,
 }
 
@@ -373,6 +375,7 @@ _WRITERS: dict[str, Callable[[_Ctx], dict[str, Any]]] = {
     "interest": _interest,
     "new-post": _new_post,
     "reply-post": _reply_post,
+    "respond": respond_answer,
     "post-summary": _post_summary,
 }
 

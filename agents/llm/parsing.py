@@ -159,6 +159,24 @@ def parse_reply(text: str, locale: str, tag_num: int = 3, tag_max: int = 5) -> d
     return {"content": _non_empty(data, "content", text), "tags": tags[:tag_num]}
 
 
+def parse_respond(text: str, locale: str, tag_num: int = 3, tag_max: int = 5) -> dict[str, Any]:
+    """The respond path's answer: a literal boolean `answer` (anything else is a
+    failure, never a yes); with `answer: true`, non-blank content and tags as a reply's."""
+    data = extract_json(text)
+    if not isinstance(data, dict):
+        raise ModelOutputError("expected a JSON object with 'answer'", text)
+    if not isinstance(data.get("answer"), bool):
+        raise ModelOutputError("'answer' is missing or not true/false", text)
+    if data["answer"] is False:
+        return {"answer": False, "content": "", "tags": []}
+    if not isinstance(data.get("content"), str):
+        raise ModelOutputError("'content' is missing or not a string", text)
+    tags = _tags(data, tag_max)
+    if len(tags) < REPLY_MIN_TAGS:
+        tags = reply_fallback_tags(locale)
+    return {"answer": True, "content": _non_empty(data, "content", text), "tags": tags[:tag_num]}
+
+
 def parse_summary(text: str, tag_max: int = 5) -> dict[str, Any]:
     """A post summary with AI tags and up to 10 keywords that do not repeat a tag."""
     data = _object_with_string(text, "summary")

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections import Counter
+
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -11,10 +13,10 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
 from agents.budget import tokens_used_today
-from agents.llm import gateway
-
 from agents.cycle import STAGES
+from agents.llm import gateway
 from agents.models import CycleRun, LlmUsage
+from agents.respond.run import STAGE as RESPOND_STAGE
 from sns.errors import InvalidInput
 from sns.ids import parse_id
 from sns.models import User
@@ -40,14 +42,7 @@ def activity(request):
             selected = None
         runs = runs.filter(user=selected) if selected else runs.none()
     page = Paginator(runs, RUNS_PER_PAGE).get_page(request.GET.get("page"))
-    rows = [
-        {
-            "run": run,
-            "stages": [(name, (run.stages.get(name) or {}).get("outcome", "—")) for name in STAGES],
-            "details": run.details or {},
-        }
-        for run in page
-    ]
+    rows = [_activity_row(run) for run in page]
     ai_users = User.objects.filter(ai_model__isnull=False).order_by("nickname")
     return render(
         request,
@@ -61,6 +56,23 @@ def activity(request):
             "llm": _llm_status(),
         },
     )
+
+
+def _stage_names(run: CycleRun) -> tuple[str, ...]:
+    return (RESPOND_STAGE,) if run.kind == CycleRun.Kind.RESPOND else STAGES
+
+
+def _activity_row(run: CycleRun) -> dict:
+    row = {
+        "run": run,
+        "stages": [(name, (run.stages.get(name) or {}).get("outcome", "—")) for name in _stage_names(run)],
+        "details": run.details or {},
+    }
+    if run.kind == CycleRun.Kind.RESPOND:
+        results = Counter(e.get("result", "?") for e in row["details"].get("events", []))
+        parts = ", ".join(f"{n} {result}" for result, n in sorted(results.items()))
+        row["summary"] = f"{sum(results.values())} events" + (f": {parts}" if parts else "")
+    return row
 
 
 def _llm_status() -> dict:
@@ -94,7 +106,7 @@ def llm_check(request):
 def run_detail(request, run_id: int):
     _admin_only(request)
     run = get_object_or_404(CycleRun.objects.select_related("user"), pk=run_id)
-    stages = [(name, run.stages.get(name)) for name in STAGES]
+    stages = [(name, run.stages.get(name)) for name in _stage_names(run)]
     usages = LlmUsage.objects.filter(run=run).order_by("created_at", "id")
     details = run.details or {}
     return render(

@@ -11,7 +11,7 @@ from django.utils import timezone
 
 from .. import throttle
 from ..access import access_post, access_writable, block_annotations, is_blocked_annotated
-from ..errors import InvalidInput
+from ..errors import Conflict, InvalidInput
 from ..ids import parse_id
 from ..markdown import make_snippet
 from ..models import Follow, Post, PostTag, User
@@ -61,7 +61,13 @@ def post_create(
     post_id: int | None = None,
     owned_by: int | None = None,
     idempotency_key: str | None = None,
+    reply_once: bool = False,
 ) -> Post:
+    """A post or reply. With `reply_once`, a reply refused (Conflict) if the owner has
+    already replied to the target, unless that reply carries the same idempotency key
+    (a redelivery: it is returned). The check locks the target's row first, so an AI
+    user's cycle and its respond path cannot both pass it; SQLite serialises the writers
+    anyway."""
     access_writable(actor)
     tag_names = normalize_post_tags(tags, settings.STGY_TAGS_NUMBER_LIMIT)
     text = _validated_content(actor, content)
@@ -93,6 +99,10 @@ def post_create(
         fields["id"] = post_id
     try:
         with transaction.atomic():
+            if reply_once and parent is not None:
+                earlier = _earlier_reply(owner, parent.id, idempotency_key)
+                if earlier is not None:
+                    return earlier
             post = Post.objects.create(**fields)
             PostTag.objects.bulk_create(
                 [PostTag(post=post, name=name, is_root=reply_to is None) for name in tag_names]
@@ -112,6 +122,22 @@ def post_create(
         raise
     _notify_new_post(owner, post, parent)
     return post
+
+
+def _earlier_reply(owner: User, parent_id: int, idempotency_key: str | None) -> Post | None:
+    """Inside the write's transaction: lock the target, then read the owner's replies
+    to it. Two statements on purpose: under READ COMMITTED a statement that waited for
+    the lock still reads with the snapshot it started with, and would miss the reply
+    the lock holder just committed."""
+    if not list(Post.objects.select_for_update().filter(pk=parent_id).values_list("id", flat=True)):
+        raise InvalidInput("parent post not found")
+    replies = list(Post.objects.filter(owner_id=owner.id, reply_to=parent_id).values_list("id", "idempotency_key"))
+    if not replies:
+        return None
+    same = next((row_id for row_id, key in replies if idempotency_key and key == idempotency_key), None)
+    if same is None:
+        raise Conflict("already replied to this post")
+    return Post.objects.get(pk=same)
 
 
 def _notify_new_post(author: User, post: Post, parent: Post | None) -> None:

@@ -20,6 +20,7 @@ TASK_PLACEHOLDERS = {
     "interest": {"{{POSTS_JSON}}"},
     "new-post": {"{{POST_JSON}}"},
     "reply-post": {"{{POST_JSON}}"},
+    "respond": {"{{POST_JSON}}"},
     "post-summary": {"{{POST_JSON}}"},
 }
 LENGTH_PLACEHOLDERS = {"{{MAX_CHARS}}", "{{TAG_CHARS}}", "{{TAG_NUM}}", "{{LOCALE}}"}
@@ -29,6 +30,7 @@ OUTPUT_KEYS = {
     "interest": ("interest", "tags"),
     "new-post": ("content", "tags"),
     "reply-post": ("content", "tags"),
+    "respond": ("answer", "content", "tags"),
 }
 EXPLAINED_INPUT_KEYS = {
     "post-impression": ("replyChain", "isSelf", "content", "summary", "peerImpression", "peerTags"),
@@ -37,6 +39,7 @@ EXPLAINED_INPUT_KEYS = {
     "new-post": (),
     "reply-post": ("replyChain", "existingReplies", "isSelf", "impression", "impressionTags",
                    "peerImpression", "tags"),
+    "respond": ("message", "replyChain", "existingReplies", "isSelf", "peerImpression"),
 }
 REQUIRED_OUTPUT_KEY = {
     "post-impression": "impression",
@@ -44,6 +47,7 @@ REQUIRED_OUTPUT_KEY = {
     "interest": "interest",
     "new-post": "content",
     "reply-post": "content",
+    "respond": "content",
     "post-summary": "summary",
 }
 
@@ -84,6 +88,8 @@ def payload_for(task, text="Two owls nested in the old oak this spring."):
                            "existingReplies": []}]}
     if task == "post-summary":
         return {"locale": "en", "author": "Bob", "content": text}
+    if task == "respond":
+        return {"replyChain": [{**post, "isSelf": True}], "message": post, "peerImpression": "kind"}
     return {"replyChain": [], "post": {**post, "summary": "", "isSelf": False}}
 
 

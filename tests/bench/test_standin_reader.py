@@ -25,6 +25,8 @@ PAYLOADS = {
     "interest": {"users": [{"userId": "00C3", "nickname": "Peer"}], "posts": [{"content": "Owls again."}]},
     "new-post": {"posts": [{"content": "My last post about owls.", "tags": ["owls"]}]},
     "reply-post": {"replyChain": [], "post": {"author": "Bob", "content": "Any owls here?"}, "existingReplies": []},
+    "respond": {"replyChain": [{"author": "Aiko", "isSelf": True, "content": "Owls at dawn."}],
+                "message": {"author": "Bob", "content": "Which owls?"}},
 }
 
 

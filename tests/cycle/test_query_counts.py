@@ -30,24 +30,26 @@ pytestmark = pytest.mark.django_db
 # for this site: 10 posts read, 5 peers judged, 2 likes, 2 replies, a new post.
 # PostgreSQL shares round trips SQLite cannot (the lease renewed in the run record's
 # UPDATE, UNION ALL of limited parts, both tag tables in one statement, followees'
-# posts straight from the followee subquery).
+# posts straight from the followee subquery). Each reply also locks its target and reads
+# the AI user's earlier replies to it (two queries), so a cycle never answers where the
+# respond path already has.
 QUERY_BOUNDS = {
     "postgresql": {
-        "cycle": 92,
+        "cycle": 96,
         "select_posts": 8,
         "post_impressions": 8,
         "peer_impressions": 8,
-        "likes_and_replies": 27,
+        "likes_and_replies": 31,
         "interest_update": 13,
         "new_post": 14,
         "follow_management": 4,
     },
     "sqlite": {
-        "cycle": 104,
+        "cycle": 108,
         "select_posts": 13,
         "post_impressions": 9,
         "peer_impressions": 9,
-        "likes_and_replies": 28,
+        "likes_and_replies": 32,
         "interest_update": 14,
         "new_post": 15,
         "follow_management": 5,

@@ -143,7 +143,10 @@ def test_stage_tasks_have_their_own_queue_polled_first(settings):
     assert router.route({}, "agents.cycle_stage")["queue"].name == stage_queue
     assert router.route({}, "agents.cycle_finish")["queue"].name == stage_queue
     assert router.route({}, "agents.cycle_start")["queue"].name == app.conf.task_default_queue != stage_queue
-    assert [q.name for q in app.conf.task_queues] == [stage_queue, app.conf.task_default_queue]
+    # The respond path's queue alone comes before the stages' (tests/respond/test_queue.py).
+    assert [q.name for q in app.conf.task_queues] == [
+        settings.STGY_RESPOND_QUEUE, stage_queue, app.conf.task_default_queue
+    ]
     # A stage message reaches exactly one queue: the queues share no exchange and key.
     bindings = [(q.exchange.name, q.routing_key) for q in app.amqp.queues.values()]
     assert len(set(bindings)) == len(bindings), bindings

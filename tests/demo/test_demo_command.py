@@ -72,7 +72,9 @@ def finished_runs_complete(db: Path) -> tuple[int, int]:
     import json
 
     with sqlite3.connect(db, timeout=30) as conn:
-        rows = conn.execute("SELECT stages FROM agents_cyclerun WHERE status != 'running'").fetchall()
+        rows = conn.execute(
+            "SELECT stages FROM agents_cyclerun WHERE status != 'running' AND kind = 'cycle'"
+        ).fetchall()
     complete = sum(1 for (stages,) in rows if len(json.loads(stages)) == STAGE_COUNT)
     return complete, len(rows)
 

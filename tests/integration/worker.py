@@ -1,8 +1,9 @@
 """A real Celery worker for integration tests, on the test database.
 
 The worker is the `stgy` app's own worker, started by a three-line launcher that
-points the app's default queue (and, through STGY_CYCLE_STAGE_QUEUE, the stage tasks'
-queue) at queues of this test session: the worker itself sends follow-on tasks (stage
+points the app's default queue (and, through STGY_CYCLE_STAGE_QUEUE and
+STGY_RESPOND_QUEUE, the stage tasks' and the respond task's queues) at queues of this
+test session: the worker itself sends follow-on tasks (stage
 chains, summaries), so this keeps other runs sharing the Redis server from stealing or
 feeding them. The broker lives on the neighbouring
 Redis database of REDIS_URL, because every test's `cache.clear()` flushes REDIS_URL's.
@@ -28,6 +29,7 @@ from stgy.celery import app as celery_app
 ROOT = Path(__file__).resolve().parents[2]
 QUEUE = f"stgy-test-{uuid.uuid4().hex[:8]}"
 STAGE_QUEUE = f"{QUEUE}-stages"  # the stage tasks' own queue (settings.STGY_CYCLE_STAGE_QUEUE)
+RESPOND_QUEUE = f"{QUEUE}-respond"  # the respond task's own queue (settings.STGY_RESPOND_QUEUE)
 READY_TIMEOUT = 30
 LAUNCHER = (
     "import os, sys\n"
@@ -83,13 +85,14 @@ def celery_worker(log_path: Path, *worker_args: str, **env_extra: str):
         "PYTHONPATH": str(ROOT),
         "STGY_TEST_QUEUE": QUEUE,
         "STGY_CYCLE_STAGE_QUEUE": STAGE_QUEUE,
+        "STGY_RESPOND_QUEUE": RESPOND_QUEUE,
         "STGY_EMBEDDING_PROVIDER": "hash",
         "NO_PROXY": "127.0.0.1,localhost",
         **env_extra,
     }
     command = [
         sys.executable, "-c", LAUNCHER, *(worker_args or ("--pool=threads", "--concurrency=4")),
-        "-Q", f"{STAGE_QUEUE},{QUEUE}", "-n", f"{QUEUE}-{log_path.stem}@%h",
+        "-Q", f"{RESPOND_QUEUE},{STAGE_QUEUE},{QUEUE}", "-n", f"{QUEUE}-{log_path.stem}@%h",
         "--without-gossip", "--without-mingle", "--without-heartbeat", "-l", "info",
     ]
     with open(log_path, "w") as log:
@@ -111,7 +114,7 @@ def celery_worker(log_path: Path, *worker_args: str, **env_extra: str):
 @contextlib.contextmanager
 def sending_to(url: str | None = None):
     """Tasks sent from this process go to `url` (default: the workers' broker) and the
-    test queue, not inline; restored afterwards."""
+    test queues (the respond task to its own), not inline; restored afterwards."""
     conf, amqp = celery_app.conf, celery_app.amqp
     saved = (conf.broker_url, conf.task_always_eager, conf.task_routes)
 
@@ -122,7 +125,7 @@ def sending_to(url: str | None = None):
         amqp.__dict__.pop("router", None)  # a cached property built from the routes
 
     conf.broker_url, conf.task_always_eager = url or broker_url(), False
-    conf.task_routes = {"agents.*": {"queue": QUEUE}}
+    conf.task_routes = {"agents.respond": {"queue": RESPOND_QUEUE}, "agents.*": {"queue": QUEUE}}
     reset()
     try:
         yield

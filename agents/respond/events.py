@@ -1,0 +1,84 @@
+"""Attention events: recording them (inside the post's transaction), enqueueing the
+respond task on commit, claiming them for a run and closing them."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import transaction
+from django.db.models import Q
+from django.utils import timezone
+
+from agents.models import AttentionEvent
+from agents.runner import submit_task
+from sns.models import Post
+
+
+def attention_record_reply(post: Post) -> None:
+    """Called inside the transaction of a new reply. A reply by a person to an AI
+    user's post is owed an answer; a reply written by an AI user is not recorded at
+    all: AI users talk to each other at the pace of their cycles, never in a loop of
+    instant answers."""
+    from agents.llm.gateway import ai_enabled
+
+    if not ai_enabled() or post.owner.is_ai:
+        return
+    ai_id = (
+        Post.objects.filter(pk=post.reply_to, owner__ai_model__isnull=False)
+        .values_list("owner_id", flat=True)
+        .first()
+    )
+    if ai_id is None or ai_id == post.owner_id:
+        return
+    AttentionEvent.objects.bulk_create(
+        [AttentionEvent(user_id=ai_id, kind=AttentionEvent.Kind.REPLY, post_id=post.id,
+                        sender_id=post.owner_id, created_at=timezone.now())],
+        ignore_conflicts=True,
+    )
+    transaction.on_commit(lambda: respond_enqueue(ai_id))
+
+
+def respond_enqueue(user_id: int) -> None:
+    """One respond task for the AI user; never blocks or fails the caller."""
+    from .tasks import respond
+
+    submit_task(respond, user_id)
+
+
+def events_owed(user_id: int) -> bool:
+    """Has the AI user events no finished run has handled (pending, or claimed by a
+    run that died)?"""
+    return AttentionEvent.objects.filter(
+        user_id=user_id, status__in=(AttentionEvent.Status.PENDING, AttentionEvent.Status.CLAIMED)
+    ).exists()
+
+
+def events_claim(user_id: int, run_id: int) -> list[AttentionEvent]:
+    """Up to STGY_RESPOND_BATCH of the user's events, oldest first, claimed for `run_id`
+    by one conditional UPDATE: a row another run took in between is not changed and so
+    not returned. Events still claimed by an earlier run are taken over: the caller holds
+    the user's respond lease, so that run is gone."""
+    open_events = Q(status=AttentionEvent.Status.PENDING) | (
+        Q(status=AttentionEvent.Status.CLAIMED) & ~Q(run_id=run_id)
+    )
+    candidates = list(
+        AttentionEvent.objects.filter(open_events, user_id=user_id)
+        .order_by("created_at", "id")
+        .values_list("id", flat=True)[: max(1, settings.STGY_RESPOND_BATCH)]
+    )
+    if not candidates:
+        return []
+    AttentionEvent.objects.filter(open_events, pk__in=candidates).update(
+        status=AttentionEvent.Status.CLAIMED, run_id=run_id
+    )
+    return list(
+        AttentionEvent.objects.filter(pk__in=candidates, run_id=run_id, status=AttentionEvent.Status.CLAIMED)
+        .select_related("sender")
+        .order_by("created_at", "id")
+    )
+
+
+def event_close(event: AttentionEvent, status: str, outcome: str) -> None:
+    """Record how the event ended (the answered case is written with the answer)."""
+    AttentionEvent.objects.filter(pk=event.pk).update(
+        status=status, outcome=outcome[:500], handled_at=timezone.now(), run_id=event.run_id
+    )

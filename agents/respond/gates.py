@@ -1,0 +1,139 @@
+"""The deterministic gates in front of the model call (docs/respond-path.md).
+
+Each gate returns None (pass) or why it refuses; `gates_check` records every gate it
+ran with its verdict and stops at the first refusal. The rulebook's own checks decide
+blocks (sns.access), the daily budgets are agents.budget's; nothing here is an error:
+a refusal closes the event as refused.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import timedelta
+from types import SimpleNamespace
+
+from django.conf import settings
+from django.utils import timezone
+
+from agents.budget import budget_refusal
+from agents.llm.gateway import ai_enabled
+from agents.models import AttentionEvent
+from sns.access import is_blocked_annotated
+from sns.models import User
+
+from .facts import EventFacts
+
+# The loop breaker's "the AIs are already talking here": this many newest posts of the
+# thread, all AI-written.
+AI_RUN_LENGTH = 3
+
+
+@dataclass
+class RateCounts:
+    """Answers written through this path in the last hour, kept current by the run."""
+
+    user: int
+    fleet: int
+
+    @classmethod
+    def load(cls, user_id: int) -> RateCounts:
+        since = timezone.now() - timedelta(hours=1)
+        answered = AttentionEvent.objects.filter(status=AttentionEvent.Status.ANSWERED, handled_at__gte=since)
+        return cls(user=answered.filter(user_id=user_id).count(), fleet=answered.count())
+
+
+@dataclass
+class GateInput:
+    ai: User
+    facts: EventFacts
+    counts: RateCounts
+
+
+def _ai_enabled(g: GateInput) -> str | None:
+    return None if ai_enabled() else "AI is off (provider none)"
+
+
+def _ai_user_active(g: GateInput) -> str | None:
+    if not g.ai.is_ai:
+        return "no longer an AI user"
+    return "the AI user is frozen" if g.ai.is_frozen else None
+
+
+def _post_exists(g: GateInput) -> str | None:
+    return None if g.facts.post is not None else "the post was deleted"
+
+
+def _sender_active(g: GateInput) -> str | None:
+    return "the sender is frozen" if g.facts.post.owner.is_frozen else None
+
+
+def _blocks(g: GateInput) -> str | None:
+    post, sender = g.facts.post, g.facts.post.owner
+    if is_blocked_annotated(post, sender, g.ai):
+        return "the sender blocks the AI user"
+    toward_sender = SimpleNamespace(owner_blocks_actor=post.ai_blocks_sender, owner_follows_actor=post.ai_follows_sender)
+    if is_blocked_annotated(toward_sender, g.ai, sender):
+        return "the AI user blocks the sender"
+    return None
+
+
+def _allow_replies(g: GateInput) -> str | None:
+    return None if g.facts.post.allow_replies else "the post does not allow replies"
+
+
+def _not_answered(g: GateInput) -> str | None:
+    return "the AI user has already replied to the post" if g.facts.post.ai_replied else None
+
+
+def _loop_breaker(g: GateInput) -> str | None:
+    facts = g.facts
+    thread = [*facts.chain, facts.post, *facts.replies]
+    newest = thread[-AI_RUN_LENGTH:]
+    if len(newest) == AI_RUN_LENGTH and all(p.owner.is_ai for p in newest):
+        return f"the thread's last {AI_RUN_LENGTH} posts are AI-written"
+    turns = sum(facts.thread_ai)
+    limit = settings.STGY_RESPOND_MAX_AI_TURNS
+    if turns >= limit:
+        return f"{turns} AI turns in this thread (limit {limit})"
+    return None
+
+
+def _hourly_user(g: GateInput) -> str | None:
+    limit = settings.STGY_RESPOND_HOURLY_LIMIT
+    return f"{g.counts.user} answers in the last hour (limit {limit})" if g.counts.user >= limit else None
+
+
+def _hourly_fleet(g: GateInput) -> str | None:
+    limit = settings.STGY_RESPOND_FLEET_HOURLY_LIMIT
+    return f"{g.counts.fleet} answers by all AI users in the last hour (limit {limit})" if g.counts.fleet >= limit else None
+
+
+def _budget(g: GateInput) -> str | None:
+    return budget_refusal(user_id=g.ai.id)
+
+
+GATES: tuple[tuple[str, Callable[[GateInput], str | None]], ...] = (
+    ("ai_enabled", _ai_enabled),
+    ("ai_user_active", _ai_user_active),
+    ("post_exists", _post_exists),
+    ("sender_active", _sender_active),
+    ("blocks", _blocks),
+    ("allow_replies", _allow_replies),
+    ("not_answered", _not_answered),
+    ("loop_breaker", _loop_breaker),
+    ("hourly_user", _hourly_user),
+    ("hourly_fleet", _hourly_fleet),
+    ("budget", _budget),
+)
+
+
+def gates_check(g: GateInput, verdicts: list[dict]) -> str | None:
+    """Run the gates in order, appending each verdict; the first refusal as "gate: why"."""
+    for name, gate in GATES:
+        why = gate(g)
+        if why is not None:
+            verdicts.append({"gate": name, "verdict": "refuse", "why": why})
+            return f"{name}: {why}"
+        verdicts.append({"gate": name, "verdict": "pass"})
+    return None

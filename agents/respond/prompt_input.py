@@ -1,0 +1,56 @@
+"""The respond prompt's input: the thread as the cycle's reply input shows it (reply
+chain oldest first, the newest direct replies, isSelf on the AI user's own words), the
+person's message, and the AI user's impression of its author."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from django.conf import settings
+
+from agents.cycle import inputs
+from agents.cycle.llm_calls import LlmJob, fluctuated_length
+from agents.llm.parsing import parse_respond
+from agents.textmeasure import truncate_pt
+from sns.models import User
+
+from .facts import EventFacts
+
+EXISTING_REPLY_TEXT_LIMIT = 1000  # as the cycle's reply input
+LENGTH_STEP = 50
+
+
+def respond_payload(ai: User, facts: EventFacts) -> dict[str, Any]:
+    post = facts.post
+    content = truncate_pt(post.content, settings.STGY_AI_USER_POST_TEXT_LIMIT)
+    peer = inputs.parse_payload(post.my_peer_impression)
+    return {
+        "replyChain": inputs.context_posts(facts.chain, me=ai, summaries=facts.summaries),
+        "message": {
+            "locale": inputs.post_locale(post, ai.locale),
+            "author": post.owner.nickname,
+            "createdAt": inputs.prompt_time(post.created_at),
+            "content": content,
+            "summary": inputs.summary_unless_whole(facts.summaries, post, content),
+            "peerImpression": inputs.impression_text(peer),
+        },
+        "existingReplies": inputs.context_posts(
+            facts.replies, me=ai, summaries=facts.summaries, content_limit=EXISTING_REPLY_TEXT_LIMIT
+        ),
+    }
+
+
+def respond_job(ai: User, facts: EventFacts, *, run_id: int) -> LlmJob:
+    locale = inputs.post_locale(facts.post, ai.locale)
+    tag_num = min(max(2, settings.STGY_AI_USER_NEW_POST_TAGS), settings.STGY_AI_TAG_MAX_COUNT)
+    rng = random.Random(f"{run_id}:respond:{facts.event.pk}")
+    return LlmJob(
+        key=facts.event,
+        task="respond",
+        locale=locale,
+        payload=respond_payload(ai, facts),
+        max_chars=fluctuated_length(rng, settings.STGY_RESPOND_LENGTH, locale, LENGTH_STEP),
+        tag_num=tag_num,
+        parse=lambda text: parse_respond(text, locale, tag_num, settings.STGY_AI_TAG_MAX_COUNT),
+    )

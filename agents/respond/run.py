@@ -1,0 +1,164 @@
+"""One respond run of an AI user: take the lease, claim the owed events, and for each
+one gates → one model call → the answer; every step on the run record.
+
+The model call is made outside any transaction; the write re-checks in its own short
+transaction (agents/respond/write.py). A run that finds nothing owed writes no record.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from decimal import Decimal
+from typing import Any
+
+from django.utils import timezone
+
+from agents.cycle import inputs
+from agents.cycle.llm_calls import run_job
+from agents.models import AttentionEvent, CycleRun, Interest
+from sns.errors import DomainError
+from sns.ids import id_to_hex
+from sns.models import User
+
+from .events import event_close, events_claim, events_owed, respond_enqueue
+from .facts import EventFacts, facts_gather
+from .gates import GateInput, RateCounts, gates_check
+from .lease import respond_lease_claim, respond_lease_held, respond_lease_release
+from .prompt_input import respond_job
+from .write import answer_write
+
+log = logging.getLogger(__name__)
+STAGE = "respond"
+Status = AttentionEvent.Status
+
+
+def respond_run(user_id: int) -> CycleRun | None:
+    """Answer what the AI user owes; None if nothing is owed or another respond run of
+    the user holds the lease (that run enqueues a follow-up for what it leaves)."""
+    if not events_owed(user_id) or respond_lease_held(user_id):
+        return None
+    ai = User.objects.select_related("ai_interest").filter(pk=user_id).first()
+    if ai is None:
+        return None
+    run = CycleRun.objects.create(user=ai, kind=CycleRun.Kind.RESPOND, started_at=timezone.now(), details={"events": []})
+    if not respond_lease_claim(ai.id, run.pk):
+        run.delete()
+        return None
+    started = time.monotonic()
+    stage: dict[str, Any] = {"outcome": "ok"}
+    try:
+        events = events_claim(ai.id, run.pk)
+        run.details["events"] = _handle(ai, run, events)
+    except Exception as exc:  # the run is recorded whatever happens; its events are closed
+        log.warning("respond run %s of %s failed: %s", run.pk, user_id, exc, exc_info=True)
+        stage = {"outcome": "failed", "error": f"{type(exc).__name__}: {exc}"[:2000]}
+        AttentionEvent.objects.filter(run_id=run.pk, status=Status.CLAIMED).update(
+            status=Status.FAILED, handled_at=timezone.now(), outcome=f"run failed: {stage['error']}"[:500]
+        )
+    stage["ms"] = int((time.monotonic() - started) * 1000)
+    _finish(run, stage)
+    respond_lease_release(ai.id, run.pk)
+    # Events recorded while this run held the lease found it taken; answer them now.
+    if events_owed(ai.id):
+        respond_enqueue(ai.id)
+    return run
+
+
+def _handle(ai: User, run: CycleRun, events: list[AttentionEvent]) -> list[dict[str, Any]]:
+    if not events:
+        return []
+    try:
+        interest = ai.ai_interest
+    except Interest.DoesNotExist:
+        interest = None
+    profile = inputs.profile_excerpt(ai, interest)
+    counts = RateCounts.load(ai.id)
+    records = []
+    for facts in facts_gather(ai, events):
+        try:
+            record = _handle_one(ai, run, facts, counts, profile)
+        except Exception as exc:  # one event's failure is that event's
+            log.warning("respond event %s failed: %s", facts.event.pk, exc, exc_info=True)
+            record = _record(facts)
+            _close(record, facts.event, Status.FAILED, f"{type(exc).__name__}: {exc}")
+        records.append(record)
+    return records
+
+
+def _record(facts: EventFacts) -> dict[str, Any]:
+    event = facts.event
+    return {
+        "eventId": event.pk,
+        "kind": event.kind,
+        "postId": id_to_hex(event.post_id) if event.post_id is not None else None,
+        "sender": {"id": id_to_hex(event.sender_id), "nickname": event.sender.nickname},
+        "gates": [],
+    }
+
+
+def _close(record: dict, event: AttentionEvent, status: str, why: str) -> None:
+    event_close(event, status, why)
+    record["result"], record["reason"] = status, why
+
+
+def _handle_one(ai: User, run: CycleRun, facts: EventFacts, counts: RateCounts, profile: dict) -> dict[str, Any]:
+    record = _record(facts)
+    event = facts.event
+    refusal = gates_check(GateInput(ai=ai, facts=facts, counts=counts), record["gates"])
+    if refusal is not None:
+        _close(record, event, Status.REFUSED, refusal)
+        return record
+
+    job = respond_job(ai, facts, run_id=run.pk)
+    usage = run_job(job, profile=profile, tier=ai.ai_model, user_id=ai.id, run_id=run.pk, stage=STAGE)
+    record["llm"] = _call_record(job, usage)
+    if job.result is None:
+        _close(record, event, Status.FAILED, f"model: {job.error}")
+        return record
+    if not job.result["answer"]:
+        _close(record, event, Status.REFUSED, "model: chose not to answer")
+        return record
+    try:
+        reply = answer_write(ai, event, facts.post, job.result, run)
+    except DomainError as exc:
+        _close(record, event, Status.REFUSED, f"write refused: {exc.message}")
+        return record
+    if reply is None:
+        _close(record, event, Status.REFUSED, "not_answered: the AI user replied to the post meanwhile")
+        return record
+    counts.user += 1
+    counts.fleet += 1
+    record["result"], record["replyId"] = Status.ANSWERED, reply.hex_id
+    return record
+
+
+def _call_record(job, usage: list) -> dict[str, Any]:
+    call: dict[str, Any] = {"task": job.task, "maxChars": job.max_chars, "promptChars": job.prompt_chars}
+    if usage:
+        row = usage[-1]
+        call.update(
+            usageId=row.pk, model=row.model, outcome=row.outcome, promptTokens=row.prompt_tokens,
+            completionTokens=row.completion_tokens, cachedTokens=row.cached_tokens, latencyMs=row.latency_ms,
+            cost=str(row.cost),
+        )
+    if job.error:
+        call["error"] = job.error
+    return call
+
+
+def _finish(run: CycleRun, stage: dict[str, Any]) -> None:
+    calls = [r.get("llm") for r in run.details.get("events", []) if r.get("llm")]
+    run.stages = {STAGE: stage}
+    run.llm_calls = len(calls)
+    run.prompt_tokens = sum(c.get("promptTokens", 0) for c in calls)
+    run.completion_tokens = sum(c.get("completionTokens", 0) for c in calls)
+    run.cached_tokens = sum(c.get("cachedTokens", 0) for c in calls)
+    run.cost = sum((Decimal(c.get("cost", "0")) for c in calls), start=Decimal(0))
+    run.finished_at = timezone.now()
+    run.elapsed_ms = int((run.finished_at - run.started_at).total_seconds() * 1000)
+    run.status = CycleRun.Status.FAILED if stage["outcome"] == "failed" else CycleRun.Status.DONE
+    run.save(update_fields=[
+        "stages", "details", "llm_calls", "prompt_tokens", "completion_tokens", "cached_tokens", "cost",
+        "finished_at", "elapsed_ms", "status",
+    ])

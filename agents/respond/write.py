@@ -1,0 +1,47 @@
+"""Writing one answer: the reply through the rulebook as the AI user, its post
+impression and the event's new status, in one transaction."""
+
+from __future__ import annotations
+
+import json
+
+from django.db import transaction
+from django.utils import timezone
+
+from agents import memory
+from agents.models import AttentionEvent, CycleRun
+from sns import services
+from sns.errors import Conflict
+from sns.models import Post, User
+
+
+def answer_key(event: AttentionEvent) -> str:
+    """The answer's idempotency key: a redelivered run cannot write a second one."""
+    return f"respond:{event.pk}"
+
+
+def answer_write(ai: User, event: AttentionEvent, post: Post, result: dict, run: CycleRun) -> Post | None:
+    """The answer, or None when the AI user has replied to the post meanwhile (its cycle
+    may have). Raises the rulebook's DomainError when the write is refused; then nothing
+    is written."""
+    try:
+        with transaction.atomic():
+            reply = services.post_create(
+                ai, content=result["content"], tags=result["tags"], reply_to=post.id,
+                idempotency_key=answer_key(event), reply_once=True,
+            )
+            _after_answer(ai, event, post, result, run, reply)
+    except Conflict:
+        return None
+    return reply
+
+
+def _after_answer(ai: User, event: AttentionEvent, post: Post, result: dict, run: CycleRun, reply: Post) -> None:
+    if post.my_impression is None:
+        # The AI user has now read the post; its next cycle must not read it again. Its
+        # answer stands for its impression; it has replied, and likes are the cycle's.
+        payload = {"impression": result["content"], "tags": result["tags"], "shouldLike": False, "shouldReply": False}
+        memory.post_impressions_save(ai, [(post, json.dumps(payload, ensure_ascii=False))])
+    AttentionEvent.objects.filter(pk=event.pk).update(
+        status=AttentionEvent.Status.ANSWERED, handled_at=timezone.now(), run_id=run.pk, outcome=reply.hex_id
+    )

@@ -1,0 +1,57 @@
+"""A respond run costs a bounded number of queries, the same on a small or a busy
+site, and a fixed number more per event, so an N+1 cannot creep in."""
+
+from __future__ import annotations
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from agents.respond.run import respond_run
+from sns.models import User
+from tests.factories import make_ai_user, make_user
+
+from .helpers import conversation, post_quietly
+
+pytestmark = pytest.mark.django_db
+
+# As CaptureQueriesContext counts them (BEGIN, COMMIT and savepoints included): the
+# owed check, the run record and lease, the claim, the batch's facts (posts with their
+# block facts, reply chains level by level, replies), and per event the thread query,
+# the budget, the usage row and the answer's transaction.
+BOUNDS = {"postgresql": {1: 42, 3: 80}, "sqlite": {1: 42, 3: 80}}
+
+
+def site(extra_posts: int, events: int):
+    ai = make_ai_user("Aiko")
+    others = [make_user(f"P{i}") for i in range(3)] if extra_posts else []
+    for i in range(extra_posts):
+        post_quietly(others[i % 3], f"Noise {i}")
+    for _ in range(events):
+        conversation(ai=ai, person=make_user())
+    return ai
+
+
+def measure(ai) -> int:
+    with CaptureQueriesContext(connection) as queries:
+        run = respond_run(ai.id)
+    assert [r["result"] for r in run.details["events"]] == ["answered"] * len(run.details["events"])
+    return len(queries.captured_queries)
+
+
+@pytest.mark.parametrize("events", [1, 3])
+def test_a_respond_run_costs_the_same_queries_on_a_small_or_busy_site(events):
+    small = measure(site(0, events))
+    User.objects.all().delete()
+    busy = measure(site(60, events))
+    print(f"\nrespond run with {events} events: {small} queries (busy site: {busy})")
+    assert small == busy <= BOUNDS[connection.vendor][events]
+
+
+def test_each_further_event_costs_a_fixed_number_of_queries():
+    one = measure(site(0, 1))
+    User.objects.all().delete()
+    three = measure(site(0, 3))
+    User.objects.all().delete()
+    five = measure(site(0, 5))
+    assert five - three == three - one
