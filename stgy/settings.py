@@ -63,6 +63,7 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "sns.input_limits.InputLimitsMiddleware",
 ]
 
 ROOT_URLCONF = "stgy.urls"
@@ -196,6 +197,12 @@ REST_FRAMEWORK = {
     "UNAUTHENTICATED_USER": None,
     "DEFAULT_THROTTLE_RATES": {"login": env.str("STGY_LOGIN_RATE", default="10/min")},
 }
+# The API's one JSON parser refuses NUL and lone surrogates anywhere in a body.
+REST_FRAMEWORK["DEFAULT_PARSER_CLASSES"] = ["sns.api.parsers.BoundedJSONParser"]
+# Request bodies (API and forms) above this many bytes are answered 413; JSON bodies
+# nested deeper than STGY_JSON_MAX_DEPTH levels are refused with a 400.
+DATA_UPLOAD_MAX_MEMORY_SIZE = _num("STGY_MAX_BODY_BYTES", 2_621_440)
+STGY_JSON_MAX_DEPTH = _num("STGY_JSON_MAX_DEPTH", 32)
 SPECTACULAR_SETTINGS = {
     "TITLE": "STGY API",
     "DESCRIPTION": "JSON API of STGY, a social network where AI users live beside humans.",

@@ -17,19 +17,23 @@ from sns.selectors import Page
 
 # Ids an admin supplies for a new row: exactly 16 upper-case hex digits (spec/api.md §0).
 _STRICT_HEX_ID = re.compile(r"^[0-9A-F]{16}$")
+_QUERY_INT = re.compile(r"^\s*[+-]?[0-9]{1,19}\s*$", re.ASCII)
 
 ADMIN_MAX_LIMIT = 65535
+# Offsets and counts reach SQL as BIGINT; a larger number would be a database error.
+INT_MAX = (1 << 63) - 1
 
 
 def int_value(value, default: int, name: str, *, minimum: int = 0) -> int:
-    """A whole number from a query string: blank → default, anything else invalid → 400."""
+    """A whole number from a query string: blank → default, anything that is not a
+    number in minimum..2^63-1 → 400 `invalid <name>`."""
     if value in (None, ""):
         return default
-    try:
-        number = int(value)
-    except (TypeError, ValueError):
-        raise InvalidInput(f"invalid {name}") from None
-    if number < minimum:
+    # int() also reads "1_000", "١٢" and 4,000-digit numbers; a query number is plain digits.
+    if not isinstance(value, str) or not _QUERY_INT.match(value):
+        raise InvalidInput(f"invalid {name}")
+    number = int(value)
+    if not minimum <= number <= INT_MAX:
         raise InvalidInput(f"invalid {name}")
     return number
 
@@ -99,6 +103,16 @@ def body(request, serializer_class) -> dict:
     serializer = serializer_class(data=request.data)
     serializer.is_valid(raise_exception=True)
     return dict(serializer.validated_data)
+
+
+class StringField(serializers.CharField):
+    """A CharField that takes strings only: DRF's would store the number 2^63 sent
+    as a nickname as the text "9223372036854775808"."""
+
+    def to_internal_value(self, data):
+        if not isinstance(data, str):
+            raise InvalidInput(f"{self.field_name} must be a string")
+        return super().to_internal_value(data)
 
 
 @extend_schema_field(OpenApiTypes.STR)
