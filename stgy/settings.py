@@ -197,8 +197,10 @@ REST_FRAMEWORK = {
     "UNAUTHENTICATED_USER": None,
     "DEFAULT_THROTTLE_RATES": {"login": env.str("STGY_LOGIN_RATE", default="10/min")},
 }
-# The API's one JSON parser refuses NUL and lone surrogates anywhere in a body.
+# Input hardening of the API: one JSON parser with a depth limit and no unstorable
+# characters; a schema class that documents the error answers every operation gives.
 REST_FRAMEWORK["DEFAULT_PARSER_CLASSES"] = ["sns.api.parsers.BoundedJSONParser"]
+REST_FRAMEWORK["DEFAULT_SCHEMA_CLASS"] = "sns.api.schema.StgyAutoSchema"
 # Request bodies (API and forms) above this many bytes are answered 413; JSON bodies
 # nested deeper than STGY_JSON_MAX_DEPTH levels are refused with a 400.
 DATA_UPLOAD_MAX_MEMORY_SIZE = _num("STGY_MAX_BODY_BYTES", 2_621_440)

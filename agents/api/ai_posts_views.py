@@ -4,7 +4,8 @@ summary-and-vectors.md §7). One view per resource, each validate → selector �
 from __future__ import annotations
 
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiResponse, extend_schema
+from drf_spectacular.utils import OpenApiResponse, extend_schema, inline_serializer
+from rest_framework import serializers
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
@@ -32,7 +33,52 @@ from .common import json_object
 
 ADMIN_MAX_CLUSTERS = 100
 USER_MAX_CLUSTERS = 10
-RECOMMEND_BODY = OpenApiTypes.OBJECT  # summary-and-vectors §7.1
+# OpenAPI only: the views validate by hand, to give the original's exact messages.
+_NUMBER = serializers.FloatField(required=False, allow_null=True)
+RECOMMEND_BODY = inline_serializer(  # summary-and-vectors §7.1
+    "AiRecommendInput",
+    {
+        "tags": serializers.ListField(
+            child=inline_serializer(
+                "AiRecommendTag",
+                {"name": serializers.CharField(), "count": serializers.FloatField(min_value=0)},
+            ),
+            help_text="at least one",
+        ),
+        "keywordHashes": serializers.ListField(
+            child=serializers.JSONField(), required=False, help_text="numbers or {hash, count}"
+        ),
+        "features": serializers.CharField(
+            required=False, allow_null=True, help_text="base64 int8[512]"
+        ),
+        "seedPostIds": serializers.ListField(child=serializers.CharField(), required=False),
+        "selfUserId": serializers.CharField(required=False, allow_null=True),
+        "offset": _NUMBER,
+        "limit": _NUMBER,
+        "order": serializers.CharField(required=False, help_text="desc (default) or asc"),
+        **{
+            knob: serializers.FloatField(required=False, allow_null=True)
+            for knob in (
+                "ownerDecay",
+                "promotionByLikesAlpha",
+                "promotionForSeedPosts",
+                "demotionForReplies",
+                "demotionForDuplication",
+            )
+        },
+    },
+)
+SUMMARY_BODY = inline_serializer(
+    "AiPostSummaryInput",
+    {
+        "summary": serializers.CharField(required=False, allow_null=True),
+        "tags": serializers.ListField(child=serializers.CharField(), required=False),
+        "keywords": serializers.ListField(child=serializers.CharField(), required=False),
+        "features": serializers.CharField(
+            required=False, allow_null=True, help_text="base64 int8[512]"
+        ),
+    },
+)
 IDS = OpenApiResponse(response={"type": "array", "items": {"type": "string"}})
 
 
@@ -54,7 +100,11 @@ def summary_packet(row) -> dict:
 
 class AiPostsView(APIView):
     @extend_schema(
-        parameters=[*schema.PAGE, schema.query("nullOnly"), schema.query("newerThan")],
+        parameters=[
+            *schema.PAGE,
+            schema.query("nullOnly", OpenApiTypes.BOOL),
+            schema.query("newerThan", description="ISO date-time"),
+        ],
         responses=schema.LIST,
         operation_id="ai_posts_list",
     )
@@ -79,7 +129,7 @@ class AiPostView(APIView):
     def get(self, request, post_id: str):
         return Response(summary_packet(summary_get(parse_id(post_id))))
 
-    @extend_schema(request=OpenApiTypes.OBJECT, responses=schema.OBJECT, operation_id="ai_post_put")
+    @extend_schema(request=SUMMARY_BODY, responses=schema.OBJECT, operation_id="ai_post_put")
     def put(self, request, post_id: str):
         if not request.user.is_admin:
             raise Forbidden("forbidden")
@@ -95,8 +145,11 @@ class AiPostView(APIView):
 
 class SearchSeedView(APIView):
     @extend_schema(
-        parameters=[schema.query("userId"), schema.query("numClusters", OpenApiTypes.INT)],
-        responses=schema.LIST,
+        parameters=[
+            schema.hex_id("userId", "admins only"),
+            schema.query("numClusters", schema.INT64),
+        ],
+        responses={200: schema.LIST, **schema.errors(403)},
         operation_id="ai_posts_search_seed",
     )
     def get(self, request):
@@ -130,7 +183,11 @@ class RecommendedPostsView(APIView):
 
 
 class RecommendedPostsForUserView(APIView):
-    @extend_schema(parameters=schema.PAGE, responses=schema.LIST, operation_id="ai_posts_for_user")
+    @extend_schema(
+        parameters=schema.PAGE,
+        responses={200: schema.LIST, **schema.errors(403)},
+        operation_id="ai_posts_for_user",
+    )
     def get(self, request, user_id: str):
         user = access_user_self_or_admin(request.user, parse_id(user_id))
         page = page_params(request)

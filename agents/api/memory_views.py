@@ -50,7 +50,12 @@ PEER_BODY = inline_serializer(
 POST_BODY = inline_serializer(
     "AiPostImpressionInput", {"postId": serializers.CharField(), "payload": serializers.CharField()}
 )
-EXISTS = {200: schema.NO_CONTENT, 404: schema.NO_CONTENT}
+EXISTS = {200: schema.NO_CONTENT, 404: schema.NO_CONTENT, **schema.errors(403)}
+# Memory is the AI user's own and the admins': anyone else is answered 403.
+ONE = {200: schema.OBJECT, **schema.errors(403)}
+MANY = {200: schema.LIST, **schema.errors(403)}
+# Saving an interest without a vector has the server embed it through the AI gateway.
+EMBEDDING_ERRORS = schema.errors(429, 500, 501, 503)
 
 
 def _owner(request, user_id: str, *, for_write: bool = False) -> int:
@@ -76,7 +81,7 @@ def _interest_features(request, body: dict, interest: str, tags: list[str]) -> t
 
 
 class InterestsView(APIView):
-    @extend_schema(responses=schema.OBJECT, operation_id="ai_user_interests_get")
+    @extend_schema(responses=ONE, operation_id="ai_user_interests_get")
     def get(self, request, user_id: str):
         owner_id = _owner(request, user_id)
         row = memory.interest_get(request.user, user_id=owner_id)
@@ -84,7 +89,11 @@ class InterestsView(APIView):
             raise NotFound("not found")
         return Response(interest_json(row))
 
-    @extend_schema(request=INTEREST_BODY, responses=schema.OBJECT, operation_id="ai_user_interests_save")
+    @extend_schema(
+        request=INTEREST_BODY,
+        responses={**ONE, **EMBEDDING_ERRORS},
+        operation_id="ai_user_interests_save",
+    )
     def post(self, request, user_id: str):
         owner_id = _owner(request, user_id, for_write=True)
         body = json_object(request)
@@ -103,8 +112,8 @@ class InterestsView(APIView):
 
 class PeerImpressionsView(APIView):
     @extend_schema(
-        parameters=[*schema.PAGE, schema.query("peerId")],
-        responses=schema.LIST,
+        parameters=[*schema.PAGE, schema.hex_id("peerId")],
+        responses=MANY,
         operation_id="ai_user_peer_impressions_list",
     )
     def get(self, request, user_id: str):
@@ -114,7 +123,7 @@ class PeerImpressionsView(APIView):
         )
         return Response([peer_impression_item_json(r) for r in rows])
 
-    @extend_schema(request=PEER_BODY, responses=schema.OBJECT, operation_id="ai_user_peer_impressions_save")
+    @extend_schema(request=PEER_BODY, responses=ONE, operation_id="ai_user_peer_impressions_save")
     def post(self, request, user_id: str):
         owner_id = _owner(request, user_id, for_write=True)
         body = json_object(request)
@@ -127,7 +136,7 @@ class PeerImpressionsView(APIView):
 class PeerImpressionView(APIView):
     """GET one impression; HEAD (Django answers it with this GET) = 200 / 404."""
 
-    @extend_schema(responses=schema.OBJECT, operation_id="ai_user_peer_impression_get")
+    @extend_schema(responses=ONE, operation_id="ai_user_peer_impression_get")
     def get(self, request, user_id: str, peer_id: str):
         owner_id = _owner(request, user_id)
         row = memory.peer_impression_get(request.user, user_id=owner_id, peer_id=path_id(peer_id, "peerId"))
@@ -138,8 +147,8 @@ class PeerImpressionView(APIView):
 
 class PostImpressionsView(APIView):
     @extend_schema(
-        parameters=[*schema.PAGE, schema.query("postId"), schema.query("peerId")],
-        responses=schema.LIST,
+        parameters=[*schema.PAGE, schema.hex_id("postId"), schema.hex_id("peerId")],
+        responses=MANY,
         operation_id="ai_user_post_impressions_list",
     )
     def get(self, request, user_id: str):
@@ -153,7 +162,7 @@ class PostImpressionsView(APIView):
         )
         return Response([post_impression_item_json(r) for r in rows])
 
-    @extend_schema(request=POST_BODY, responses=schema.OBJECT, operation_id="ai_user_post_impressions_save")
+    @extend_schema(request=POST_BODY, responses=ONE, operation_id="ai_user_post_impressions_save")
     def post(self, request, user_id: str):
         owner_id = _owner(request, user_id, for_write=True)
         body = json_object(request)
@@ -170,7 +179,7 @@ class PostImpressionView(APIView):
         found = memory.post_impression_exists(request.user, user_id=owner_id, post_id=path_id(post_id, "postId"))
         return Response(status=200 if found else 404)
 
-    @extend_schema(responses=schema.OBJECT, operation_id="ai_user_post_impression_get")
+    @extend_schema(responses=ONE, operation_id="ai_user_post_impression_get")
     def get(self, request, user_id: str, post_id: str):
         owner_id = _owner(request, user_id)
         row = memory.post_impression_get(request.user, user_id=owner_id, post_id=path_id(post_id, "postId"))

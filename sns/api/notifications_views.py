@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from django.conf import settings
 from drf_spectacular.utils import extend_schema, extend_schema_serializer
-from rest_framework import serializers, status
+from rest_framework import status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from sns import selectors, services
 
 from . import schema
-from .params import body, optional_datetime
+from .params import BodySerializer, PassedBool, PassedText, body, optional_datetime
 from .presenters import notification_json
 
 
@@ -33,11 +33,12 @@ class NotificationsFeedView(APIView):
 
 class NotificationMarkView(APIView):
     @extend_schema_serializer(component_name="NotificationMarkInput")
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(BodySerializer):
         # Passed through as sent: the service checks the types and owns the message.
-        slot = serializers.JSONField(default=None)
-        term = serializers.JSONField(default=None)
-        isRead = serializers.JSONField(default=None, source="is_read")
+        schema_required = ("slot", "term", "isRead")
+        slot = PassedText(default=None)
+        term = PassedText(default=None)
+        isRead = PassedBool(default=None, source="is_read")
 
     @extend_schema(request=InputSerializer, responses={204: schema.NO_CONTENT})
     def post(self, request):
@@ -47,8 +48,9 @@ class NotificationMarkView(APIView):
 
 class NotificationMarkAllView(APIView):
     @extend_schema_serializer(component_name="NotificationMarkAllInput")
-    class InputSerializer(serializers.Serializer):
-        isRead = serializers.JSONField(default=None, source="is_read")
+    class InputSerializer(BodySerializer):
+        schema_required = ("isRead",)
+        isRead = PassedBool(default=None, source="is_read")
 
     @extend_schema(request=InputSerializer, responses={204: schema.NO_CONTENT})
     def post(self, request):

@@ -17,6 +17,8 @@ from sns.selectors import Page
 
 # Ids an admin supplies for a new row: exactly 16 upper-case hex digits (spec/api.md §0).
 _STRICT_HEX_ID = re.compile(r"^[0-9A-F]{16}$")
+# What HexIdField reads: a hex id, "" or null (no id).
+_OPTIONAL_HEX_ID = {"type": "string", "nullable": True, "pattern": r"^((0x)?[0-9a-fA-F]{1,16})?$"}
 _QUERY_INT = re.compile(r"^\s*[+-]?[0-9]{1,19}\s*$", re.ASCII)
 
 ADMIN_MAX_LIMIT = 65535
@@ -105,6 +107,29 @@ def body(request, serializer_class) -> dict:
     return dict(serializer.validated_data)
 
 
+class BodySerializer(serializers.Serializer):
+    """An API body. `schema_required` names the fields the OpenAPI document marks
+    required although the serializer lets them through: the service checks them and
+    owns the message ("content is required"), which a serializer error would replace."""
+
+    schema_required: tuple[str, ...] = ()
+
+
+@extend_schema_field(OpenApiTypes.STR)
+class PassedText(serializers.JSONField):
+    """A string in the schema, passed through as sent for the service to check."""
+
+
+@extend_schema_field({"type": "array", "items": {"type": "string"}})
+class PassedStrings(serializers.JSONField):
+    """An array of strings in the schema, passed through as sent."""
+
+
+@extend_schema_field(OpenApiTypes.BOOL)
+class PassedBool(serializers.JSONField):
+    """A boolean in the schema, passed through as sent."""
+
+
 class StringField(serializers.CharField):
     """A CharField that takes strings only: DRF's would store the number 2^63 sent
     as a nickname as the text "9223372036854775808"."""
@@ -115,7 +140,19 @@ class StringField(serializers.CharField):
         return super().to_internal_value(data)
 
 
-@extend_schema_field(OpenApiTypes.STR)
+@extend_schema_field(
+    {
+        "type": "string",
+        "nullable": True,
+        "maxLength": 50,
+        "pattern": r"^[A-Za-z]{2,3}([-_][A-Za-z0-9]{1,8})*$",
+    }
+)
+class LocaleField(StringField):
+    """A locale such as `en-US` (`en_us` is read as `en-US`); the service checks it."""
+
+
+@extend_schema_field(_OPTIONAL_HEX_ID)
 class HexIdField(serializers.Field):
     """A 16-hex-digit id in a body. null or "" mean "none"; a malformed id is
     400 `invalid <field>`. `strict` is for ids an admin supplies for a new row."""

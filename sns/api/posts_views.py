@@ -16,7 +16,11 @@ from sns.ids import parse_id
 
 from . import schema
 from .params import (
+    BodySerializer,
     HexIdField,
+    LocaleField,
+    PassedStrings,
+    PassedText,
     body,
     cursor,
     flag,
@@ -43,14 +47,14 @@ def _reply_to_filter(request):
     return parse_id(value, "replyTo")
 
 
-class PostInput(serializers.Serializer):
+class PostInput(BodySerializer):
     """Fields of a post body. `content` and `tags` are passed through as sent: the
     service owns their messages ("content is required", "tags is required and must
     be array")."""
 
-    content = serializers.JSONField(required=False)
-    tags = serializers.JSONField(required=False)
-    locale = serializers.CharField(required=False, allow_blank=True, allow_null=True)
+    content = PassedText(required=False)
+    tags = PassedStrings(required=False)
+    locale = LocaleField(required=False, allow_blank=True, allow_null=True)
     replyTo = HexIdField(source="reply_to")
     allowLikes = serializers.BooleanField(required=False, source="allow_likes")
     allowReplies = serializers.BooleanField(required=False, source="allow_replies")
@@ -59,16 +63,19 @@ class PostInput(serializers.Serializer):
 
 
 class PostCreateInput(PostInput):
-    content = serializers.JSONField(default=None)
-    tags = serializers.JSONField(default=None)
+    schema_required = ("content", "tags")
+    content = PassedText(default=None)
+    tags = PassedStrings(default=None)
     id = HexIdField(strict=True, source="post_id")
 
 
 class PostsView(APIView):
     @extend_schema(
-        parameters=[*schema.PAGE, schema.FOCUS, schema.AFTER]
-        + [schema.query(n) for n in ("query", "ownedBy", "tag", "replyTo")],
-        responses=schema.LIST,
+        parameters=[*schema.PAGE, schema.FOCUS, schema.AFTER, schema.hex_id("ownedBy")]
+        + [schema.query("query", description="full-text filter; admins only")]
+        + [schema.query("tag")]
+        + [schema.query("replyTo", description='a hex id, "" for root posts, "*" for replies')],
+        responses={200: schema.LIST, **schema.errors(403)},
         operation_id="posts_list",
     )
     def get(self, request):
@@ -95,7 +102,10 @@ class PostsView(APIView):
 
 
 class PostSearchView(APIView):
-    @extend_schema(parameters=[schema.query("q"), *schema.PAGE, schema.FOCUS], responses=schema.LIST)
+    @extend_schema(
+        parameters=[schema.query("q", required=True), *schema.PAGE, schema.FOCUS],
+        responses=schema.LIST,
+    )
     def get(self, request):
         text = (request.query_params.get("q") or "").strip()
         if not text:
@@ -115,7 +125,7 @@ class PostView(APIView):
         post = services.post_update(request.user, parse_id(post_id), **body(request, PostInput))
         return Response(_detail(post.id))
 
-    @extend_schema(responses=schema.OK)
+    @extend_schema(responses={200: schema.OK})
     def delete(self, request, post_id):
         services.post_delete(request.user, parse_id(post_id))
         return Response(OK)
@@ -129,9 +139,9 @@ class PostLiteView(APIView):
 
 class PostsByFolloweesView(APIView):
     @extend_schema(
-        parameters=[schema.query("userId"), *schema.PAGE, schema.FOCUS]
+        parameters=[schema.hex_id("userId", required=True), *schema.PAGE, schema.FOCUS]
         + [schema.query(n, OpenApiTypes.BOOL) for n in ("includeSelf", "includeReplies")]
-        + [schema.query("limitPerUser", OpenApiTypes.INT)],
+        + [schema.query("limitPerUser", schema.INT64)],
         responses=schema.LIST,
     )
     def get(self, request):
@@ -149,7 +159,8 @@ class PostsByFolloweesView(APIView):
 
 class PostsLikedView(APIView):
     @extend_schema(
-        parameters=[schema.query("userId"), *schema.PAGE, schema.FOCUS, schema.AFTER]
+        parameters=[schema.hex_id("userId", required=True), *schema.PAGE, schema.FOCUS]
+        + [schema.AFTER]
         + [schema.query("includeReplies", OpenApiTypes.BOOL)],
         responses=schema.LIST,
     )
@@ -172,7 +183,7 @@ class PostLikeView(APIView):
         services.like_add(request.user, parse_id(post_id))
         return Response(OK)
 
-    @extend_schema(responses=schema.OK)
+    @extend_schema(responses={200: schema.OK})
     def delete(self, request, post_id):
         services.like_remove(request.user, parse_id(post_id))
         return Response(OK)

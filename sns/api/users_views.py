@@ -13,7 +13,15 @@ from sns.access import access_admin
 from sns.ids import parse_id
 
 from . import schema
-from .params import HexIdField, body, cursor, optional_id, page_params
+from .params import (
+    BodySerializer,
+    HexIdField,
+    StringField,
+    body,
+    cursor,
+    optional_id,
+    page_params,
+)
 from .presenters import user_detail_json, user_json, user_lite_json
 
 OK = {"result": "ok"}
@@ -22,12 +30,13 @@ OK = {"result": "ok"}
 def _text(**kwargs):
     """A string field that leaves blank and too-long checks to the services, so
     their messages reach the client."""
-    return serializers.CharField(required=False, allow_blank=True, trim_whitespace=False, **kwargs)
+    return StringField(required=False, allow_blank=True, trim_whitespace=False, **kwargs)
 
 
 class UsersView(APIView):
     @extend_schema_serializer(component_name="UserCreateInput")
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(BodySerializer):
+        schema_required = ("email", "nickname", "password")
         id = HexIdField(strict=True, source="user_id")
         email = _text(default=None, allow_null=True)
         nickname = _text(default=None, allow_null=True)
@@ -43,8 +52,9 @@ class UsersView(APIView):
 
     @extend_schema(
         parameters=[*schema.PAGE, schema.FOCUS, schema.AFTER]
-        + [schema.query(n) for n in ("query", "nickname", "nicknamePrefix")],
-        responses=schema.LIST,
+        + [schema.query("query", description="full-text filter; admins only")]
+        + [schema.query(n) for n in ("nickname", "nicknamePrefix")],
+        responses={200: schema.LIST, **schema.errors(403)},
         operation_id="users_list",
     )
     def get(self, request):
@@ -72,7 +82,7 @@ class UsersView(APIView):
 
 class UserView(APIView):
     @extend_schema_serializer(component_name="UserUpdateInput")
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(BodySerializer):
         email = _text()
         nickname = _text()
         introduction = _text()
@@ -97,7 +107,7 @@ class UserView(APIView):
         user = services.user_update(request.user, target_id, **body(request, self.InputSerializer))
         return Response(user_json(user))
 
-    @extend_schema(responses=schema.OK)
+    @extend_schema(responses={200: schema.OK})
     def delete(self, request, user_id):
         services.user_delete(request.user, parse_id(user_id))
         return Response(OK)
@@ -111,7 +121,8 @@ class UserLiteView(APIView):
 
 class UserPasswordView(APIView):
     @extend_schema_serializer(component_name="UserPasswordInput")
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(BodySerializer):
+        schema_required = ("password",)
         password = _text(default=None, allow_null=True)
 
     @extend_schema(request=InputSerializer, responses=schema.OK)
@@ -131,7 +142,7 @@ class UserFollowView(APIView):
         services.follow_add(request.user, parse_id(user_id))
         return Response(OK)
 
-    @extend_schema(responses=schema.OK)
+    @extend_schema(responses={200: schema.OK})
     def delete(self, request, user_id):
         services.follow_remove(request.user, parse_id(user_id))
         return Response(OK)
@@ -143,7 +154,7 @@ class UserBlockView(APIView):
         services.block_add(request.user, parse_id(user_id))
         return Response(OK)
 
-    @extend_schema(responses=schema.OK)
+    @extend_schema(responses={200: schema.OK})
     def delete(self, request, user_id):
         services.block_remove(request.user, parse_id(user_id))
         return Response(OK)
