@@ -16,7 +16,7 @@ from agents.embeddings import model_name
 from agents.embeddings.inputs import interest_embedding_input
 from agents.llm import gateway
 from agents.tags import normalize_interest_tags
-from agents.vectors import features_from_b64
+from agents.vectors import DIM, features_from_b64
 from sns.api import schema
 from sns.api.params import optional_id
 from sns.errors import Forbidden, InvalidInput, NotFound
@@ -69,6 +69,9 @@ def _interest_features(request, body: dict, interest: str, tags: list[str]) -> t
         raise InvalidInput("invalid features")
     decoded = features_from_b64(raw) if raw and raw.strip() else b""
     if decoded:
+        # A vector of another length would break every similarity it later enters.
+        if len(decoded) != DIM:
+            raise InvalidInput("invalid features")
         return decoded, model_name()
     if not gateway.ai_enabled():
         raise InvalidInput("features is required")
