@@ -103,7 +103,7 @@ class AiPostsView(APIView):
         parameters=[
             *schema.PAGE,
             schema.query("nullOnly", OpenApiTypes.BOOL),
-            schema.query("newerThan", description="ISO date-time"),
+            schema.query("newerThan", OpenApiTypes.DATETIME),
         ],
         responses=schema.LIST,
         operation_id="ai_posts_list",

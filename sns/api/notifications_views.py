@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from django.conf import settings
+from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema, extend_schema_serializer
 from rest_framework import status
 from rest_framework.response import Response
@@ -17,7 +18,13 @@ from .presenters import notification_json
 
 class NotificationsFeedView(APIView):
     @extend_schema(
-        parameters=[schema.query("newerThan", description="ISO date-time; 304 if nothing newer")],
+        parameters=[
+            schema.query(
+                "newerThan",
+                OpenApiTypes.DATETIME,
+                description="ISO date-time; 304 if nothing newer",
+            )
+        ],
         responses={200: schema.LIST, 304: schema.NO_CONTENT},
     )
     def get(self, request):

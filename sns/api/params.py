@@ -93,7 +93,13 @@ def optional_datetime(request, name: str):
         parsed = None
     if parsed is None:
         raise InvalidInput(f"invalid {name}")
-    return parsed if parsed.tzinfo else parsed.replace(tzinfo=timezone.utc)
+    if parsed.tzinfo is None:
+        return parsed.replace(tzinfo=timezone.utc)
+    try:
+        # 9999-12-31T23:59-23:00 parses, but lies past the last UTC datetime.
+        return parsed.astimezone(timezone.utc)
+    except OverflowError:
+        raise InvalidInput(f"invalid {name}") from None
 
 
 def body(request, serializer_class) -> dict:

@@ -125,3 +125,11 @@ def test_signup_strips_bidi_from_the_nickname():
         email="eve@example.com", nickname="\u202eEve\u202c", password="x-long-password"
     )
     assert user.nickname == "Eve"
+
+
+@pytest.mark.parametrize("moment", ["9999-12-31T23:59:59-23:59", "0001-01-01T00:00:00+23:00"])
+@pytest.mark.parametrize("path", ["/api/notifications/feed", "/api/ai-posts"])
+def test_a_datetime_past_the_ends_of_utc_is_400(human, path, moment):
+    """Both parse, but have no UTC equivalent: converting them was a 500."""
+    response = login_client(human).get(path, {"newerThan": moment})
+    assert (response.status_code, response.json()) == (400, {"error": "invalid newerThan"})
