@@ -20,7 +20,7 @@ from sns.errors import InvalidInput, LoginRequired, NotFound
 from sns.ids import parse_id
 from sns.models import User
 
-from . import schema
+from . import schema, shapes
 from .params import BodySerializer
 from .permissions import Public
 from .presenters import iso, session_info
@@ -55,7 +55,7 @@ class AuthView(APIView):
 
     @extend_schema(
         request=InputSerializer,
-        responses={200: schema.OBJECT, **schema.errors(401, 429)},
+        responses={200: shapes.SessionId, **schema.errors(401, 429)},
     )
     def post(self, request):
         data = self.InputSerializer(data=request.data if isinstance(request.data, dict) else {})
@@ -71,7 +71,7 @@ class AuthView(APIView):
         request._request.session["logged_in_at"] = iso(timezone.now())
         return Response({"sessionId": request._request.session.session_key})
 
-    @extend_schema(responses={200: schema.OBJECT, **schema.errors(401)})
+    @extend_schema(responses={200: shapes.Session, **schema.errors(401)})
     def get(self, request):
         user = request.user
         if user is None or not user.is_authenticated:
@@ -79,7 +79,7 @@ class AuthView(APIView):
             raise LoginRequired("no matching session" if has_cookie else "no session ID")
         return Response(session_info(user, request._request.session))
 
-    @extend_schema(responses={200: schema.OK})
+    @extend_schema(responses={200: shapes.OK})
     def delete(self, request):
         logout(request._request)
         return Response({"result": "ok"})
@@ -97,7 +97,7 @@ class SwitchUserView(APIView):
         id = serializers.CharField(required=False, allow_blank=True)
 
     @extend_schema(
-        request=InputSerializer, responses={200: schema.OBJECT, **schema.errors(401, 404)}
+        request=InputSerializer, responses={200: shapes.SessionId, **schema.errors(401, 404)}
     )
     def post(self, request):
         user = request.user if request.user and request.user.is_authenticated else None

@@ -11,7 +11,7 @@ from rest_framework.views import APIView
 
 from sns import selectors, services
 
-from . import schema
+from . import schema, shapes
 from .params import BodySerializer, PassedBool, PassedText, body, optional_datetime
 from .presenters import notification_json
 
@@ -25,7 +25,7 @@ class NotificationsFeedView(APIView):
                 description="ISO date-time; 304 if nothing newer",
             )
         ],
-        responses={200: schema.LIST, 304: schema.NO_CONTENT},
+        responses={200: shapes.many(shapes.Notification), 304: schema.NO_CONTENT},
     )
     def get(self, request):
         rows = selectors.notifications_feed(

@@ -14,7 +14,7 @@ from sns.access import access_admin
 from sns.errors import InvalidInput
 from sns.ids import parse_id
 
-from . import schema
+from . import schema, shapes
 from .params import (
     BodySerializer,
     HexIdField,
@@ -75,7 +75,7 @@ class PostsView(APIView):
         + [schema.query("query", description="full-text filter; admins only")]
         + [schema.query("tag")]
         + [schema.query("replyTo", description='a hex id, "" for root posts, "*" for replies')],
-        responses={200: schema.LIST, **schema.errors(403)},
+        responses={200: shapes.many(shapes.Post), **schema.errors(403)},
         operation_id="posts_list",
     )
     def get(self, request):
@@ -95,7 +95,7 @@ class PostsView(APIView):
         )
         return Response([post_json(p, focus) for p in posts])
 
-    @extend_schema(request=PostCreateInput, responses={201: schema.OBJECT})
+    @extend_schema(request=PostCreateInput, responses={201: shapes.PostDetail})
     def post(self, request):
         post = services.post_create(request.user, **body(request, PostCreateInput))
         return Response(_detail(post.id), status=status.HTTP_201_CREATED)
@@ -104,7 +104,7 @@ class PostsView(APIView):
 class PostSearchView(APIView):
     @extend_schema(
         parameters=[schema.query("q", required=True), *schema.PAGE, schema.FOCUS],
-        responses=schema.LIST,
+        responses=shapes.many(shapes.Post),
     )
     def get(self, request):
         text = (request.query_params.get("q") or "").strip()
@@ -116,23 +116,23 @@ class PostSearchView(APIView):
 
 
 class PostView(APIView):
-    @extend_schema(parameters=[schema.FOCUS], responses=schema.OBJECT)
+    @extend_schema(parameters=[schema.FOCUS], responses=shapes.PostDetail)
     def get(self, request, post_id):
         return Response(_detail(parse_id(post_id), optional_id(request, "focusUserId")))
 
-    @extend_schema(request=PostInput, responses=schema.OBJECT)
+    @extend_schema(request=PostInput, responses=shapes.PostDetail)
     def put(self, request, post_id):
         post = services.post_update(request.user, parse_id(post_id), **body(request, PostInput))
         return Response(_detail(post.id))
 
-    @extend_schema(responses={200: schema.OK})
+    @extend_schema(responses={200: shapes.OK})
     def delete(self, request, post_id):
         services.post_delete(request.user, parse_id(post_id))
         return Response(OK)
 
 
 class PostLiteView(APIView):
-    @extend_schema(responses=schema.OBJECT)
+    @extend_schema(responses=shapes.PostLite)
     def get(self, request, post_id):
         return Response(post_lite_json(selectors.post_get(parse_id(post_id))))
 
@@ -142,7 +142,7 @@ class PostsByFolloweesView(APIView):
         parameters=[schema.hex_id("userId", required=True), *schema.PAGE, schema.FOCUS]
         + [schema.query(n, OpenApiTypes.BOOL) for n in ("includeSelf", "includeReplies")]
         + [schema.query("limitPerUser", schema.INT64)],
-        responses=schema.LIST,
+        responses=shapes.many(shapes.Post),
     )
     def get(self, request):
         focus = optional_id(request, "focusUserId")
@@ -162,7 +162,7 @@ class PostsLikedView(APIView):
         parameters=[schema.hex_id("userId", required=True), *schema.PAGE, schema.FOCUS]
         + [schema.AFTER]
         + [schema.query("includeReplies", OpenApiTypes.BOOL)],
-        responses=schema.LIST,
+        responses=shapes.many(shapes.Post),
     )
     def get(self, request):
         page = page_params(request)
@@ -178,19 +178,19 @@ class PostsLikedView(APIView):
 
 
 class PostLikeView(APIView):
-    @extend_schema(request=None, responses=schema.OK)
+    @extend_schema(request=None, responses=shapes.OK)
     def post(self, request, post_id):
         services.like_add(request.user, parse_id(post_id))
         return Response(OK)
 
-    @extend_schema(responses={200: schema.OK})
+    @extend_schema(responses={200: shapes.OK})
     def delete(self, request, post_id):
         services.like_remove(request.user, parse_id(post_id))
         return Response(OK)
 
 
 class PostLikersView(APIView):
-    @extend_schema(parameters=schema.PAGE, responses=schema.LIST)
+    @extend_schema(parameters=schema.PAGE, responses=shapes.many(shapes.User))
     def get(self, request, post_id):
         users = selectors.post_likers(post_id=parse_id(post_id), page=page_params(request))
         # user_json carries no email: likers are never exposed (spec README item 10).

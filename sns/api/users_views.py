@@ -12,7 +12,7 @@ from sns import selectors, services
 from sns.access import access_admin
 from sns.ids import parse_id
 
-from . import schema
+from . import schema, shapes
 from .params import (
     BodySerializer,
     HexIdField,
@@ -54,7 +54,7 @@ class UsersView(APIView):
         parameters=[*schema.PAGE, schema.FOCUS, schema.AFTER]
         + [schema.query("query", description="full-text filter; admins only")]
         + [schema.query(n) for n in ("nickname", "nicknamePrefix")],
-        responses={200: schema.LIST, **schema.errors(403)},
+        responses={200: shapes.many(shapes.User), **schema.errors(403)},
         operation_id="users_list",
     )
     def get(self, request):
@@ -73,7 +73,7 @@ class UsersView(APIView):
         )
         return Response([user_json(u, focus) for u in users])
 
-    @extend_schema(request=InputSerializer, responses={201: schema.OBJECT})
+    @extend_schema(request=InputSerializer, responses={201: shapes.User})
     def post(self, request):
         data = body(request, self.InputSerializer)
         user = services.user_create(request.user, **data)
@@ -95,26 +95,26 @@ class UserView(APIView):
         isFrozen = serializers.BooleanField(required=False, source="is_frozen")
         aiModel = _text(allow_null=True, source="ai_model")
 
-    @extend_schema(parameters=[schema.FOCUS], responses=schema.OBJECT)
+    @extend_schema(parameters=[schema.FOCUS], responses=shapes.UserDetail)
     def get(self, request, user_id):
         focus = optional_id(request, "focusUserId")
         user = selectors.user_get(parse_id(user_id), focus_user_id=focus)
         return Response(user_detail_json(user, request.user, focus))
 
-    @extend_schema(request=InputSerializer, responses=schema.OBJECT)
+    @extend_schema(request=InputSerializer, responses=shapes.User)
     def put(self, request, user_id):
         target_id = parse_id(user_id)
         user = services.user_update(request.user, target_id, **body(request, self.InputSerializer))
         return Response(user_json(user))
 
-    @extend_schema(responses={200: schema.OK})
+    @extend_schema(responses={200: shapes.OK})
     def delete(self, request, user_id):
         services.user_delete(request.user, parse_id(user_id))
         return Response(OK)
 
 
 class UserLiteView(APIView):
-    @extend_schema(responses=schema.OBJECT)
+    @extend_schema(responses=shapes.UserLite)
     def get(self, request, user_id):
         return Response(user_lite_json(selectors.user_get(parse_id(user_id))))
 
@@ -125,7 +125,7 @@ class UserPasswordView(APIView):
         schema_required = ("password",)
         password = _text(default=None, allow_null=True)
 
-    @extend_schema(request=InputSerializer, responses=schema.OK)
+    @extend_schema(request=InputSerializer, responses=shapes.OK)
     def put(self, request, user_id):
         target_id = parse_id(user_id)
         services.user_set_password(request.user, target_id, body(request, self.InputSerializer)["password"])
@@ -137,31 +137,33 @@ class UserPasswordView(APIView):
 
 
 class UserFollowView(APIView):
-    @extend_schema(request=None, responses=schema.OK)
+    @extend_schema(request=None, responses=shapes.OK)
     def post(self, request, user_id):
         services.follow_add(request.user, parse_id(user_id))
         return Response(OK)
 
-    @extend_schema(responses={200: schema.OK})
+    @extend_schema(responses={200: shapes.OK})
     def delete(self, request, user_id):
         services.follow_remove(request.user, parse_id(user_id))
         return Response(OK)
 
 
 class UserBlockView(APIView):
-    @extend_schema(request=None, responses=schema.OK)
+    @extend_schema(request=None, responses=shapes.OK)
     def post(self, request, user_id):
         services.block_add(request.user, parse_id(user_id))
         return Response(OK)
 
-    @extend_schema(responses={200: schema.OK})
+    @extend_schema(responses={200: shapes.OK})
     def delete(self, request, user_id):
         services.block_remove(request.user, parse_id(user_id))
         return Response(OK)
 
 
 class UserFolloweesView(APIView):
-    @extend_schema(parameters=[*schema.PAGE, schema.FOCUS, schema.AFTER], responses=schema.LIST)
+    @extend_schema(
+        parameters=[*schema.PAGE, schema.FOCUS, schema.AFTER], responses=shapes.many(shapes.User)
+    )
     def get(self, request, user_id):
         page = page_params(request)
         focus = optional_id(request, "focusUserId")
@@ -172,7 +174,7 @@ class UserFolloweesView(APIView):
 
 
 class UserFollowersView(APIView):
-    @extend_schema(parameters=[*schema.PAGE, schema.FOCUS], responses=schema.LIST)
+    @extend_schema(parameters=[*schema.PAGE, schema.FOCUS], responses=shapes.many(shapes.User))
     def get(self, request, user_id):
         page = page_params(request)
         focus = optional_id(request, "focusUserId")
@@ -181,7 +183,9 @@ class UserFollowersView(APIView):
 
 
 class UserBlockeesView(APIView):
-    @extend_schema(parameters=[*schema.PAGE, schema.FOCUS, schema.AFTER], responses=schema.LIST)
+    @extend_schema(
+        parameters=[*schema.PAGE, schema.FOCUS, schema.AFTER], responses=shapes.many(shapes.User)
+    )
     def get(self, request, user_id):
         page = page_params(request)
         focus = optional_id(request, "focusUserId")
