@@ -11,6 +11,7 @@ from rest_framework.views import APIView
 
 from sns.access import access_user_self_or_admin
 from sns.api import schema
+from sns.api import shapes as sns_shapes
 from sns.api.params import flag, int_value, optional_datetime, page_params
 from sns.api.presenters import iso, post_json
 from sns.errors import Forbidden
@@ -29,6 +30,7 @@ from ..recommend.feeds import page_ids
 from ..recommend.query import parse_features
 from ..summaries.store import UNSET, summaries_list, summary_get, summary_is_ready, summary_put
 from ..vectors import features_to_b64
+from . import shapes
 from .common import json_object
 
 ADMIN_MAX_CLUSTERS = 100
@@ -80,6 +82,7 @@ SUMMARY_BODY = inline_serializer(
     },
 )
 IDS = OpenApiResponse(response={"type": "array", "items": {"type": "string"}})
+POSTS = sns_shapes.many(sns_shapes.Post)
 
 
 def summary_packet(row) -> dict:
@@ -105,7 +108,7 @@ class AiPostsView(APIView):
             schema.query("nullOnly", OpenApiTypes.BOOL),
             schema.query("newerThan", OpenApiTypes.DATETIME),
         ],
-        responses=schema.LIST,
+        responses=shapes.many(shapes.AiPostSummary),
         operation_id="ai_posts_list",
     )
     def get(self, request):
@@ -125,11 +128,11 @@ class AiPostView(APIView):
         status = 200 if summary_is_ready(parse_id(post_id)) else 404
         return Response(status=status)
 
-    @extend_schema(responses=schema.OBJECT, operation_id="ai_post_get")
+    @extend_schema(responses=shapes.AiPostSummary, operation_id="ai_post_get")
     def get(self, request, post_id: str):
         return Response(summary_packet(summary_get(parse_id(post_id))))
 
-    @extend_schema(request=SUMMARY_BODY, responses=schema.OBJECT, operation_id="ai_post_put")
+    @extend_schema(request=SUMMARY_BODY, responses=shapes.AiPostSummary, operation_id="ai_post_put")
     def put(self, request, post_id: str):
         if not request.user.is_admin:
             raise Forbidden("forbidden")
@@ -174,7 +177,7 @@ class RecommendationsView(APIView):
 
 class RecommendedPostsView(APIView):
     @extend_schema(
-        request=RECOMMEND_BODY, responses=schema.LIST, operation_id="ai_posts_recommended_posts"
+        request=RECOMMEND_BODY, responses=POSTS, operation_id="ai_posts_recommended_posts"
     )
     def post(self, request):
         query = recommend_query_from_body(request.data, is_admin=request.user.is_admin)
@@ -185,7 +188,7 @@ class RecommendedPostsView(APIView):
 class RecommendedPostsForUserView(APIView):
     @extend_schema(
         parameters=schema.PAGE,
-        responses={200: schema.LIST, **schema.errors(403)},
+        responses={200: POSTS, **schema.errors(403)},
         operation_id="ai_posts_for_user",
     )
     def get(self, request, user_id: str):
@@ -198,7 +201,7 @@ class RecommendedPostsForUserView(APIView):
 
 
 class RelatedPostsView(APIView):
-    @extend_schema(parameters=schema.PAGE, responses=schema.LIST, operation_id="ai_posts_for_post")
+    @extend_schema(parameters=schema.PAGE, responses=POSTS, operation_id="ai_posts_for_post")
     def get(self, request, post_id: str):
         page = page_params(request)
         ids = post_related_ids(parse_id(post_id), request.user.id)

@@ -21,6 +21,7 @@ from sns.api import schema
 from sns.api.params import optional_id
 from sns.errors import Forbidden, InvalidInput, NotFound
 
+from . import shapes
 from .ai_views import embed_for_api
 from .common import clamped_page, json_object, path_id, required_text
 from .presenters import (
@@ -52,8 +53,11 @@ POST_BODY = inline_serializer(
 )
 EXISTS = {200: schema.NO_CONTENT, 404: schema.NO_CONTENT, **schema.errors(403)}
 # Memory is the AI user's own and the admins': anyone else is answered 403.
-ONE = {200: schema.OBJECT, **schema.errors(403)}
-MANY = {200: schema.LIST, **schema.errors(403)}
+INTEREST = {200: shapes.AiInterest, **schema.errors(403)}
+PEER = {200: shapes.AiPeerImpression, **schema.errors(403)}
+PEERS = {200: shapes.many(shapes.AiPeerImpressionItem), **schema.errors(403)}
+POST = {200: shapes.AiPostImpression, **schema.errors(403)}
+POSTS = {200: shapes.many(shapes.AiPostImpressionItem), **schema.errors(403)}
 # Saving an interest without a vector has the server embed it through the AI gateway.
 EMBEDDING_ERRORS = schema.errors(429, 500, 501, 503)
 
@@ -84,7 +88,7 @@ def _interest_features(request, body: dict, interest: str, tags: list[str]) -> t
 
 
 class InterestsView(APIView):
-    @extend_schema(responses=ONE, operation_id="ai_user_interests_get")
+    @extend_schema(responses=INTEREST, operation_id="ai_user_interests_get")
     def get(self, request, user_id: str):
         owner_id = _owner(request, user_id)
         row = memory.interest_get(request.user, user_id=owner_id)
@@ -94,7 +98,7 @@ class InterestsView(APIView):
 
     @extend_schema(
         request=INTEREST_BODY,
-        responses={**ONE, **EMBEDDING_ERRORS},
+        responses={**INTEREST, **EMBEDDING_ERRORS},
         operation_id="ai_user_interests_save",
     )
     def post(self, request, user_id: str):
@@ -116,7 +120,7 @@ class InterestsView(APIView):
 class PeerImpressionsView(APIView):
     @extend_schema(
         parameters=[*schema.PAGE, schema.hex_id("peerId")],
-        responses=MANY,
+        responses=PEERS,
         operation_id="ai_user_peer_impressions_list",
     )
     def get(self, request, user_id: str):
@@ -126,7 +130,7 @@ class PeerImpressionsView(APIView):
         )
         return Response([peer_impression_item_json(r) for r in rows])
 
-    @extend_schema(request=PEER_BODY, responses=ONE, operation_id="ai_user_peer_impressions_save")
+    @extend_schema(request=PEER_BODY, responses=PEER, operation_id="ai_user_peer_impressions_save")
     def post(self, request, user_id: str):
         owner_id = _owner(request, user_id, for_write=True)
         body = json_object(request)
@@ -139,7 +143,7 @@ class PeerImpressionsView(APIView):
 class PeerImpressionView(APIView):
     """GET one impression; HEAD (Django answers it with this GET) = 200 / 404."""
 
-    @extend_schema(responses=ONE, operation_id="ai_user_peer_impression_get")
+    @extend_schema(responses=PEER, operation_id="ai_user_peer_impression_get")
     def get(self, request, user_id: str, peer_id: str):
         owner_id = _owner(request, user_id)
         row = memory.peer_impression_get(request.user, user_id=owner_id, peer_id=path_id(peer_id, "peerId"))
@@ -151,7 +155,7 @@ class PeerImpressionView(APIView):
 class PostImpressionsView(APIView):
     @extend_schema(
         parameters=[*schema.PAGE, schema.hex_id("postId"), schema.hex_id("peerId")],
-        responses=MANY,
+        responses=POSTS,
         operation_id="ai_user_post_impressions_list",
     )
     def get(self, request, user_id: str):
@@ -165,7 +169,7 @@ class PostImpressionsView(APIView):
         )
         return Response([post_impression_item_json(r) for r in rows])
 
-    @extend_schema(request=POST_BODY, responses=ONE, operation_id="ai_user_post_impressions_save")
+    @extend_schema(request=POST_BODY, responses=POST, operation_id="ai_user_post_impressions_save")
     def post(self, request, user_id: str):
         owner_id = _owner(request, user_id, for_write=True)
         body = json_object(request)
@@ -182,7 +186,7 @@ class PostImpressionView(APIView):
         found = memory.post_impression_exists(request.user, user_id=owner_id, post_id=path_id(post_id, "postId"))
         return Response(status=200 if found else 404)
 
-    @extend_schema(responses=ONE, operation_id="ai_user_post_impression_get")
+    @extend_schema(responses=POST, operation_id="ai_user_post_impression_get")
     def get(self, request, user_id: str, post_id: str):
         owner_id = _owner(request, user_id)
         row = memory.post_impression_get(request.user, user_id=owner_id, post_id=path_id(post_id, "postId"))
