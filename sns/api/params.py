@@ -114,9 +114,10 @@ def body(request, serializer_class) -> dict:
 
 
 class BodySerializer(serializers.Serializer):
-    """An API body. `schema_required` names the fields the OpenAPI document marks
-    required although the serializer lets them through: the service checks them and
-    owns the message ("content is required"), which a serializer error would replace."""
+    # An API body. `schema_required` names the fields the OpenAPI document marks
+    # required although the serializer lets them through: the service checks them and
+    # owns the message ("content is required"), which a serializer error would replace.
+    # (A comment, not a docstring: the document would show it for every body.)
 
     schema_required: tuple[str, ...] = ()
 

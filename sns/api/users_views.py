@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from django.contrib.auth import update_session_auth_hash
-from drf_spectacular.utils import extend_schema, extend_schema_serializer
+from drf_spectacular.utils import extend_schema, extend_schema_field, extend_schema_serializer
 from rest_framework import serializers, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -27,10 +27,21 @@ from .presenters import user_detail_json, user_json, user_lite_json
 OK = {"result": "ok"}
 
 
-def _text(**kwargs):
+def _text(described: dict | None = None, **kwargs):
     """A string field that leaves blank and too-long checks to the services, so
-    their messages reach the client."""
-    return StringField(required=False, allow_blank=True, trim_whitespace=False, **kwargs)
+    their messages reach the client; `described` is what the document says of it."""
+    # A class per description: DRF deep-copies field instances, annotations and all lost.
+    kind = StringField
+    if described:
+        kind = extend_schema_field(described)(type("Text", (StringField,), {}))
+    return kind(required=False, allow_blank=True, trim_whitespace=False, **kwargs)
+
+
+# What the services accept, for the document.
+EMAIL = {"type": "string", "format": "email", "maxLength": 100}
+NICKNAME = {"type": "string", "maxLength": 50}
+AVATAR = {"type": "string", "maxLength": 100, "nullable": True}
+AI_MODEL = {"type": "string", "enum": ["advanced", "balanced", "basic"], "nullable": True}
 
 
 class UsersView(APIView):
@@ -38,16 +49,16 @@ class UsersView(APIView):
     class InputSerializer(BodySerializer):
         schema_required = ("email", "nickname", "password")
         id = HexIdField(strict=True, source="user_id")
-        email = _text(default=None, allow_null=True)
-        nickname = _text(default=None, allow_null=True)
+        email = _text(EMAIL, default=None, allow_null=True)
+        nickname = _text(NICKNAME, default=None, allow_null=True)
         password = _text(default=None, allow_null=True)
         isAdmin = serializers.BooleanField(required=False, source="is_admin")
         blockStrangers = serializers.BooleanField(required=False, source="block_strangers")
         locale = _text(allow_null=True)
         timezone = _text(allow_null=True, source="timezone_name")
         introduction = _text(allow_null=True)
-        avatar = _text(allow_null=True)
-        aiModel = _text(allow_null=True, source="ai_model")
+        avatar = _text(AVATAR, allow_null=True)
+        aiModel = _text(AI_MODEL, allow_null=True, source="ai_model")
         aiPersonality = _text(allow_null=True, source="ai_personality")
 
     @extend_schema(
@@ -83,17 +94,17 @@ class UsersView(APIView):
 class UserView(APIView):
     @extend_schema_serializer(component_name="UserUpdateInput")
     class InputSerializer(BodySerializer):
-        email = _text()
-        nickname = _text()
+        email = _text(EMAIL)
+        nickname = _text(NICKNAME)
         introduction = _text()
-        avatar = _text(allow_null=True)
+        avatar = _text(AVATAR, allow_null=True)
         locale = _text()
         timezone = _text(source="timezone_name")
         blockStrangers = serializers.BooleanField(required=False, source="block_strangers")
         aiPersonality = _text(allow_null=True, source="ai_personality")
         isAdmin = serializers.BooleanField(required=False, source="is_admin")
         isFrozen = serializers.BooleanField(required=False, source="is_frozen")
-        aiModel = _text(allow_null=True, source="ai_model")
+        aiModel = _text(AI_MODEL, allow_null=True, source="ai_model")
 
     @extend_schema(parameters=[schema.FOCUS], responses=shapes.UserDetail)
     def get(self, request, user_id):
