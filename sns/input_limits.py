@@ -7,6 +7,9 @@
   it is sent, so a search, tag or name filter holding one failed as a 500.
 * An API body nested deeper than `STGY_JSON_MAX_DEPTH` is a 400 on every route,
   whether or not the view reads it: Python's JSON decoder recurses per level.
+* More than `DATA_UPLOAD_MAX_NUMBER_FIELDS` query parameters or form fields is a 400
+  here too: Django refuses them wherever they are first read, with a bare HTML 400
+  that is neither the API's `{"error"}` nor the site's error page.
 
 The API answers `{"error": ...}`, the site its error page.
 """
@@ -14,6 +17,7 @@ The API answers `{"error": ...}`, the site its error page.
 from __future__ import annotations
 
 from django.conf import settings
+from django.core.exceptions import TooManyFieldsSent
 from django.http import JsonResponse
 from django.shortcuts import render
 
@@ -31,7 +35,11 @@ def _refusal(request, status: int, message: str):
 def _query_problem(request) -> str | None:
     if "\x00" in request.path:
         return "invalid path"
-    for name, values in request.GET.lists():
+    try:
+        parameters = list(request.GET.lists())
+    except TooManyFieldsSent:
+        return "too many query parameters"
+    for name, values in parameters:
         if "\x00" in name:
             return "invalid query"
         if any("\x00" in value for value in values):
@@ -40,6 +48,13 @@ def _query_problem(request) -> str | None:
 
 
 def _body_problem(request) -> str | None:
+    if not request.path.startswith(_API_PREFIX):
+        # The pages' forms, read here first so that too many fields get the error page.
+        try:
+            request.POST  # noqa: B018
+        except TooManyFieldsSent:
+            return "too many form fields"
+        return None
     limit = settings.STGY_JSON_MAX_DEPTH
     # Undecodable bytes are the parser's to report ("invalid body"); only depth counts here.
     if json_depth(request.body.decode("utf-8", "replace"), limit) > limit:
@@ -61,7 +76,7 @@ class InputLimitsMiddleware:
         if limit is not None and length > limit:
             return _refusal(request, 413, "request body is too large")
         problem = _query_problem(request)
-        if problem is None and length and request.path.startswith(_API_PREFIX):
+        if problem is None and length:
             problem = _body_problem(request)
         if problem is not None:
             return _refusal(request, 400, problem)

@@ -39,7 +39,7 @@ def strip_invisible(text: str) -> str:
 
 
 def clean_long_text(text: str, field: str) -> str:
-    """Multi-line text (posts, introductions): refused if it holds NUL or a lone
+    """Post content: refused if it holds NUL or a lone
     surrogate, otherwise stripped of control characters other than newline and tab
     (carriage returns are folded into newlines by the content normaliser first)."""
     refuse_invalid(text, field)

@@ -133,3 +133,16 @@ def test_a_datetime_past_the_ends_of_utc_is_400(human, path, moment):
     """Both parse, but have no UTC equivalent: converting them was a 500."""
     response = login_client(human).get(path, {"newerThan": moment})
     assert (response.status_code, response.json()) == (400, {"error": "invalid newerThan"})
+
+
+def test_too_many_query_parameters_or_form_fields_get_the_usual_error_answers(human):
+    client = login_client(human)
+    many = "&".join(f"p{i}=1" for i in range(1100))
+    response = client.get(f"/api/posts?{many}")
+    assert (response.status_code, response.json()) == (400, {"error": "too many query parameters"})
+    response = client.get(f"/?{many}")
+    assert response.status_code == 400
+    assert "too many query parameters" in response.content.decode()
+    response = client.post("/compose", many, content_type="application/x-www-form-urlencoded")
+    assert response.status_code == 400
+    assert "too many form fields" in response.content.decode()
