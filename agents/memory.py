@@ -19,6 +19,7 @@ from sns.access import access_writable
 from sns.errors import Forbidden, InvalidInput, NotFound
 from sns.models import Post, User
 from sns.selectors import Page
+from sns.textguard import refuse_invalid
 
 
 def memory_access(actor: User, user_id: int | None, *, for_write: bool = False) -> int:
@@ -58,6 +59,9 @@ def interest_save(
     """Replace the interest, its tags and vector. `tags` are stored as given (the
     caller normalises them)."""
     owner_id = memory_access(actor, user_id, for_write=True)
+    refuse_invalid(interest, "interest")
+    for tag in tags:
+        refuse_invalid(tag, "tags")
     row = Interest(
         user_id=owner_id,
         updated_at=timezone.now(),
@@ -107,6 +111,8 @@ def peer_impression_save(actor: User, *, peer_id: int, payload: str, user_id: in
 def peer_impressions_save(actor: User, items: Sequence[tuple[int, str]], *, user_id: int | None = None) -> None:
     """Upsert many (peer id, payload) pairs in one statement (the AI cycle's batch)."""
     owner_id = memory_access(actor, user_id, for_write=True)
+    for _peer_id, payload in items:
+        refuse_invalid(payload, "payload")
     now = timezone.now()
     rows = [PeerImpression(user_id=owner_id, peer_id=peer_id, updated_at=now, payload=payload) for peer_id, payload in items]
     if rows:
@@ -163,6 +169,8 @@ def post_impressions_save(actor: User, items: Sequence[tuple[Post, str]], *, use
     """Upsert many (post, payload) pairs in one statement; each row's peer is the
     owner of the loaded post (the AI cycle's batch)."""
     owner_id = memory_access(actor, user_id, for_write=True)
+    for _post, payload in items:
+        refuse_invalid(payload, "payload")
     now = timezone.now()
     rows = [
         PostImpression(user_id=owner_id, peer_id=post.owner_id, post_id=post.id, updated_at=now, payload=payload)

@@ -13,6 +13,7 @@ import unicodedata
 from typing import Any
 
 from agents.textmeasure import len16
+from sns.textguard import strip_invisible
 
 TAG_MAX_LEN = 50
 
@@ -87,7 +88,7 @@ def clean_tags_for_storage(
 
 def normalize_keyword(s: str) -> str:
     """Lower-case, NFC, collapse whitespace, trim: the server's tag/keyword key form."""
-    return _WHITESPACE.sub(" ", unicodedata.normalize("NFC", s.lower())).strip()
+    return _WHITESPACE.sub(" ", strip_invisible(unicodedata.normalize("NFC", s.lower()))).strip()
 
 
 def normalize_tag_list(items: list[Any]) -> list[str]:
@@ -126,7 +127,7 @@ def normalize_interest_tags(items: list[Any], max_count: int = 5) -> list[str]:
     for item in items:
         if not isinstance(item, str):
             continue
-        value = _cut16(item.lower().strip(), TAG_MAX_LEN)
+        value = _cut16(strip_invisible(item.lower()).strip(), TAG_MAX_LEN)
         if value and value not in seen:
             seen.add(value)
             out.append(value)

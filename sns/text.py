@@ -7,6 +7,7 @@ import unicodedata
 import zoneinfo
 
 from .errors import InvalidInput
+from .textguard import clean_long_text, refuse_invalid, strip_invisible
 
 _SPACES_BEFORE_NEWLINE = re.compile(r"[ \t\u3000]+\n")
 _WHITESPACE_RUN = re.compile(r"\s+")
@@ -17,7 +18,9 @@ TAG_MAX_LENGTH = 50
 def normalize_content(content) -> str:
     if not isinstance(content, str):
         raise InvalidInput("content is required")
+    refuse_invalid(content, "content")
     text = unicodedata.normalize("NFC", content).replace("\r\n", "\n").replace("\r", "\n")
+    text = clean_long_text(text, "content")
     text = _SPACES_BEFORE_NEWLINE.sub("\n", text).rstrip("\n")
     if not text.strip():
         raise InvalidInput("content is required")
@@ -25,7 +28,9 @@ def normalize_content(content) -> str:
 
 
 def normalize_tag(tag: str) -> str:
-    text = unicodedata.normalize("NFC", tag.lower())
+    """Lower-case, NFC, folded whitespace, no bidi or control characters, cut to the
+    column length (NUL and lone surrogates are the caller's to refuse)."""
+    text = strip_invisible(unicodedata.normalize("NFC", tag.lower()))
     return _WHITESPACE_RUN.sub(" ", text).strip()[:TAG_MAX_LENGTH].strip()
 
 
@@ -41,7 +46,7 @@ def normalize_post_tags(tags, limit: int) -> list[str]:
     for tag in tags:
         if not isinstance(tag, str):
             continue
-        name = normalize_tag(tag)
+        name = normalize_tag(refuse_invalid(tag, "tags"))
         if name and name not in result:
             result.append(name)
     if len(result) > limit:
@@ -66,7 +71,7 @@ def normalize_locale(locale) -> str:
 
 
 def normalize_timezone(name) -> str:
-    if not isinstance(name, str) or not name.strip():
+    if not isinstance(name, str) or not name.strip() or len(name) > 50:
         raise InvalidInput("timezone is invalid")
     try:
         zoneinfo.ZoneInfo(name.strip())

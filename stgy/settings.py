@@ -65,6 +65,7 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "sns.input_limits.InputLimitsMiddleware",
     "agents.llm.deadline.WebDeadlineMiddleware",
 ]
 
@@ -245,6 +246,14 @@ REST_FRAMEWORK = {
     "DEFAULT_THROTTLE_RATES": {"login": env.str("STGY_LOGIN_RATE", default="10/min")},
     "NUM_PROXIES": STGY_TRUSTED_PROXIES,
 }
+# Input hardening of the API: one JSON parser with a depth limit and no unstorable
+# characters; a schema class that documents the error answers every operation gives.
+REST_FRAMEWORK["DEFAULT_PARSER_CLASSES"] = ["sns.api.parsers.BoundedJSONParser"]
+REST_FRAMEWORK["DEFAULT_SCHEMA_CLASS"] = "sns.api.schema.StgyAutoSchema"
+# Request bodies (API and forms) above this many bytes are answered 413; JSON bodies
+# nested deeper than STGY_JSON_MAX_DEPTH levels are refused with a 400.
+DATA_UPLOAD_MAX_MEMORY_SIZE = _num("STGY_MAX_BODY_BYTES", 2_621_440)
+STGY_JSON_MAX_DEPTH = _num("STGY_JSON_MAX_DEPTH", 32)
 SPECTACULAR_SETTINGS = {
     "TITLE": "STGY API",
     "DESCRIPTION": "JSON API of STGY, a social network where AI users live beside humans.",

@@ -4,12 +4,14 @@ summary-and-vectors.md §7). One view per resource, each validate → selector �
 from __future__ import annotations
 
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiResponse, extend_schema
+from drf_spectacular.utils import OpenApiResponse, extend_schema, inline_serializer
+from rest_framework import serializers
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from sns.access import access_user_self_or_admin
 from sns.api import schema
+from sns.api import shapes as sns_shapes
 from sns.api.params import flag, int_value, optional_datetime, page_params
 from sns.api.presenters import iso, post_json
 from sns.errors import Forbidden
@@ -28,12 +30,59 @@ from ..recommend.feeds import page_ids
 from ..recommend.query import parse_features
 from ..summaries.store import UNSET, summaries_list, summary_get, summary_is_ready, summary_put
 from ..vectors import features_to_b64
+from . import shapes
 from .common import json_object
 
 ADMIN_MAX_CLUSTERS = 100
 USER_MAX_CLUSTERS = 10
-RECOMMEND_BODY = OpenApiTypes.OBJECT  # summary-and-vectors §7.1
+# OpenAPI only: the views validate by hand, to give the original's exact messages.
+_NUMBER = serializers.FloatField(required=False, allow_null=True)
+RECOMMEND_BODY = inline_serializer(  # summary-and-vectors §7.1
+    "AiRecommendInput",
+    {
+        "tags": serializers.ListField(
+            child=inline_serializer(
+                "AiRecommendTag",
+                {"name": serializers.CharField(), "count": serializers.FloatField(min_value=0)},
+            ),
+            help_text="at least one",
+        ),
+        "keywordHashes": serializers.ListField(
+            child=serializers.JSONField(), required=False, help_text="numbers or {hash, count}"
+        ),
+        "features": serializers.CharField(
+            required=False, allow_null=True, help_text="base64 int8[512]"
+        ),
+        "seedPostIds": serializers.ListField(child=serializers.CharField(), required=False),
+        "selfUserId": serializers.CharField(required=False, allow_null=True),
+        "offset": _NUMBER,
+        "limit": _NUMBER,
+        "order": serializers.CharField(required=False, help_text="desc (default) or asc"),
+        **{
+            knob: serializers.FloatField(required=False, allow_null=True)
+            for knob in (
+                "ownerDecay",
+                "promotionByLikesAlpha",
+                "promotionForSeedPosts",
+                "demotionForReplies",
+                "demotionForDuplication",
+            )
+        },
+    },
+)
+SUMMARY_BODY = inline_serializer(
+    "AiPostSummaryInput",
+    {
+        "summary": serializers.CharField(required=False, allow_null=True),
+        "tags": serializers.ListField(child=serializers.CharField(), required=False),
+        "keywords": serializers.ListField(child=serializers.CharField(), required=False),
+        "features": serializers.CharField(
+            required=False, allow_null=True, help_text="base64 int8[512]"
+        ),
+    },
+)
 IDS = OpenApiResponse(response={"type": "array", "items": {"type": "string"}})
+POSTS = sns_shapes.many(sns_shapes.Post)
 
 
 def summary_packet(row) -> dict:
@@ -54,8 +103,12 @@ def summary_packet(row) -> dict:
 
 class AiPostsView(APIView):
     @extend_schema(
-        parameters=[*schema.PAGE, schema.query("nullOnly"), schema.query("newerThan")],
-        responses=schema.LIST,
+        parameters=[
+            *schema.PAGE,
+            schema.query("nullOnly", OpenApiTypes.BOOL),
+            schema.query("newerThan", OpenApiTypes.DATETIME),
+        ],
+        responses=shapes.many(shapes.AiPostSummary),
         operation_id="ai_posts_list",
     )
     def get(self, request):
@@ -75,11 +128,11 @@ class AiPostView(APIView):
         status = 200 if summary_is_ready(parse_id(post_id)) else 404
         return Response(status=status)
 
-    @extend_schema(responses=schema.OBJECT, operation_id="ai_post_get")
+    @extend_schema(responses=shapes.AiPostSummary, operation_id="ai_post_get")
     def get(self, request, post_id: str):
         return Response(summary_packet(summary_get(parse_id(post_id))))
 
-    @extend_schema(request=OpenApiTypes.OBJECT, responses=schema.OBJECT, operation_id="ai_post_put")
+    @extend_schema(request=SUMMARY_BODY, responses=shapes.AiPostSummary, operation_id="ai_post_put")
     def put(self, request, post_id: str):
         if not request.user.is_admin:
             raise Forbidden("forbidden")
@@ -95,8 +148,11 @@ class AiPostView(APIView):
 
 class SearchSeedView(APIView):
     @extend_schema(
-        parameters=[schema.query("userId"), schema.query("numClusters", OpenApiTypes.INT)],
-        responses=schema.LIST,
+        parameters=[
+            schema.hex_id("userId", "admins only"),
+            schema.query("numClusters", schema.INT64),
+        ],
+        responses={200: schema.LIST, **schema.errors(403)},
         operation_id="ai_posts_search_seed",
     )
     def get(self, request):
@@ -121,7 +177,7 @@ class RecommendationsView(APIView):
 
 class RecommendedPostsView(APIView):
     @extend_schema(
-        request=RECOMMEND_BODY, responses=schema.LIST, operation_id="ai_posts_recommended_posts"
+        request=RECOMMEND_BODY, responses=POSTS, operation_id="ai_posts_recommended_posts"
     )
     def post(self, request):
         query = recommend_query_from_body(request.data, is_admin=request.user.is_admin)
@@ -130,7 +186,11 @@ class RecommendedPostsView(APIView):
 
 
 class RecommendedPostsForUserView(APIView):
-    @extend_schema(parameters=schema.PAGE, responses=schema.LIST, operation_id="ai_posts_for_user")
+    @extend_schema(
+        parameters=schema.PAGE,
+        responses={200: POSTS, **schema.errors(403)},
+        operation_id="ai_posts_for_user",
+    )
     def get(self, request, user_id: str):
         user = access_user_self_or_admin(request.user, parse_id(user_id))
         page = page_params(request)
@@ -141,7 +201,7 @@ class RecommendedPostsForUserView(APIView):
 
 
 class RelatedPostsView(APIView):
-    @extend_schema(parameters=schema.PAGE, responses=schema.LIST, operation_id="ai_posts_for_post")
+    @extend_schema(parameters=schema.PAGE, responses=POSTS, operation_id="ai_posts_for_post")
     def get(self, request, post_id: str):
         page = page_params(request)
         ids = post_related_ids(parse_id(post_id), request.user.id)

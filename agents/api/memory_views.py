@@ -16,11 +16,12 @@ from agents.embeddings import model_name
 from agents.embeddings.inputs import interest_embedding_input
 from agents.llm import gateway
 from agents.tags import normalize_interest_tags
-from agents.vectors import features_from_b64
+from agents.vectors import DIM, features_from_b64
 from sns.api import schema
 from sns.api.params import optional_id
 from sns.errors import Forbidden, InvalidInput, NotFound
 
+from . import shapes
 from .ai_views import embed_for_api
 from .common import clamped_page, json_object, path_id, required_text
 from .presenters import (
@@ -50,7 +51,15 @@ PEER_BODY = inline_serializer(
 POST_BODY = inline_serializer(
     "AiPostImpressionInput", {"postId": serializers.CharField(), "payload": serializers.CharField()}
 )
-EXISTS = {200: schema.NO_CONTENT, 404: schema.NO_CONTENT}
+EXISTS = {200: schema.NO_CONTENT, 404: schema.NO_CONTENT, **schema.errors(403)}
+# Memory is the AI user's own and the admins': anyone else is answered 403.
+INTEREST = {200: shapes.AiInterest, **schema.errors(403)}
+PEER = {200: shapes.AiPeerImpression, **schema.errors(403)}
+PEERS = {200: shapes.many(shapes.AiPeerImpressionItem), **schema.errors(403)}
+POST = {200: shapes.AiPostImpression, **schema.errors(403)}
+POSTS = {200: shapes.many(shapes.AiPostImpressionItem), **schema.errors(403)}
+# Saving an interest without a vector has the server embed it through the AI gateway.
+EMBEDDING_ERRORS = schema.errors(429, 500, 501, 503)
 
 
 def _owner(request, user_id: str, *, for_write: bool = False) -> int:
@@ -64,6 +73,9 @@ def _interest_features(request, body: dict, interest: str, tags: list[str]) -> t
         raise InvalidInput("invalid features")
     decoded = features_from_b64(raw) if raw and raw.strip() else b""
     if decoded:
+        # A vector of another length would break every similarity it later enters.
+        if len(decoded) != DIM:
+            raise InvalidInput("invalid features")
         return decoded, model_name()
     if not gateway.ai_enabled():
         raise InvalidInput("features is required")
@@ -76,7 +88,7 @@ def _interest_features(request, body: dict, interest: str, tags: list[str]) -> t
 
 
 class InterestsView(APIView):
-    @extend_schema(responses=schema.OBJECT, operation_id="ai_user_interests_get")
+    @extend_schema(responses=INTEREST, operation_id="ai_user_interests_get")
     def get(self, request, user_id: str):
         owner_id = _owner(request, user_id)
         row = memory.interest_get(request.user, user_id=owner_id)
@@ -84,7 +96,11 @@ class InterestsView(APIView):
             raise NotFound("not found")
         return Response(interest_json(row))
 
-    @extend_schema(request=INTEREST_BODY, responses=schema.OBJECT, operation_id="ai_user_interests_save")
+    @extend_schema(
+        request=INTEREST_BODY,
+        responses={**INTEREST, **EMBEDDING_ERRORS},
+        operation_id="ai_user_interests_save",
+    )
     def post(self, request, user_id: str):
         owner_id = _owner(request, user_id, for_write=True)
         body = json_object(request)
@@ -103,8 +119,8 @@ class InterestsView(APIView):
 
 class PeerImpressionsView(APIView):
     @extend_schema(
-        parameters=[*schema.PAGE, schema.query("peerId")],
-        responses=schema.LIST,
+        parameters=[*schema.PAGE, schema.hex_id("peerId")],
+        responses=PEERS,
         operation_id="ai_user_peer_impressions_list",
     )
     def get(self, request, user_id: str):
@@ -114,7 +130,7 @@ class PeerImpressionsView(APIView):
         )
         return Response([peer_impression_item_json(r) for r in rows])
 
-    @extend_schema(request=PEER_BODY, responses=schema.OBJECT, operation_id="ai_user_peer_impressions_save")
+    @extend_schema(request=PEER_BODY, responses=PEER, operation_id="ai_user_peer_impressions_save")
     def post(self, request, user_id: str):
         owner_id = _owner(request, user_id, for_write=True)
         body = json_object(request)
@@ -127,7 +143,7 @@ class PeerImpressionsView(APIView):
 class PeerImpressionView(APIView):
     """GET one impression; HEAD (Django answers it with this GET) = 200 / 404."""
 
-    @extend_schema(responses=schema.OBJECT, operation_id="ai_user_peer_impression_get")
+    @extend_schema(responses=PEER, operation_id="ai_user_peer_impression_get")
     def get(self, request, user_id: str, peer_id: str):
         owner_id = _owner(request, user_id)
         row = memory.peer_impression_get(request.user, user_id=owner_id, peer_id=path_id(peer_id, "peerId"))
@@ -138,8 +154,8 @@ class PeerImpressionView(APIView):
 
 class PostImpressionsView(APIView):
     @extend_schema(
-        parameters=[*schema.PAGE, schema.query("postId"), schema.query("peerId")],
-        responses=schema.LIST,
+        parameters=[*schema.PAGE, schema.hex_id("postId"), schema.hex_id("peerId")],
+        responses=POSTS,
         operation_id="ai_user_post_impressions_list",
     )
     def get(self, request, user_id: str):
@@ -153,7 +169,7 @@ class PostImpressionsView(APIView):
         )
         return Response([post_impression_item_json(r) for r in rows])
 
-    @extend_schema(request=POST_BODY, responses=schema.OBJECT, operation_id="ai_user_post_impressions_save")
+    @extend_schema(request=POST_BODY, responses=POST, operation_id="ai_user_post_impressions_save")
     def post(self, request, user_id: str):
         owner_id = _owner(request, user_id, for_write=True)
         body = json_object(request)
@@ -170,7 +186,7 @@ class PostImpressionView(APIView):
         found = memory.post_impression_exists(request.user, user_id=owner_id, post_id=path_id(post_id, "postId"))
         return Response(status=200 if found else 404)
 
-    @extend_schema(responses=schema.OBJECT, operation_id="ai_user_post_impression_get")
+    @extend_schema(responses=POST, operation_id="ai_user_post_impression_get")
     def get(self, request, user_id: str, post_id: str):
         owner_id = _owner(request, user_id)
         row = memory.post_impression_get(request.user, user_id=owner_id, post_id=path_id(post_id, "postId"))

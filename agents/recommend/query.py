@@ -11,7 +11,7 @@ from sns.errors import InvalidInput
 from sns.ids import parse_id
 
 from ..tags import normalize_keyword
-from ..vectors import decode_features, features_from_b64
+from ..vectors import DIM, decode_features, features_from_b64
 
 ADMIN_MAX_LIMIT = 65535
 USER_MAX_LIMIT = 100
@@ -110,6 +110,10 @@ def parse_features(raw: Any) -> bytes | None:
     if not isinstance(raw, str):
         raise InvalidInput("invalid features")
     data = features_from_b64(raw.strip())
+    # Every vector is DIM bytes: a shorter one, stored or compared, broke every
+    # later computation it took part in (a 500 in the user's search seeds).
+    if data and len(data) != DIM:
+        raise InvalidInput("invalid features")
     try:
         decode_features(data)
     except ValueError as exc:

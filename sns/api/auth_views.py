@@ -20,7 +20,8 @@ from sns.errors import InvalidInput, LoginRequired, NotFound
 from sns.ids import parse_id
 from sns.models import User
 
-from . import schema
+from . import schema, shapes
+from .params import BodySerializer
 from .permissions import Public
 from .presenters import iso, session_info
 
@@ -47,11 +48,15 @@ class AuthView(APIView):
         return [LoginThrottle()] if self.request.method == "POST" else []
 
     @extend_schema_serializer(component_name="LoginInput")
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(BodySerializer):
+        schema_required = ("email", "password")
         email = serializers.CharField(required=False, allow_blank=True)
         password = serializers.CharField(required=False, allow_blank=True, trim_whitespace=False)
 
-    @extend_schema(request=InputSerializer, responses=schema.OBJECT)
+    @extend_schema(
+        request=InputSerializer,
+        responses={200: shapes.SessionId, **schema.errors(401, 429)},
+    )
     def post(self, request):
         data = self.InputSerializer(data=request.data if isinstance(request.data, dict) else {})
         data.is_valid(raise_exception=True)
@@ -66,7 +71,7 @@ class AuthView(APIView):
         request._request.session["logged_in_at"] = iso(timezone.now())
         return Response({"sessionId": request._request.session.session_key})
 
-    @extend_schema(responses=schema.OBJECT)
+    @extend_schema(responses={200: shapes.Session, **schema.errors(401)})
     def get(self, request):
         user = request.user
         if user is None or not user.is_authenticated:
@@ -74,7 +79,7 @@ class AuthView(APIView):
             raise LoginRequired("no matching session" if has_cookie else "no session ID")
         return Response(session_info(user, request._request.session))
 
-    @extend_schema(responses=schema.OK)
+    @extend_schema(responses={200: shapes.OK})
     def delete(self, request):
         logout(request._request)
         return Response({"result": "ok"})
@@ -87,10 +92,13 @@ class SwitchUserView(APIView):
     permission_classes = [Public]
 
     @extend_schema_serializer(component_name="SwitchUserInput")
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(BodySerializer):
+        schema_required = ("id",)
         id = serializers.CharField(required=False, allow_blank=True)
 
-    @extend_schema(request=InputSerializer, responses=schema.OBJECT)
+    @extend_schema(
+        request=InputSerializer, responses={200: shapes.SessionId, **schema.errors(401, 404)}
+    )
     def post(self, request):
         user = request.user if request.user and request.user.is_authenticated else None
         access_admin(user)

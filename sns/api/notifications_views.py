@@ -3,22 +3,29 @@
 from __future__ import annotations
 
 from django.conf import settings
+from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema, extend_schema_serializer
-from rest_framework import serializers, status
+from rest_framework import status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from sns import selectors, services
 
-from . import schema
-from .params import body, optional_datetime
+from . import schema, shapes
+from .params import BodySerializer, PassedBool, PassedText, body, optional_datetime
 from .presenters import notification_json
 
 
 class NotificationsFeedView(APIView):
     @extend_schema(
-        parameters=[schema.query("newerThan", description="ISO date-time; 304 if nothing newer")],
-        responses={200: schema.LIST, 304: schema.NO_CONTENT},
+        parameters=[
+            schema.query(
+                "newerThan",
+                OpenApiTypes.DATETIME,
+                description="ISO date-time; 304 if nothing newer",
+            )
+        ],
+        responses={200: shapes.many(shapes.Notification), 304: schema.NO_CONTENT},
     )
     def get(self, request):
         rows = selectors.notifications_feed(
@@ -33,11 +40,12 @@ class NotificationsFeedView(APIView):
 
 class NotificationMarkView(APIView):
     @extend_schema_serializer(component_name="NotificationMarkInput")
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(BodySerializer):
         # Passed through as sent: the service checks the types and owns the message.
-        slot = serializers.JSONField(default=None)
-        term = serializers.JSONField(default=None)
-        isRead = serializers.JSONField(default=None, source="is_read")
+        schema_required = ("slot", "term", "isRead")
+        slot = PassedText(default=None)
+        term = PassedText(default=None)
+        isRead = PassedBool(default=None, source="is_read")
 
     @extend_schema(request=InputSerializer, responses={204: schema.NO_CONTENT})
     def post(self, request):
@@ -47,8 +55,9 @@ class NotificationMarkView(APIView):
 
 class NotificationMarkAllView(APIView):
     @extend_schema_serializer(component_name="NotificationMarkAllInput")
-    class InputSerializer(serializers.Serializer):
-        isRead = serializers.JSONField(default=None, source="is_read")
+    class InputSerializer(BodySerializer):
+        schema_required = ("isRead",)
+        isRead = PassedBool(default=None, source="is_read")
 
     @extend_schema(request=InputSerializer, responses={204: schema.NO_CONTENT})
     def post(self, request):

@@ -14,9 +14,13 @@ from sns.access import access_admin
 from sns.errors import InvalidInput
 from sns.ids import parse_id
 
-from . import schema
+from . import schema, shapes
 from .params import (
+    BodySerializer,
     HexIdField,
+    LocaleField,
+    PassedStrings,
+    PassedText,
     body,
     cursor,
     flag,
@@ -43,14 +47,14 @@ def _reply_to_filter(request):
     return parse_id(value, "replyTo")
 
 
-class PostInput(serializers.Serializer):
+class PostInput(BodySerializer):
     """Fields of a post body. `content` and `tags` are passed through as sent: the
     service owns their messages ("content is required", "tags is required and must
     be array")."""
 
-    content = serializers.JSONField(required=False)
-    tags = serializers.JSONField(required=False)
-    locale = serializers.CharField(required=False, allow_blank=True, allow_null=True)
+    content = PassedText(required=False)
+    tags = PassedStrings(required=False)
+    locale = LocaleField(required=False, allow_blank=True, allow_null=True)
     replyTo = HexIdField(source="reply_to")
     allowLikes = serializers.BooleanField(required=False, source="allow_likes")
     allowReplies = serializers.BooleanField(required=False, source="allow_replies")
@@ -59,16 +63,19 @@ class PostInput(serializers.Serializer):
 
 
 class PostCreateInput(PostInput):
-    content = serializers.JSONField(default=None)
-    tags = serializers.JSONField(default=None)
+    schema_required = ("content", "tags")
+    content = PassedText(default=None)
+    tags = PassedStrings(default=None)
     id = HexIdField(strict=True, source="post_id")
 
 
 class PostsView(APIView):
     @extend_schema(
-        parameters=[*schema.PAGE, schema.FOCUS, schema.AFTER]
-        + [schema.query(n) for n in ("query", "ownedBy", "tag", "replyTo")],
-        responses=schema.LIST,
+        parameters=[*schema.PAGE, schema.FOCUS, schema.AFTER, schema.hex_id("ownedBy")]
+        + [schema.query("query", description="full-text filter; admins only")]
+        + [schema.query("tag")]
+        + [schema.query("replyTo", description='a hex id, "" for root posts, "*" for replies')],
+        responses={200: shapes.many(shapes.Post), **schema.errors(403)},
         operation_id="posts_list",
     )
     def get(self, request):
@@ -88,14 +95,17 @@ class PostsView(APIView):
         )
         return Response([post_json(p, focus) for p in posts])
 
-    @extend_schema(request=PostCreateInput, responses={201: schema.OBJECT})
+    @extend_schema(request=PostCreateInput, responses={201: shapes.PostDetail})
     def post(self, request):
         post = services.post_create(request.user, **body(request, PostCreateInput))
         return Response(_detail(post.id), status=status.HTTP_201_CREATED)
 
 
 class PostSearchView(APIView):
-    @extend_schema(parameters=[schema.query("q"), *schema.PAGE, schema.FOCUS], responses=schema.LIST)
+    @extend_schema(
+        parameters=[schema.query("q", required=True), *schema.PAGE, schema.FOCUS],
+        responses=shapes.many(shapes.Post),
+    )
     def get(self, request):
         text = (request.query_params.get("q") or "").strip()
         if not text:
@@ -106,33 +116,33 @@ class PostSearchView(APIView):
 
 
 class PostView(APIView):
-    @extend_schema(parameters=[schema.FOCUS], responses=schema.OBJECT)
+    @extend_schema(parameters=[schema.FOCUS], responses=shapes.PostDetail)
     def get(self, request, post_id):
         return Response(_detail(parse_id(post_id), optional_id(request, "focusUserId")))
 
-    @extend_schema(request=PostInput, responses=schema.OBJECT)
+    @extend_schema(request=PostInput, responses=shapes.PostDetail)
     def put(self, request, post_id):
         post = services.post_update(request.user, parse_id(post_id), **body(request, PostInput))
         return Response(_detail(post.id))
 
-    @extend_schema(responses=schema.OK)
+    @extend_schema(responses={200: shapes.OK})
     def delete(self, request, post_id):
         services.post_delete(request.user, parse_id(post_id))
         return Response(OK)
 
 
 class PostLiteView(APIView):
-    @extend_schema(responses=schema.OBJECT)
+    @extend_schema(responses=shapes.PostLite)
     def get(self, request, post_id):
         return Response(post_lite_json(selectors.post_get(parse_id(post_id))))
 
 
 class PostsByFolloweesView(APIView):
     @extend_schema(
-        parameters=[schema.query("userId"), *schema.PAGE, schema.FOCUS]
+        parameters=[schema.hex_id("userId", required=True), *schema.PAGE, schema.FOCUS]
         + [schema.query(n, OpenApiTypes.BOOL) for n in ("includeSelf", "includeReplies")]
-        + [schema.query("limitPerUser", OpenApiTypes.INT)],
-        responses=schema.LIST,
+        + [schema.query("limitPerUser", schema.INT64)],
+        responses=shapes.many(shapes.Post),
     )
     def get(self, request):
         focus = optional_id(request, "focusUserId")
@@ -149,9 +159,10 @@ class PostsByFolloweesView(APIView):
 
 class PostsLikedView(APIView):
     @extend_schema(
-        parameters=[schema.query("userId"), *schema.PAGE, schema.FOCUS, schema.AFTER]
+        parameters=[schema.hex_id("userId", required=True), *schema.PAGE, schema.FOCUS]
+        + [schema.AFTER]
         + [schema.query("includeReplies", OpenApiTypes.BOOL)],
-        responses=schema.LIST,
+        responses=shapes.many(shapes.Post),
     )
     def get(self, request):
         page = page_params(request)
@@ -167,19 +178,19 @@ class PostsLikedView(APIView):
 
 
 class PostLikeView(APIView):
-    @extend_schema(request=None, responses=schema.OK)
+    @extend_schema(request=None, responses=shapes.OK)
     def post(self, request, post_id):
         services.like_add(request.user, parse_id(post_id))
         return Response(OK)
 
-    @extend_schema(responses=schema.OK)
+    @extend_schema(responses={200: shapes.OK})
     def delete(self, request, post_id):
         services.like_remove(request.user, parse_id(post_id))
         return Response(OK)
 
 
 class PostLikersView(APIView):
-    @extend_schema(parameters=schema.PAGE, responses=schema.LIST)
+    @extend_schema(parameters=schema.PAGE, responses=shapes.many(shapes.User))
     def get(self, request, post_id):
         users = selectors.post_likers(post_id=parse_id(post_id), page=page_params(request))
         # user_json carries no email: likers are never exposed (spec README item 10).

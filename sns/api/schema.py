@@ -1,14 +1,97 @@
 """OpenAPI annotations shared by the API views (drf-spectacular).
 
-Only what a client needs to find its way: paths, query parameters, request bodies
-and the rough shape of answers. The field-level contract is spec/api.md.
+What a client needs to find its way: paths, query parameters (required ones marked),
+request bodies, the rough shape of answers and every error status an operation can
+give, each with the one `{"error": "..."}` body. The field-level contract is spec/api.md.
 """
 
 from __future__ import annotations
 
-from drf_spectacular.extensions import OpenApiAuthenticationExtension
+import re
+
+from drf_spectacular.extensions import OpenApiAuthenticationExtension, OpenApiSerializerExtension
+from drf_spectacular.openapi import AutoSchema
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, OpenApiResponse
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema_serializer
+from rest_framework import serializers
+
+from .permissions import LoginRequired
+
+# What sns.ids.parse_id reads; anything else is 400 `invalid <name>`.
+HEX_ID_PATTERN = r"^(0x)?[0-9a-fA-F]{1,16}$"
+HEX_ID = {"type": "string", "pattern": HEX_ID_PATTERN}
+_SAFE_METHODS = ("GET", "HEAD", "OPTIONS")
+_PATH_ID = re.compile(r"\{(\w+_id)\}")
+_MEANINGS = {
+    400: "invalid input: a malformed id, number, query or body (e.g. `invalid offset`)",
+    401: "login required",
+    403: "not allowed for this user (or a cross-site request)",
+    404: "not found",
+    413: "request body is too large",
+    415: "the body is not application/json",
+    429: "too many requests",
+    500: "the AI model answered unusably",
+    501: "ai features are disabled",
+    503: "the AI service is unavailable",
+}
+
+
+@extend_schema_serializer(component_name="Error")
+class ErrorSerializer(serializers.Serializer):
+    error = serializers.CharField(help_text="a short lower-case message, e.g. `invalid id`")
+
+
+def error(status: int, description: str | None = None) -> OpenApiResponse:
+    return OpenApiResponse(ErrorSerializer, description=description or _MEANINGS[status])
+
+
+def errors(*statuses: int) -> dict:
+    """`{status: error response}` for `responses=` dicts: the codes a view adds to the
+    ones every operation of its kind gets (see StgyAutoSchema)."""
+    return {status: error(status) for status in statuses}
+
+
+class StgyAutoSchema(AutoSchema):
+    """Adds the error answers that come from the shared machinery rather than from a
+    view, so no operation can leave them out:
+
+    * 400 everywhere: NUL in a query, a malformed number or id, an invalid JSON body;
+    * 401 on views behind the default login permission;
+    * 403, 413 and 415 on unsafe methods: cross-site refusals, frozen accounts and
+      throttles, the body size limit, non-JSON bodies;
+    * 404 where the path names a resource.
+
+    A view's own `responses=` entries for the same code take precedence.
+    """
+
+    def get_override_parameters(self):
+        # Path ids are hex ids like every other id; saying so lets clients (and
+        # fuzzers) tell a well-formed id from one the server answers 400.
+        params = [
+            OpenApiParameter(name, HEX_ID, OpenApiParameter.PATH)
+            for name in _PATH_ID.findall(self.path)
+        ]
+        return params + list(super().get_override_parameters())
+
+    def _get_response_bodies(self, direction="response"):
+        bodies = super()._get_response_bodies(direction)
+        for status in self._implied_errors():
+            if str(status) not in bodies:
+                bodies[str(status)] = self._get_response_for_code(
+                    error(status), str(status), direction=direction
+                )
+        return dict(sorted(bodies.items()))
+
+    def _implied_errors(self) -> list[int]:
+        statuses = [400]
+        # The view's own choice for this method (the chat's HEAD is public, its POST not).
+        if any(isinstance(p, LoginRequired) for p in self.view.get_permissions()):
+            statuses.append(401)
+        if self.method not in _SAFE_METHODS:
+            statuses += [403, 413, 415]
+        if "{" in self.path:
+            statuses.append(404)
+        return statuses
 
 
 class SessionCookieScheme(OpenApiAuthenticationExtension):
@@ -19,17 +102,47 @@ class SessionCookieScheme(OpenApiAuthenticationExtension):
         return {"type": "apiKey", "in": "cookie", "name": "session_id"}
 
 
-def query(name: str, kind=OpenApiTypes.STR, description: str = "") -> OpenApiParameter:
-    return OpenApiParameter(name, kind, OpenApiParameter.QUERY, description=description)
+class BodyRequiredFields(OpenApiSerializerExtension):
+    """Marks a body's `schema_required` fields required in the document."""
+
+    target_class = "sns.api.params.BodySerializer"
+    match_subclasses = True
+
+    def map_serializer(self, auto_schema, direction):
+        schema = auto_schema._map_serializer(self.target, direction, bypass_extensions=True)
+        names = set(schema.get("required", ())) | set(self.target.schema_required)
+        if names:
+            schema["required"] = sorted(names)
+        return schema
 
 
+def query(
+    name: str, kind=OpenApiTypes.STR, description: str = "", *, required: bool = False
+) -> OpenApiParameter:
+    return OpenApiParameter(
+        name, kind, OpenApiParameter.QUERY, description=description, required=required
+    )
+
+
+def hex_id(name: str, description: str = "hex id", *, required: bool = False) -> OpenApiParameter:
+    """A 64-bit id as up to 16 hex digits (optionally 0x-prefixed)."""
+    return OpenApiParameter(
+        name,
+        HEX_ID,
+        OpenApiParameter.QUERY,
+        description=description,
+        required=required,
+    )
+
+
+INT64 = {"type": "integer", "minimum": 0, "maximum": (1 << 63) - 1}
 PAGE = [
-    query("offset", OpenApiTypes.INT),
-    query("limit", OpenApiTypes.INT),
+    query("offset", INT64),
+    query("limit", INT64),
     query("order", description="desc (default) or asc"),
 ]
-FOCUS = query("focusUserId", description="hex id of the user the relation flags are about")
-AFTER = query("after", description="hex id cursor; needs offset=0")
+FOCUS = hex_id("focusUserId", "hex id of the user the relation flags are about")
+AFTER = hex_id("after", "hex id cursor; needs offset=0")
 
 OBJECT = OpenApiTypes.OBJECT
 LIST = OpenApiResponse(response={"type": "array", "items": {"type": "object"}})

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from django.contrib.auth import update_session_auth_hash
-from drf_spectacular.utils import extend_schema, extend_schema_serializer
+from drf_spectacular.utils import extend_schema, extend_schema_field, extend_schema_serializer
 from rest_framework import serializers, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -12,39 +12,60 @@ from sns import selectors, services
 from sns.access import access_admin
 from sns.ids import parse_id
 
-from . import schema
-from .params import HexIdField, body, cursor, optional_id, page_params
+from . import schema, shapes
+from .params import (
+    BodySerializer,
+    HexIdField,
+    StringField,
+    body,
+    cursor,
+    optional_id,
+    page_params,
+)
 from .presenters import user_detail_json, user_json, user_lite_json
 
 OK = {"result": "ok"}
 
 
-def _text(**kwargs):
+def _text(described: dict | None = None, **kwargs):
     """A string field that leaves blank and too-long checks to the services, so
-    their messages reach the client."""
-    return serializers.CharField(required=False, allow_blank=True, trim_whitespace=False, **kwargs)
+    their messages reach the client; `described` is what the document says of it."""
+    # A class per description: DRF deep-copies field instances, annotations and all lost.
+    kind = StringField
+    if described:
+        kind = extend_schema_field(described)(type("Text", (StringField,), {}))
+    return kind(required=False, allow_blank=True, trim_whitespace=False, **kwargs)
+
+
+# What the services accept, for the document.
+EMAIL = {"type": "string", "format": "email", "maxLength": 100}
+NICKNAME = {"type": "string", "maxLength": 50}
+AVATAR = {"type": "string", "maxLength": 100, "nullable": True}
+AI_MODEL = {"type": "string", "enum": ["advanced", "balanced", "basic"], "nullable": True}
 
 
 class UsersView(APIView):
     @extend_schema_serializer(component_name="UserCreateInput")
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(BodySerializer):
+        schema_required = ("email", "nickname", "password")
         id = HexIdField(strict=True, source="user_id")
-        email = _text(default=None, allow_null=True)
-        nickname = _text(default=None, allow_null=True)
+        email = _text(EMAIL, default=None, allow_null=True)
+        nickname = _text(NICKNAME, default=None, allow_null=True)
         password = _text(default=None, allow_null=True)
         isAdmin = serializers.BooleanField(required=False, source="is_admin")
         blockStrangers = serializers.BooleanField(required=False, source="block_strangers")
         locale = _text(allow_null=True)
         timezone = _text(allow_null=True, source="timezone_name")
         introduction = _text(allow_null=True)
-        avatar = _text(allow_null=True)
-        aiModel = _text(allow_null=True, source="ai_model")
+        avatar = _text(AVATAR, allow_null=True)
+        aiModel = _text(AI_MODEL, allow_null=True, source="ai_model")
         aiPersonality = _text(allow_null=True, source="ai_personality")
 
     @extend_schema(
         parameters=[*schema.PAGE, schema.FOCUS, schema.AFTER]
-        + [schema.query(n) for n in ("query", "nickname", "nicknamePrefix")],
-        responses=schema.LIST,
+        + [schema.query("query", description="full-text filter; admins only")]
+        + [schema.query(n) for n in ("nickname", "nicknamePrefix")],
+        responses={200: shapes.many(shapes.User), **schema.errors(403)},
         operation_id="users_list",
     )
     def get(self, request):
@@ -63,7 +84,7 @@ class UsersView(APIView):
         )
         return Response([user_json(u, focus) for u in users])
 
-    @extend_schema(request=InputSerializer, responses={201: schema.OBJECT})
+    @extend_schema(request=InputSerializer, responses={201: shapes.User})
     def post(self, request):
         data = body(request, self.InputSerializer)
         user = services.user_create(request.user, **data)
@@ -72,49 +93,50 @@ class UsersView(APIView):
 
 class UserView(APIView):
     @extend_schema_serializer(component_name="UserUpdateInput")
-    class InputSerializer(serializers.Serializer):
-        email = _text()
-        nickname = _text()
+    class InputSerializer(BodySerializer):
+        email = _text(EMAIL)
+        nickname = _text(NICKNAME)
         introduction = _text()
-        avatar = _text(allow_null=True)
+        avatar = _text(AVATAR, allow_null=True)
         locale = _text()
         timezone = _text(source="timezone_name")
         blockStrangers = serializers.BooleanField(required=False, source="block_strangers")
         aiPersonality = _text(allow_null=True, source="ai_personality")
         isAdmin = serializers.BooleanField(required=False, source="is_admin")
         isFrozen = serializers.BooleanField(required=False, source="is_frozen")
-        aiModel = _text(allow_null=True, source="ai_model")
+        aiModel = _text(AI_MODEL, allow_null=True, source="ai_model")
 
-    @extend_schema(parameters=[schema.FOCUS], responses=schema.OBJECT)
+    @extend_schema(parameters=[schema.FOCUS], responses=shapes.UserDetail)
     def get(self, request, user_id):
         focus = optional_id(request, "focusUserId")
         user = selectors.user_get(parse_id(user_id), focus_user_id=focus)
         return Response(user_detail_json(user, request.user, focus))
 
-    @extend_schema(request=InputSerializer, responses=schema.OBJECT)
+    @extend_schema(request=InputSerializer, responses=shapes.User)
     def put(self, request, user_id):
         target_id = parse_id(user_id)
         user = services.user_update(request.user, target_id, **body(request, self.InputSerializer))
         return Response(user_json(user))
 
-    @extend_schema(responses=schema.OK)
+    @extend_schema(responses={200: shapes.OK})
     def delete(self, request, user_id):
         services.user_delete(request.user, parse_id(user_id))
         return Response(OK)
 
 
 class UserLiteView(APIView):
-    @extend_schema(responses=schema.OBJECT)
+    @extend_schema(responses=shapes.UserLite)
     def get(self, request, user_id):
         return Response(user_lite_json(selectors.user_get(parse_id(user_id))))
 
 
 class UserPasswordView(APIView):
     @extend_schema_serializer(component_name="UserPasswordInput")
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(BodySerializer):
+        schema_required = ("password",)
         password = _text(default=None, allow_null=True)
 
-    @extend_schema(request=InputSerializer, responses=schema.OK)
+    @extend_schema(request=InputSerializer, responses=shapes.OK)
     def put(self, request, user_id):
         target_id = parse_id(user_id)
         services.user_set_password(request.user, target_id, body(request, self.InputSerializer)["password"])
@@ -126,31 +148,33 @@ class UserPasswordView(APIView):
 
 
 class UserFollowView(APIView):
-    @extend_schema(request=None, responses=schema.OK)
+    @extend_schema(request=None, responses=shapes.OK)
     def post(self, request, user_id):
         services.follow_add(request.user, parse_id(user_id))
         return Response(OK)
 
-    @extend_schema(responses=schema.OK)
+    @extend_schema(responses={200: shapes.OK})
     def delete(self, request, user_id):
         services.follow_remove(request.user, parse_id(user_id))
         return Response(OK)
 
 
 class UserBlockView(APIView):
-    @extend_schema(request=None, responses=schema.OK)
+    @extend_schema(request=None, responses=shapes.OK)
     def post(self, request, user_id):
         services.block_add(request.user, parse_id(user_id))
         return Response(OK)
 
-    @extend_schema(responses=schema.OK)
+    @extend_schema(responses={200: shapes.OK})
     def delete(self, request, user_id):
         services.block_remove(request.user, parse_id(user_id))
         return Response(OK)
 
 
 class UserFolloweesView(APIView):
-    @extend_schema(parameters=[*schema.PAGE, schema.FOCUS, schema.AFTER], responses=schema.LIST)
+    @extend_schema(
+        parameters=[*schema.PAGE, schema.FOCUS, schema.AFTER], responses=shapes.many(shapes.User)
+    )
     def get(self, request, user_id):
         page = page_params(request)
         focus = optional_id(request, "focusUserId")
@@ -161,7 +185,7 @@ class UserFolloweesView(APIView):
 
 
 class UserFollowersView(APIView):
-    @extend_schema(parameters=[*schema.PAGE, schema.FOCUS], responses=schema.LIST)
+    @extend_schema(parameters=[*schema.PAGE, schema.FOCUS], responses=shapes.many(shapes.User))
     def get(self, request, user_id):
         page = page_params(request)
         focus = optional_id(request, "focusUserId")
@@ -170,7 +194,9 @@ class UserFollowersView(APIView):
 
 
 class UserBlockeesView(APIView):
-    @extend_schema(parameters=[*schema.PAGE, schema.FOCUS, schema.AFTER], responses=schema.LIST)
+    @extend_schema(
+        parameters=[*schema.PAGE, schema.FOCUS, schema.AFTER], responses=shapes.many(shapes.User)
+    )
     def get(self, request, user_id):
         page = page_params(request)
         focus = optional_id(request, "focusUserId")

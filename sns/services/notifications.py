@@ -19,6 +19,7 @@ from django.utils import timezone
 from ..access import access_writable
 from ..errors import InvalidInput
 from ..models import Notification, Post, User
+from ..textguard import refuse_invalid
 
 log = logging.getLogger(__name__)
 
@@ -168,6 +169,8 @@ def notification_mark(actor: User, *, slot, term, is_read) -> None:
     access_writable(actor)
     if not isinstance(slot, str) or not isinstance(term, str) or not isinstance(is_read, bool):
         raise InvalidInput("slot, term and isRead are required")
+    refuse_invalid(slot, "slot")
+    refuse_invalid(term, "term")
     Notification.objects.filter(user_id=actor.id, slot=slot, term=term).update(is_read=is_read)
 
 

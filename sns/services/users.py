@@ -16,6 +16,7 @@ from ..errors import Conflict, Forbidden, InvalidInput
 from ..markdown import make_snippet
 from ..models import AiTier, Follow, Like, Post, User
 from ..text import normalize_locale, normalize_timezone
+from ..textguard import checked_text, refuse_invalid, strip_invisible
 
 _UNSET = object()
 
@@ -23,7 +24,7 @@ _UNSET = object()
 def _clean_email(email) -> str:
     if not isinstance(email, str) or not email.strip():
         raise InvalidInput("email is required")
-    email = email.strip().lower()
+    email = refuse_invalid(email, "email").strip().lower()
     try:
         validate_email(email)
     except ValidationError:
@@ -34,9 +35,12 @@ def _clean_email(email) -> str:
 
 
 def _clean_nickname(nickname) -> str:
-    if not isinstance(nickname, str) or not nickname.strip():
+    if not isinstance(nickname, str):
         raise InvalidInput("nickname is required")
-    nickname = " ".join(nickname.split())
+    # Bidi overrides and invisible controls could make one name pass for another.
+    nickname = " ".join(strip_invisible(refuse_invalid(nickname, "nickname")).split())
+    if not nickname:
+        raise InvalidInput("nickname is required")
     if len(nickname) > 50:
         raise InvalidInput("nickname is too long")
     return nickname
@@ -45,6 +49,7 @@ def _clean_nickname(nickname) -> str:
 def _clean_password(password, user: User | None = None) -> str:
     if not isinstance(password, str) or not password:
         raise InvalidInput("password required")
+    refuse_invalid(password, "password")
     try:
         password_validation.validate_password(password, user)
     except ValidationError as exc:
@@ -63,9 +68,16 @@ def _clean_ai_model(ai_model):
 def _clean_long_text(actor: User, value, name: str, limit_setting: str) -> str:
     if not isinstance(value, str):
         raise InvalidInput(f"{name} must be a string")
+    refuse_invalid(value, name)
     if not actor.is_admin and len(value) > getattr(settings, limit_setting):
         raise InvalidInput(f"{name} is too long")
     return value
+
+
+def _clean_avatar(avatar) -> str | None:
+    if avatar in (None, ""):
+        return None
+    return checked_text(avatar, "avatar", max_length=User._meta.get_field("avatar").max_length)
 
 
 def _create(*, email, nickname, password, **fields) -> User:
@@ -114,7 +126,7 @@ def user_create(
         locale=normalize_locale(locale or "en-US"),
         timezone=normalize_timezone(timezone_name or "UTC"),
         introduction=_clean_long_text(actor, introduction or "", "introduction", "STGY_INTRODUCTION_LENGTH_LIMIT"),
-        avatar=avatar or None,
+        avatar=_clean_avatar(avatar),
         ai_model=_clean_ai_model(ai_model),
         ai_personality=ai_personality if ai_personality else None,
     )
@@ -167,7 +179,7 @@ def user_update(
         user.ai_personality = text or None
         size += len(text)
     if avatar is not _UNSET:
-        user.avatar = avatar or None
+        user.avatar = _clean_avatar(avatar)
     if locale is not _UNSET:
         user.locale = normalize_locale(locale)
     if timezone_name is not _UNSET:

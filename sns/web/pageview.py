@@ -152,7 +152,11 @@ class Paged:
 
 def page_number(request, param: str = "page") -> int:
     raw = request.GET.get(param, "")
-    return min(int(raw), _MAX_PAGE_NUMBER) if raw.isdigit() else 0
+    # isdigit() is also true of "²" and of 5,000-digit numbers, which int() refuses.
+    if not (raw.isascii() and raw.isdigit()):
+        return 0
+    digits = raw.lstrip("0") or "0"
+    return _MAX_PAGE_NUMBER if len(digits) > 4 else min(int(digits), _MAX_PAGE_NUMBER)
 
 
 def paged(

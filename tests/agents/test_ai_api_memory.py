@@ -174,6 +174,8 @@ def test_interest_post_embeds_on_the_server(ai_user, settings):
             400, "model is not accepted for feature generation",
         ),
         ("offline", "admin", {"interest": "x", "features": 5}, 400, "invalid features"),
+        # A 5-byte vector would break every similarity it later took part in.
+        ("none", "self", {"interest": "x", "features": "AQIDBAU="}, 400, "invalid features"),
     ],
 )
 def test_interest_post_rules(ai_user, admin, settings, provider, who, body, status, message):

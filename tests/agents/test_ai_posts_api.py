@@ -285,3 +285,21 @@ def test_views_generate_openapi_without_warnings():
     paths = SchemaGenerator(patterns=urlpatterns).get_schema(request=None, public=True)["paths"]
     assert "/ai-posts/recommendations/posts/for-user/{user_id}" in paths
     assert (dict(GENERATOR_STATS._warn_cache), dict(GENERATOR_STATS._error_cache)) == ({}, {})
+
+
+@pytest.mark.django_db
+def test_a_vector_of_the_wrong_length_is_refused_and_search_seeds_keep_working(admin, human):
+    """A 5-byte vector used to be stored, and the owner's search seeds then failed
+    with a 500 (numpy could not add it to the 512-byte ones)."""
+    post = make_post(human, STARS)
+    make_post(human, BREAD)
+    services.like_add(human, post.id)
+    client = login_client(admin)
+    short = features_to_b64(bytes([1, 2, 3, 4, 5]))
+    response = client.put(f"/api/ai-posts/{hexid(post)}", {"features": short}, format="json")
+    assert response.json() == {"error": "invalid features"}
+    response = client.get(f"/api/ai-posts/search-seed?userId={hexid(human)}")
+    assert response.status_code == 200
+    query = {"tags": [{"name": "sky", "count": 1}], "features": short}
+    response = client.post("/api/ai-posts/recommendations", query, format="json")
+    assert response.json() == {"error": "invalid features"}

@@ -1,0 +1,52 @@
+"""Success bodies of the AI memory and post-summary routes as OpenAPI components,
+mirroring agents/api/presenters.py and the summary packet field by field."""
+
+from __future__ import annotations
+
+from drf_spectacular.utils import OpenApiResponse
+from rest_framework import serializers
+
+
+def _id(**kwargs):
+    return serializers.CharField(help_text="16 hex digits", **kwargs)
+
+
+class AiInterest(serializers.Serializer):
+    userId = _id()
+    updatedAt = serializers.DateTimeField()
+    interest = serializers.CharField()
+    features = serializers.CharField(help_text="base64 int8[512]")
+    tags = serializers.ListField(child=serializers.CharField())
+
+
+class AiPeerImpression(serializers.Serializer):
+    userId = _id()
+    peerId = _id()
+    updatedAt = serializers.DateTimeField()
+    payload = serializers.CharField()
+
+
+class AiPeerImpressionItem(AiPeerImpression):
+    peerNickname = serializers.CharField(allow_null=True)
+
+
+class AiPostImpression(AiPeerImpression):
+    postId = _id()
+
+
+class AiPostImpressionItem(AiPostImpression):
+    peerNickname = serializers.CharField(allow_null=True)
+    postSnippet = serializers.CharField(allow_null=True)
+
+
+class AiPostSummary(serializers.Serializer):
+    postId = _id()
+    sourceUpdatedAt = serializers.DateTimeField(allow_null=True)
+    summary = serializers.CharField(allow_null=True)
+    features = serializers.CharField(allow_null=True, help_text="base64 int8[512]")
+    tags = serializers.ListField(child=serializers.CharField())
+    keywordHashes = serializers.ListField(child=serializers.IntegerField())
+
+
+def many(serializer_class) -> OpenApiResponse:
+    return OpenApiResponse(serializer_class(many=True))

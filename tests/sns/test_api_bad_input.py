@@ -1,0 +1,261 @@
+"""Bad input against every write route of the API: only 4xx answers, each with an
+`{"error"}` body, and no row of the social tables changes when a request is refused.
+
+The routes come from the OpenAPI document, so a new write route without an entry here
+fails `test_every_write_route_has_a_table_entry`.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from django.test import Client
+from drf_spectacular.generators import SchemaGenerator
+
+from agents.models import Interest, PeerImpression, PostImpression, PostSummary
+from sns import services
+from sns.models import Block, Follow, Like, Notification, Post, PostTag, User
+from tests.factories import make_ai_user, make_post, make_user
+
+pytestmark = pytest.mark.django_db
+
+SOCIAL_TABLES = [
+    User,
+    Post,
+    PostTag,
+    Like,
+    Follow,
+    Block,
+    Notification,
+    Interest,
+    PeerImpression,
+    PostImpression,
+    PostSummary,
+]
+NUL = "bad\x00text"
+BIDI = "ab\u202ecd\u2066ef\u200f"
+# Sent as the JSON escape "\ud800": json.dumps writes lone surrogates that way.
+LONE_SURROGATE = "bad\ud800text"
+WRONG_VALUES = {
+    "2^63": 2**63,
+    "10^30": 10**30,
+    "-1": -1,
+    "list": ["x"],
+    "object": {"a": 1},
+    "null": None,
+}
+
+# method, path (ids filled in by `_path`), a body the route accepts.
+WRITE_ROUTES = [
+    ("POST", "/api/auth", {"email": "root@example.com", "password": "correct-horse-battery"}),
+    ("DELETE", "/api/auth", None),
+    ("POST", "/api/auth/switch-user", {"id": "{other}"}),
+    (
+        "POST",
+        "/api/users",
+        {"email": "new@example.com", "nickname": "New", "password": "a-long-password-1"},
+    ),
+    ("PUT", "/api/users/{other}", {"nickname": "Renamed", "introduction": "hi", "avatar": "a.png"}),
+    ("DELETE", "/api/users/{other}", None),
+    ("PUT", "/api/users/{other}/password", {"password": "another-password-2"}),
+    ("POST", "/api/users/{stranger}/follow", None),
+    ("DELETE", "/api/users/{other}/follow", None),
+    ("POST", "/api/users/{stranger}/block", None),
+    ("DELETE", "/api/users/{blocked}/block", None),
+    ("POST", "/api/posts", {"content": "hello", "tags": ["a"], "locale": "en"}),
+    ("PUT", "/api/posts/{post}", {"content": "edited", "tags": ["b"], "locale": "en"}),
+    ("DELETE", "/api/posts/{post}", None),
+    ("POST", "/api/posts/{post}/like", None),
+    ("DELETE", "/api/posts/{liked}/like", None),
+    ("POST", "/api/notifications/mark", {"slot": "follow", "term": "2026-01-01", "isRead": True}),
+    ("POST", "/api/notifications/mark-all", {"isRead": True}),
+    (
+        "POST",
+        "/api/ai-users/chat",
+        {"model": "basic", "messages": [{"role": "user", "content": "hi"}]},
+    ),
+    ("POST", "/api/ai-users/features", {"input": "hello"}),
+    ("POST", "/api/ai-users/{ai}/interests", {"interest": "cooking", "tags": ["food"]}),
+    ("POST", "/api/ai-users/{ai}/peer-impressions", {"peerId": "{other}", "payload": "kind"}),
+    ("POST", "/api/ai-users/{ai}/post-impressions", {"postId": "{post}", "payload": "good"}),
+    ("PUT", "/api/ai-posts/{post}", {"summary": "short", "tags": ["t"], "keywords": ["k"]}),
+    ("POST", "/api/ai-posts/recommendations", {"tags": [{"name": "a", "count": 1}], "limit": 5}),
+    (
+        "POST",
+        "/api/ai-posts/recommendations/posts",
+        {"tags": [{"name": "a", "count": 1}], "limit": 5},
+    ),
+]
+# Fields where a wrong value is not an error: ignored knobs, nullable optionals.
+ACCEPTED = {
+    ("/api/users/{other}", "avatar", "null"),
+    ("/api/ai-posts/{post}", "summary", "null"),
+    *(("/api/ai-users/{ai}/interests", "tags", label) for label in WRONG_VALUES),
+    ("/api/posts", "locale", "null"),
+    ("/api/posts/{post}", "locale", "null"),
+    ("/api/ai-posts/recommendations", "limit", "2^63"),
+    ("/api/ai-posts/recommendations", "limit", "10^30"),
+    ("/api/ai-posts/recommendations", "limit", "-1"),
+    ("/api/ai-posts/recommendations", "limit", "list"),
+    ("/api/ai-posts/recommendations", "limit", "object"),
+    ("/api/ai-posts/recommendations", "limit", "null"),
+    ("/api/ai-posts/recommendations", "tags", "null"),
+}
+ACCEPTED |= {
+    (path + "/posts", field, label)
+    for (path, field, label) in set(ACCEPTED)
+    if path == "/api/ai-posts/recommendations"
+}
+
+
+@pytest.fixture
+def world(settings):
+    settings.STGY_AI_PROVIDER = "offline"
+    settings.REST_FRAMEWORK = {
+        **settings.REST_FRAMEWORK,
+        "DEFAULT_THROTTLE_RATES": {"login": "100000/min"},
+    }
+    admin = make_user("Root", is_admin=True, email="root@example.com")
+    other = make_user("Other")
+    stranger = make_user("Stranger")
+    blocked = make_user("Blocked")
+    ai = make_ai_user("Aibo")
+    post = make_post(other, "their post", tags=["x"])
+    liked = make_post(other, "liked post")
+    services.follow_add(admin, other.id)
+    services.block_add(admin, blocked.id)
+    services.like_add(admin, liked.id)
+    client = Client()
+    client.force_login(admin)
+    ids = {
+        "other": other.hex_id,
+        "stranger": stranger.hex_id,
+        "blocked": blocked.hex_id,
+        "ai": ai.hex_id,
+        "post": post.hex_id,
+        "liked": liked.hex_id,
+    }
+    return client, ids
+
+
+def _fill(value, ids):
+    if isinstance(value, str):
+        return value.format(**ids) if "{" in value else value
+    if isinstance(value, dict):
+        return {k: _fill(v, ids) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_fill(v, ids) for v in value]
+    return value
+
+
+def _counts() -> dict:
+    return {model.__name__: model.objects.count() for model in SOCIAL_TABLES}
+
+
+def _send(client, method, path, payload: bytes | str | None):
+    kwargs = {"content_type": "application/json"}
+    if payload is not None:
+        kwargs["data"] = payload
+    return getattr(client, method.lower())(path, **kwargs)
+
+
+def _assert_refused(client, method, path, payload, *, status=None):
+    before = _counts()
+    response = _send(client, method, path, payload)
+    sent = payload[:120] if isinstance(payload, str) else payload
+    assert 400 <= response.status_code < 500, (method, path, sent, response.content[:200])
+    if status is not None:
+        assert response.status_code == status, (method, path, response.content[:200])
+    assert isinstance(response.json().get("error"), str)
+    assert _counts() == before, (method, path, "rows changed on a refused request")
+    return response
+
+
+def test_every_write_route_has_a_table_entry():
+    schema = SchemaGenerator().get_schema(request=None, public=True)
+    routes = {
+        (method.upper(), path)
+        for path, item in schema["paths"].items()
+        for method in item
+        if method in ("post", "put", "patch", "delete")
+    }
+    listed = {
+        (
+            m,
+            p.replace("{other}", "{user_id}")
+            .replace("{stranger}", "{user_id}")
+            .replace("{blocked}", "{user_id}")
+            .replace("{ai}", "{user_id}")
+            .replace("{liked}", "{post_id}")
+            .replace("{post}", "{post_id}"),
+        )
+        for m, p, _ in WRITE_ROUTES
+    }
+    assert routes == listed
+
+
+@pytest.mark.parametrize(
+    ("method", "path", "body"), WRITE_ROUTES, ids=[f"{m} {p}" for m, p, _ in WRITE_ROUTES]
+)
+def test_a_write_route_refuses_bad_bodies_and_changes_nothing(world, method, path, body):
+    client, ids = world
+    url = path.format(**ids)
+    deep = "[" * 1000 + "]" * 1000
+    _assert_refused(client, method, url, deep, status=400)
+    _assert_refused(client, method, url, '{"a": ' * 40 + "1" + "}" * 40, status=400)
+    huge = json.dumps({"content": "x" * (10 * 1024 * 1024)})
+    response = _assert_refused(client, method, url, huge, status=413)
+    assert response.json() == {"error": "request body is too large"}
+    if body is None:
+        return
+    _assert_refused(client, method, url, '{"content": "unterminated', status=400)
+    _assert_refused(client, method, url, '["a JSON array, not an object"]', status=400)
+    for field in body:
+        for label, value in {"NUL": NUL, "lone surrogate": LONE_SURROGATE}.items():
+            payload = json.dumps(_fill({**body, field: _nest(body[field], value)}, ids))
+            response = _assert_refused(client, method, url, payload, status=400)
+            assert response.json() == {"error": f"{field} contains invalid characters"}, label
+        for label, value in WRONG_VALUES.items():
+            if (path, field, label) in ACCEPTED or type(value) is type(body[field]):
+                continue
+            payload = json.dumps(_fill({**body, field: value}, ids))
+            _assert_refused(client, method, url, payload)
+
+
+def _nest(template, bad: str):
+    """`bad` where the field's text lives: the string itself, or inside its list/object."""
+    if isinstance(template, list):
+        return [_nest(template[0], bad)] if template else [bad]
+    if isinstance(template, dict):
+        return {
+            k: _nest(v, bad) if isinstance(v, (str, list, dict)) else v for k, v in template.items()
+        }
+    return bad
+
+
+@pytest.mark.parametrize(
+    "path",
+    ["/api/posts/10000000000000000", "/api/posts/%00", "/api/posts/-1", "/api/users/1e30/follow"],
+)
+def test_malformed_path_ids_are_400(world, path):
+    client, _ids = world
+    for method in ("PUT", "DELETE", "POST"):
+        response = _send(client, method, path, json.dumps({"content": "x", "tags": []}))
+        assert response.status_code in (400, 404, 405), (method, path, response.status_code)
+        assert response.status_code != 404 or "error" in response.json()
+
+
+def test_bidi_characters_are_stripped_from_nicknames_and_tags(world):
+    client, ids = world
+    response = client.put(
+        f"/api/users/{ids['other']}", {"nickname": "Eve" + BIDI}, content_type="application/json"
+    )
+    assert response.status_code == 200
+    assert response.json()["nickname"] == "Eveabcdef"
+    response = client.post(
+        "/api/posts", {"content": "hi", "tags": ["t" + BIDI]}, content_type="application/json"
+    )
+    assert response.status_code == 201
+    assert response.json()["tags"] == ["tabcdef"]
+    assert response.json()["content"] == "hi"

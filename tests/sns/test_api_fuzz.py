@@ -1,0 +1,168 @@
+"""Schema-driven fuzzing of the whole API (schemathesis) against the real WSGI app and
+database: no answer may be a 5xx, and every answer must be one the OpenAPI document
+declares for that operation, in the shape it declares.
+
+Runs as an ordinary user and as an admin, each case with a fresh session (the fuzzer
+logs itself out and changes passwords). Every operation is fuzzed with generated ids
+and, where its path names a resource, with ids of real rows, so the rules and the
+database are reached, not only the id parser. Generation is derandomized: the same
+cases every run, so CI is stable. Figures are printed for the run record (-s).
+"""
+
+from __future__ import annotations
+
+import collections
+import time
+
+import pytest
+import schemathesis
+from django.core.signals import request_finished, request_started
+from django.db import close_old_connections
+from django.test import Client
+from hypothesis import HealthCheck, Phase, given
+from hypothesis import settings as hypothesis_settings
+from schemathesis import GenerationMode
+from schemathesis.checks import not_a_server_error
+from schemathesis.specs.openapi.checks import (
+    content_type_conformance,
+    response_schema_conformance,
+    status_code_conformance,
+)
+
+from agents import memory
+from sns import services
+from stgy.wsgi import application
+from tests.factories import make_ai_user, make_post, make_user
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+CHECKS = [
+    not_a_server_error,
+    status_code_conformance,
+    content_type_conformance,
+    response_schema_conformance,
+]
+EXAMPLES_PER_STRATEGY = 15
+
+
+@pytest.fixture
+def wsgi_connections():
+    """The app runs in-process on the test's database connection, which Django would
+    close at the end of every request as a server's; Django's test client disconnects
+    the same two signals."""
+    request_started.disconnect(close_old_connections)
+    request_finished.disconnect(close_old_connections)
+    yield
+    request_started.connect(close_old_connections)
+    request_finished.connect(close_old_connections)
+
+
+def _session_cookie(user) -> dict:
+    client = Client()
+    client.force_login(user)
+    return {"session_id": client.cookies["session_id"].value}
+
+
+def _world(actor):
+    """Rows the fixed-id cases point at: another person, an AI user with memory, posts."""
+    other = make_user("Target")
+    ai = make_ai_user("Fuzzbot")
+    own = make_post(actor, "my post #fuzz", tags=["fuzz"])
+    theirs = make_post(other, "their post", tags=["other"])
+    make_post(ai, "a reply", reply_to=theirs.id)
+    services.follow_add(actor, other.id)
+    services.like_add(actor, theirs.id)
+    memory.peer_impression_save(ai, peer_id=other.id, payload="kind and curious")
+    memory.post_impression_save(ai, post_id=theirs.id, payload="a fine post")
+    return {"other": other, "ai": ai, "own_post": own, "their_post": theirs}
+
+
+def _fixed_ids(path: str, world) -> dict:
+    """The AI user and what it remembers for its memory routes; elsewhere another
+    person and the actor's own post (which the actor may edit and delete)."""
+    memory_route = path.startswith("/api/ai-users/")
+    return {
+        "user_id": (world["ai"] if memory_route else world["other"]).hex_id,
+        "peer_id": world["other"].hex_id,
+        "post_id": (world["their_post"] if memory_route else world["own_post"]).hex_id,
+        "label": "balanced",
+    }
+
+
+def _strategies(operation, world):
+    yield GenerationMode.POSITIVE, operation.as_strategy(GenerationMode.POSITIVE)
+    yield GenerationMode.NEGATIVE, operation.as_strategy(GenerationMode.NEGATIVE)
+    names = {p.name for p in operation.path_parameters}
+    if names:
+        fixed = {k: v for k, v in _fixed_ids(operation.path, world).items() if k in names}
+        yield "fixed ids", operation.as_strategy(GenerationMode.POSITIVE, path_parameters=fixed)
+
+
+def _run_strategy(strategy, key: tuple, actor, figures, problems) -> None:
+    """Send `EXAMPLES_PER_STRATEGY` generated cases; count answers and violations."""
+
+    @given(case=strategy)
+    @hypothesis_settings(
+        max_examples=EXAMPLES_PER_STRATEGY,
+        derandomize=True,
+        database=None,
+        deadline=None,
+        phases=[Phase.explicit, Phase.generate],
+        suppress_health_check=list(HealthCheck),
+    )
+    def run(case):
+        response = case.call(cookies=_session_cookie(actor))
+        figures["requests"] += 1
+        figures[f"status {response.status_code}"] += 1
+        if response.status_code >= 500:
+            figures["5xx"] += 1
+        try:
+            case.validate_response(response, checks=CHECKS)
+        except BaseExceptionGroup as group:
+            figures["violations"] += 1
+            for failure in group.exceptions:
+                title = str(failure).splitlines()[0]
+                problems.setdefault((*key, title), str(group)[:1500])
+
+    run()
+
+
+def _fuzz(actor, world):
+    schema = schemathesis.openapi.from_wsgi("/api/openapi.yml", application)
+    figures = collections.Counter()
+    problems: dict[tuple, str] = {}
+    for result in schema.get_all_operations():
+        operation = result.ok()
+        figures["operations"] += 1
+        for mode, strategy in _strategies(operation, world):
+            _run_strategy(strategy, (operation.label, str(mode)), actor, figures, problems)
+    return figures, problems
+
+
+@pytest.mark.parametrize("role", ["user", "admin"])
+def test_fuzzing_the_schema_finds_no_server_error_and_no_schema_violation(
+    role, settings, wsgi_connections
+):
+    # The offline stand-in keeps the AI routes live (no 501) without any network; the
+    # hourly write limits would otherwise answer most writes 403 before their rules run.
+    settings.STGY_AI_PROVIDER = "offline"
+    for name in ("POSTS", "LIKES", "USER_UPDATES"):
+        setattr(settings, f"STGY_HOURLY_{name}_COUNT_LIMIT", 1_000_000)
+    settings.STGY_HOURLY_POSTS_SIZE_LIMIT = settings.STGY_HOURLY_USER_UPDATES_SIZE_LIMIT = 10**12
+    actor = make_user("Fuzzer", is_admin=role == "admin")
+    world = _world(actor)
+    started = time.monotonic()
+    figures, problems = _fuzz(actor, world)
+    print(
+        f"\nschemathesis as {role}: {figures['operations']} operations, "
+        f"{figures['requests']} requests, {figures['5xx']} server errors (5xx), "
+        f"{figures['violations']} responses violating the schema, "
+        f"{time.monotonic() - started:.0f} s"
+    )
+    statuses = sorted((k[7:], v) for k, v in figures.items() if k.startswith("status "))
+    print("  by status:", ", ".join(f"{code}: {count}" for code, count in statuses))
+    for (label, mode, title), detail in sorted(problems.items()):
+        print(f"--- {label} [{mode}]: {title}\n{detail}\n")
+    assert figures["operations"] >= 50
+    assert figures["requests"] >= figures["operations"] * 2 * EXAMPLES_PER_STRATEGY // 2
+    assert (figures["5xx"], figures["violations"]) == (0, 0), sorted(problems)
