@@ -1,9 +1,10 @@
 from django.contrib import admin
 from django.templatetags.static import static
-from django.urls import include, path
+from django.urls import include, path, re_path
 from django.views.generic.base import RedirectView
 from drf_spectacular.views import SpectacularAPIView
 
+from sns.api.errors import api_not_found
 from stgy.api_docs import ApiDocsView
 
 api_patterns = [
@@ -12,6 +13,7 @@ api_patterns = [
     path("", include("agents.api.ai_posts_urls")),
     path("openapi.yml", SpectacularAPIView.as_view(permission_classes=[]), name="openapi"),
     path("docs", ApiDocsView.as_view(url_name="openapi"), name="api-docs"),
+    re_path(r"", api_not_found),  # last: every other /api/ path
 ]
 
 urlpatterns = [

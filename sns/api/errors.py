@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import logging
 
-from django.http import Http404
+from django.http import Http404, JsonResponse
 from rest_framework import exceptions
 from rest_framework.response import Response
 
@@ -43,3 +43,9 @@ def _flatten(detail) -> str:
     if isinstance(detail, list):
         return "; ".join(_flatten(v) for v in detail)
     return str(detail)
+
+
+def api_not_found(request, *args, **kwargs):
+    """Any path under /api/ that names no route: a JSON 404 like every other API error,
+    not the site's HTML page (a client parses the body)."""
+    return JsonResponse({"error": "not found"}, status=404)

@@ -15,7 +15,17 @@ from drf_spectacular.generators import SchemaGenerator
 
 from agents.models import Interest, PeerImpression, PostImpression, PostSummary
 from sns import services
+from sns.services import boundaries
+from sns.services import messages as message_service
 from sns.models import Block, Follow, Like, Notification, Post, PostTag, User
+from sns.models_messages import (
+    AiBoundaries,
+    AiStop,
+    Conversation,
+    ConversationMember,
+    Message,
+    MessageReport,
+)
 from tests.factories import make_ai_user, make_post, make_user
 
 pytestmark = pytest.mark.django_db
@@ -32,6 +42,12 @@ SOCIAL_TABLES = [
     PeerImpression,
     PostImpression,
     PostSummary,
+    Conversation,
+    ConversationMember,
+    Message,
+    MessageReport,
+    AiBoundaries,
+    AiStop,
 ]
 NUL = "bad\x00text"
 BIDI = "ab\u202ecd\u2066ef\u200f"
@@ -86,6 +102,17 @@ WRITE_ROUTES = [
         "/api/ai-posts/recommendations/posts",
         {"tags": [{"name": "a", "count": 1}], "limit": 5},
     ),
+    ("POST", "/api/messages/conversations/{other}", {"content": "hello there"}),
+    ("DELETE", "/api/messages/conversations/{other}", None),
+    ("POST", "/api/messages/conversations/{other}/accept", None),
+    ("POST", "/api/messages/{message}/report", {"reason": "spam"}),
+    (
+        "PUT",
+        "/api/users/{me}/ai-boundaries",
+        {"allowReplies": False, "allowMentions": True, "allowMessages": True},
+    ),
+    ("POST", "/api/users/{me}/ai-stops", {"aiUserId": "{ai}", "duration": "48h"}),
+    ("DELETE", "/api/users/{me}/ai-stops/{stopped_ai}", None),
 ]
 # Fields where a wrong value is not an error: ignored knobs, nullable optionals.
 ACCEPTED = {
@@ -126,6 +153,8 @@ def world(settings):
     services.follow_add(admin, other.id)
     services.block_add(admin, blocked.id)
     services.like_add(admin, liked.id)
+    message = message_service.message_send(other, admin.id, content="a message to report")
+    boundaries.ai_stop_add(admin, ai.id)
     client = Client()
     client.force_login(admin)
     ids = {
@@ -135,6 +164,9 @@ def world(settings):
         "ai": ai.hex_id,
         "post": post.hex_id,
         "liked": liked.hex_id,
+        "me": admin.hex_id,
+        "message": message.hex_id,
+        "stopped_ai": ai.hex_id,
     }
     return client, ids
 
@@ -186,7 +218,10 @@ def test_every_write_route_has_a_table_entry():
             p.replace("{other}", "{user_id}")
             .replace("{stranger}", "{user_id}")
             .replace("{blocked}", "{user_id}")
+            .replace("{stopped_ai}", "{ai_user_id}")
             .replace("{ai}", "{user_id}")
+            .replace("{me}", "{user_id}")
+            .replace("{message}", "{message_id}")
             .replace("{liked}", "{post_id}")
             .replace("{post}", "{post_id}"),
         )
