@@ -9,10 +9,13 @@ blocks, notifications — are read-only here.
 
 from __future__ import annotations
 
+import json
+
 from django import forms
 from django.contrib import admin
 
 from . import services
+from .services import agreements
 from .errors import DomainError
 from .ids import id_to_hex
 from .models import AgreementTerm, Block, Follow, Like, Notification, Post, User
@@ -368,10 +371,29 @@ class NotificationAdmin(ReadOnlyAdmin):
     raw_id_fields = ("user",)
 
 
+class AgreementTermForm(ServiceForm):
+    class Meta:
+        model = AgreementTerm
+        fields = ("contents",)
+        help_texts = {"contents": 'A JSON array of {"locale": ..., "text": ...}, "en" included.'}
+
+    def apply(self):
+        try:
+            contents = json.loads(self.cleaned_data["contents"])
+        except ValueError:
+            contents = None
+        return agreements.agreement_term_put(self.actor, self.instance.id, contents)
+
+
 @admin.register(AgreementTerm)
-class AgreementTermAdmin(admin.ModelAdmin):
+class AgreementTermAdmin(ServiceAdmin):
+    """Written through the rulebook, so a version saved here is validated as the API's."""
+
+    form = AgreementTermForm
     list_display = ("__str__",)
-    fields = ("contents",)
+
+    def delete_model(self, request, obj):
+        agreements.agreement_term_delete(request.user, obj.id)
 
 
 # The review queue of reported direct messages registers itself.

@@ -46,3 +46,10 @@ class LoginRequired(DomainError):
 
     def __init__(self, message: str = "login required"):
         super().__init__(message)
+
+
+class NotLatest(DomainError):
+    """The request names a version that is no longer the current one (accepting an
+    agreement term that has been superseded): 409, as the original answers."""
+
+    status = 409

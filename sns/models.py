@@ -6,6 +6,8 @@ cheap properties.
 
 from __future__ import annotations
 
+import json
+
 from django.contrib.auth.base_user import AbstractBaseUser, BaseUserManager
 from django.db import models
 from django.utils.crypto import salted_hmac
@@ -51,6 +53,8 @@ class User(AbstractBaseUser):
     is_admin = models.BooleanField(default=False)
     is_frozen = models.BooleanField(default=False)
     block_strangers = models.BooleanField(default=False)
+    # The agreement term (its id) the user last accepted; null = none yet.
+    agreement_term_id = models.BigIntegerField(null=True, blank=True)
     updated_at = models.DateTimeField(null=True, blank=True)
     follower_count = models.IntegerField(default=0)
     followee_count = models.IntegerField(default=0)
@@ -271,11 +275,41 @@ class Notification(models.Model):
 
 
 class AgreementTerm(models.Model):
+    """Terms of use, one row per version; the newest id is the one users must accept.
+    `contents` is a JSON array of {"locale", "text"} (docs/api.md, agreement terms)."""
+
     id = models.BigIntegerField(primary_key=True, default=new_id, editable=False)
     contents = models.TextField()
 
     def __str__(self):
         return id_to_hex(self.id)
+
+    @property
+    def hex_id(self) -> str:
+        return id_to_hex(self.id)
+
+    def contents_list(self) -> list[dict]:
+        try:
+            data = json.loads(self.contents)
+        except ValueError:
+            return []
+        return [c for c in data if isinstance(c, dict)] if isinstance(data, list) else []
+
+    def text_for(self, locale: str | None) -> str:
+        """The text in `locale`, else its language, else English, else the first."""
+        contents = self.contents_list()
+        wanted = (locale or "").replace("_", "-")
+        language = wanted.split("-")[0].lower()
+        for match in (
+            lambda c: c.get("locale") == wanted,
+            lambda c: str(c.get("locale", "")).split("-")[0].lower() == language,
+            lambda c: c.get("locale") == "en",
+            lambda c: True,
+        ):
+            for content in contents:
+                if match(content):
+                    return str(content.get("text", ""))
+        return ""
 
 
 # Direct messages and AI boundaries live in their own module; importing them here is

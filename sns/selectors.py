@@ -516,10 +516,3 @@ def ai_memory_get(viewer, user_id: int, *, peer_page: Page, post_page: Page) -> 
         peer_impressions=_slice(peers, peer_page),
         post_impressions=_slice(posts, post_page),
     )
-
-
-def agreement_latest():
-    """The newest agreement text shown on the sign-up page, or None."""
-    from .models import AgreementTerm
-
-    return AgreementTerm.objects.order_by("-id").first()

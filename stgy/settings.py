@@ -99,6 +99,11 @@ DATABASES["default"].setdefault("CONN_MAX_AGE", _num("CONN_MAX_AGE", 0))
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_USER_MODEL = "sns.User"
+# Ours first; Django's stays listed so sessions it stamped remain valid.
+AUTHENTICATION_BACKENDS = [
+    "sns.auth_backend.UserBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "sns.passwords.NotBlankValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator", "OPTIONS": {"min_length": 8}},

@@ -15,6 +15,7 @@ from rest_framework.settings import api_settings
 from rest_framework.throttling import ScopedRateThrottle
 from rest_framework.views import APIView
 
+from sns import auth_backend
 from sns.access import access_admin
 from sns.errors import InvalidInput, LoginRequired, NotFound
 from sns.ids import parse_id
@@ -123,7 +124,7 @@ class SwitchUserView(APIView):
         # middleware saves it and sets its cookie (with the configured attributes)
         # instead of re-sending the admin's.
         store["_auth_user_id"] = str(target.pk)
-        store["_auth_user_backend"] = "django.contrib.auth.backends.ModelBackend"
+        store["_auth_user_backend"] = auth_backend.PATH
         store["_auth_user_hash"] = target.get_session_auth_hash()
         store["logged_in_at"] = iso(timezone.now())
         store.create()

@@ -111,9 +111,9 @@ def notification_json(notification) -> dict:
 
 
 def session_info(user, session) -> dict:
-    from sns.models import AgreementTerm
+    from sns.selectors_agreements import agreement_required
 
-    latest_term = AgreementTerm.objects.order_by("-id").values_list("id", flat=True).first()
+    required = agreement_required(user)
     return {
         "userId": id_to_hex(user.id),
         "userEmail": user.email,
@@ -125,5 +125,5 @@ def session_info(user, session) -> dict:
         "userLocale": user.locale,
         "userTimezone": user.timezone,
         "loggedInAt": session.get("logged_in_at"),
-        "requiredAgreementTermId": id_to_hex(latest_term) if latest_term else None,
+        "requiredAgreementTermId": id_to_hex(required) if required else None,
     }

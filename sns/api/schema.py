@@ -27,6 +27,7 @@ _MEANINGS = {
     401: "login required",
     403: "not allowed for this user (or a cross-site request)",
     404: "not found",
+    409: "the version named is no longer the current one",
     413: "request body is too large",
     415: "the body is not application/json",
     429: "too many requests",

@@ -1,6 +1,7 @@
 from django.urls import path
 
 from . import (
+    agreement_views,
     auth_views,
     boundaries_views,
     messages_views,
@@ -15,6 +16,11 @@ urlpatterns = [
     path("auth/switch-user", auth_views.SwitchUserView.as_view(), name="auth-switch-user"),
     # users (spec/api.md §2)
     path("users", users_views.UsersView.as_view(), name="users"),
+    path(
+        "users/agreement/<str:term_id>",
+        agreement_views.UserAgreementView.as_view(),
+        name="user-agreement",
+    ),
     path("users/<str:user_id>", users_views.UserView.as_view(), name="user"),
     path("users/<str:user_id>/lite", users_views.UserLiteView.as_view(), name="user-lite"),
     path("users/<str:user_id>/password", users_views.UserPasswordView.as_view(), name="user-password"),
@@ -79,5 +85,17 @@ urlpatterns = [
         "messages/<str:message_id>/report",
         messages_views.MessageReportView.as_view(),
         name="message-report",
+    ),
+    # agreement terms (docs/api.md, agreement terms); "latest" before "<id>"
+    path("agreement-terms", agreement_views.AgreementTermsView.as_view(), name="agreement-terms"),
+    path(
+        "agreement-terms/latest",
+        agreement_views.AgreementTermLatestView.as_view(),
+        name="agreement-term-latest",
+    ),
+    path(
+        "agreement-terms/<str:term_id>",
+        agreement_views.AgreementTermView.as_view(),
+        name="agreement-term",
     ),
 ]

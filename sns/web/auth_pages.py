@@ -8,7 +8,8 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods, require_POST
 from rest_framework.throttling import ScopedRateThrottle
 
-from sns import selectors, services
+from sns import auth_backend, selectors_agreements, services
+from sns.services import agreements
 from sns.errors import InvalidInput, Throttled
 
 from .forms import LoginForm, PasswordForm, SignupForm
@@ -23,6 +24,15 @@ def _login_allowed(request) -> bool:
     """The API's login throttle, counted in the same buckets: a password guesser gains
     nothing by switching between the login page and POST /api/auth."""
     return ScopedRateThrottle().allow_request(request, _LoginScope())
+
+
+def _terms_for(request) -> dict:
+    """The newest terms of use in the browser's first language, for the sign-up form."""
+    term = selectors_agreements.agreement_latest()
+    if term is None:
+        return {"agreement": None, "agreement_text": ""}
+    locale = request.META.get("HTTP_ACCEPT_LANGUAGE", "en").split(",")[0].split(";")[0]
+    return {"agreement": term, "agreement_text": term.text_for(locale.strip())}
 
 
 @require_http_methods(["GET", "POST"])
@@ -40,11 +50,15 @@ def signup(request):
             locale=data["locale"] or "en-US",
             timezone_name=data["timezone"] or "UTC",
         )
-        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+        # The form showed the newest terms and said signing up accepts them.
+        latest = selectors_agreements.agreement_latest_id()
+        if latest is not None:
+            agreements.agreement_accept(user, latest)
+        login(request, user, backend=auth_backend.PATH)
         messages.success(request, f"Welcome to STGY, {user.nickname}!")
         return redirect("web:home")
     return render(
-        request, "auth/signup.html", {"form": form, "agreement": selectors.agreement_latest()}
+        request, "auth/signup.html", {"form": form, **_terms_for(request)}
     )
 
 

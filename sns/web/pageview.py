@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import wraps
-from urllib.parse import urlsplit
+from urllib.parse import urlencode, urlsplit
 
 from django import forms
 from django.contrib import messages
@@ -28,6 +28,7 @@ from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 
 from sns.errors import DomainError
+from sns.selectors_agreements import agreement_required
 from sns.selectors import Page
 
 PAGE_SIZE = 20
@@ -43,16 +44,22 @@ _SECRET_FIELDS = {
 }
 
 
-def page(view=None, *, public: bool = False, back: str | None = None):
+def page(
+    view=None, *, public: bool = False, back: str | None = None, before_agreement: bool = False
+):
     """`back` names the page (URL name, reversed with the view's own arguments) that a
     refused POST returns to when it carries neither `next` nor a same-site Referer;
-    without it, a form page returns to itself."""
+    without it, a form page returns to itself. A logged-in page asks a person who has
+    not accepted the newest terms of use to do so first, unless `before_agreement`."""
 
     def decorate(fn):
         @wraps(fn)
         def wrapped(request, *args, **kwargs):
             if not public and not request.user.is_authenticated:
                 response = redirect_to_login(request.get_full_path())
+            elif not public and not before_agreement and agreement_required(request.user):
+                target = reverse("web:agreement")
+                response = redirect(f"{target}?{urlencode({'next': request.get_full_path()})}")
             else:
                 try:
                     response = fn(request, *args, **kwargs)

@@ -1,6 +1,7 @@
 from django.urls import path
 
 from . import (
+    agreement_pages,
     auth_pages,
     boundary_pages,
     message_pages,
@@ -17,6 +18,7 @@ urlpatterns = [
     path("signup", auth_pages.signup, name="signup"),
     path("login", auth_pages.login_page, name="login"),
     path("logout", auth_pages.logout_page, name="logout"),
+    path("agreement", agreement_pages.agreement, name="agreement"),
     path("settings", settings_pages.settings_page, name="settings"),
     path("settings/password", auth_pages.password_change, name="password"),
     path("compose", timeline_pages.compose, name="compose"),

@@ -15,9 +15,9 @@ from drf_spectacular.generators import SchemaGenerator
 
 from agents.models import Interest, PeerImpression, PostImpression, PostSummary
 from sns import services
-from sns.services import boundaries
+from sns.services import agreements, boundaries
 from sns.services import messages as message_service
-from sns.models import Block, Follow, Like, Notification, Post, PostTag, User
+from sns.models import AgreementTerm, Block, Follow, Like, Notification, Post, PostTag, User
 from sns.models_messages import (
     AiBoundaries,
     AiStop,
@@ -48,6 +48,7 @@ SOCIAL_TABLES = [
     MessageReport,
     AiBoundaries,
     AiStop,
+    AgreementTerm,
 ]
 NUL = "bad\x00text"
 BIDI = "ab\u202ecd\u2066ef\u200f"
@@ -113,6 +114,10 @@ WRITE_ROUTES = [
     ),
     ("POST", "/api/users/{me}/ai-stops", {"aiUserId": "{ai}", "duration": "48h"}),
     ("DELETE", "/api/users/{me}/ai-stops/{stopped_ai}", None),
+    # The body is a JSON array; its validation has its own table (test_api_agreements).
+    ("POST", "/api/agreement-terms/{term}", None),
+    ("DELETE", "/api/agreement-terms/{term}", None),
+    ("POST", "/api/users/agreement/{term}", None),
 ]
 # Fields where a wrong value is not an error: ignored knobs, nullable optionals.
 ACCEPTED = {
@@ -155,6 +160,7 @@ def world(settings):
     services.like_add(admin, liked.id)
     message = message_service.message_send(other, admin.id, content="a message to report")
     boundaries.ai_stop_add(admin, ai.id)
+    term = agreements.agreement_term_put(admin, 0x10, [{"locale": "en", "text": "Be kind."}])
     client = Client()
     client.force_login(admin)
     ids = {
@@ -167,6 +173,7 @@ def world(settings):
         "me": admin.hex_id,
         "message": message.hex_id,
         "stopped_ai": ai.hex_id,
+        "term": term.hex_id,
     }
     return client, ids
 
@@ -222,6 +229,7 @@ def test_every_write_route_has_a_table_entry():
             .replace("{ai}", "{user_id}")
             .replace("{me}", "{user_id}")
             .replace("{message}", "{message_id}")
+            .replace("{term}", "{term_id}")
             .replace("{liked}", "{post_id}")
             .replace("{post}", "{post_id}"),
         )
