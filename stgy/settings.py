@@ -58,6 +58,7 @@ MIDDLEWARE = [
     "stgy.security_headers.SecurityHeadersMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    "sns.api.cors.ApiCorsMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "sns.sessions.SlidingSessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -146,6 +147,9 @@ SECURE_HSTS_PRELOAD = env.bool("SECURE_HSTS_PRELOAD", default=False)
 # How many reverse proxies in front of the site append to X-Forwarded-For. 0: the
 # client address is the socket's, and a client cannot pick its own throttle bucket.
 STGY_TRUSTED_PROXIES = _num("STGY_TRUSTED_PROXIES", 0)
+# Frontend origins (scheme://host[:port]) allowed to call the API from another origin,
+# e.g. the original STGY's web frontend on its own port; empty = none (sns/api/cors.py).
+STGY_CORS_ALLOWED_ORIGINS = env.list("STGY_CORS_ALLOWED_ORIGINS", default=[])
 
 LANGUAGE_CODE = "en-us"
 TIME_ZONE = "UTC"
@@ -265,6 +269,8 @@ SPECTACULAR_SETTINGS = {
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
     "REDOC_DIST": "SIDECAR",
+    # The /backend/ mount serves the same operations; the document lists them once.
+    "PREPROCESSING_HOOKS": ["sns.api.schema.api_paths_only"],
 }
 
 LOGGING = {

@@ -22,6 +22,9 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("agents/", include("agents.web.urls")),
     path("api/", include(api_patterns)),
+    # The same API under the path the original's frontend and import tools use behind
+    # their proxy; names namespaced, so reverse() keeps giving /api/ URLs.
+    path("backend/", include((api_patterns, "backend"))),
     path("openapi.yml", SpectacularAPIView.as_view(permission_classes=[]), name="openapi-root"),
     path("", include("sns.web.urls")),
 ]

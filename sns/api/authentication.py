@@ -4,7 +4,8 @@ Why no CSRF token for the API: the session cookie is SameSite=Strict, so browser
 never send it on a cross-site request; on top of that, every unsafe request must be
 JSON (a cross-site HTML form cannot send application/json without a CORS preflight,
 which we never grant) and is refused outright when the browser marks it cross-site
-(Sec-Fetch-Site) or its Origin names another host.
+(Sec-Fetch-Site) or its Origin names another host — unless the operator allowed that
+origin (sns/api/cors.py).
 """
 
 from __future__ import annotations
@@ -14,24 +15,27 @@ from urllib.parse import urlsplit
 from rest_framework import exceptions
 from rest_framework.authentication import BaseAuthentication
 
+from .cors import origin_allowed
+
 _SAFE = {"GET", "HEAD", "OPTIONS"}
 
 
 def refuse_cross_site(request) -> None:
     if request.method in _SAFE:
         return
-    if request.META.get("HTTP_SEC_FETCH_SITE", "") == "cross-site":
-        raise exceptions.PermissionDenied("cross-site request refused")
     origin = request.META.get("HTTP_ORIGIN")
-    if origin and origin != "null":
-        if urlsplit(origin).netloc.lower() != request.get_host().lower():
-            raise exceptions.PermissionDenied("cross-site request refused")
-    elif origin == "null":
+    if not origin_allowed(origin) and _foreign(request, origin):
         raise exceptions.PermissionDenied("cross-site request refused")
     content_type = request.META.get("CONTENT_TYPE", "")
     has_body = int(request.META.get("CONTENT_LENGTH") or 0) > 0
     if has_body and not content_type.startswith("application/json"):
         raise exceptions.UnsupportedMediaType(content_type)
+
+
+def _foreign(request, origin: str | None) -> bool:
+    if request.META.get("HTTP_SEC_FETCH_SITE", "") == "cross-site" or origin == "null":
+        return True
+    return bool(origin) and urlsplit(origin).netloc.lower() != request.get_host().lower()
 
 
 class SessionCookieAuthentication(BaseAuthentication):

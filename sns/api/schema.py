@@ -149,3 +149,9 @@ OBJECT = OpenApiTypes.OBJECT
 LIST = OpenApiResponse(response={"type": "array", "items": {"type": "object"}})
 OK = OpenApiResponse(response=OpenApiTypes.OBJECT, description='{"result": "ok"}')
 NO_CONTENT = OpenApiResponse(description="no content")
+
+
+def api_paths_only(endpoints):
+    """The operations under /api/ once: /backend/ is the same API under the path the
+    original's frontend and tools call it by."""
+    return [endpoint for endpoint in endpoints if not endpoint[0].startswith("/backend/")]
