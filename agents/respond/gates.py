@@ -21,7 +21,9 @@ from agents.llm.gateway import ai_enabled
 from agents.models import AttentionEvent
 from sns.access import is_blocked_annotated
 from sns.models import User
+from sns.selectors_boundaries import ai_contact_allowed, ai_contact_annotated
 
+from .contact import backoff_refusal
 from .facts import EventFacts
 
 # The loop breaker's "the AIs are already talking here": this many newest posts of the
@@ -78,6 +80,19 @@ def _blocks(g: GateInput) -> str | None:
     return None
 
 
+def _boundaries(g: GateInput) -> str | None:
+    # The person's switches and "stop" records; an answer to a post is a reply.
+    if g.facts.event.kind == "message":
+        allowed, reason = ai_contact_allowed(g.ai, g.facts.event.sender, "message")
+    else:
+        allowed, reason = ai_contact_annotated(g.facts.post, g.ai, g.facts.event.sender, "reply")
+    return None if allowed else reason
+
+
+def _backoff(g: GateInput) -> str | None:
+    return backoff_refusal(g.ai.id, g.facts.event.sender_id)
+
+
 def _allow_replies(g: GateInput) -> str | None:
     return None if g.facts.post.allow_replies else "the post does not allow replies"
 
@@ -119,6 +134,8 @@ GATES: tuple[tuple[str, Callable[[GateInput], str | None]], ...] = (
     ("post_exists", _post_exists),
     ("sender_active", _sender_active),
     ("blocks", _blocks),
+    ("boundaries", _boundaries),
+    ("backoff", _backoff),
     ("allow_replies", _allow_replies),
     ("not_answered", _not_answered),
     ("loop_breaker", _loop_breaker),
