@@ -10,7 +10,7 @@ from django.utils import timezone
 
 from agents.models import AttentionEvent
 from agents.runner import submit_task
-from sns.models import Post
+from sns.models import Post, User
 
 
 def attention_record_reply(post: Post) -> None:
@@ -35,6 +35,30 @@ def attention_record_reply(post: Post) -> None:
         ignore_conflicts=True,
     )
     transaction.on_commit(lambda: respond_enqueue(ai_id))
+
+
+def attention_record_message(message) -> None:
+    """Called once a direct message to an AI user has committed. A message written by
+    an AI user records nothing unless STGY_RESPOND_AI_MESSAGES is on: AI users answer
+    each other at the pace of their cycles, never in a loop of instant answers."""
+    from agents.llm.gateway import ai_enabled
+
+    if not ai_enabled():
+        return
+    sender = message.sender
+    if sender.is_ai and not settings.STGY_RESPOND_AI_MESSAGES:
+        return
+    conversation = message.conversation
+    recipient_id = conversation.user_high_id if conversation.user_low_id == sender.id else conversation.user_low_id
+    if not User.objects.filter(pk=recipient_id, ai_model__isnull=False).exists():
+        return
+    AttentionEvent.objects.bulk_create(
+        [AttentionEvent(user_id=recipient_id, kind=AttentionEvent.Kind.MESSAGE, message_id=message.id,
+                        sender_id=sender.id, created_at=timezone.now())],
+        ignore_conflicts=True,
+    )
+    # Called after the message's commit, so this runs at once (in autocommit mode).
+    transaction.on_commit(lambda: respond_enqueue(recipient_id))
 
 
 def respond_enqueue(user_id: int) -> None:
