@@ -37,6 +37,28 @@ def attention_record_reply(post: Post) -> None:
     transaction.on_commit(lambda: respond_enqueue(ai_id))
 
 
+def attention_record_mentions(post: Post, parent: Post | None, ai_ids: list[int]) -> None:
+    """A new post mentioned these AI users. Loop breaker: a post written by an AI user
+    records a mention only when it answers a person's post (a human wrote right before
+    it in the thread); an AI user the post replies to gets the reply's event instead."""
+    from agents.llm.gateway import ai_enabled
+
+    if not ai_enabled():
+        return
+    if post.owner.is_ai and (parent is None or parent.owner.is_ai):
+        return
+    owed = [i for i in ai_ids if i != post.owner_id and not (parent is not None and parent.owner_id == i)]
+    if not owed:
+        return
+    AttentionEvent.objects.bulk_create(
+        [AttentionEvent(user_id=i, kind=AttentionEvent.Kind.MENTION, post_id=post.id, sender_id=post.owner_id,
+                        created_at=timezone.now()) for i in owed],
+        ignore_conflicts=True,
+    )
+    for ai_id in owed:
+        transaction.on_commit(lambda ai_id=ai_id: respond_enqueue(ai_id))
+
+
 def attention_record_message(message) -> None:
     """Called once a direct message to an AI user has committed. A message written by
     an AI user records nothing unless STGY_RESPOND_AI_MESSAGES is on: AI users answer

@@ -25,6 +25,15 @@ def post_written(post, *, created: bool) -> None:
         attention_record_reply(post)
 
 
+def post_mentioned(post, parent, ai_user_ids: list[int]) -> None:
+    """A new post mentioned these AI users by nickname (already limited and filtered by
+    `sns.services.posts`): their attention events of kind `mention`."""
+    if ai_user_ids:
+        from agents.respond.events import attention_record_mentions
+
+        attention_record_mentions(post, parent, ai_user_ids)
+
+
 def message_written(message) -> None:
     """Follow-on work of a direct message to an AI user, called by
     `sns.services.messages.message_send` once the message has committed (never inside
