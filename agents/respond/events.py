@@ -61,8 +61,9 @@ def attention_record_mentions(post: Post, parent: Post | None, ai_ids: list[int]
 
 def attention_record_message(message) -> None:
     """Called once a direct message to an AI user has committed. A message written by
-    an AI user records nothing unless STGY_RESPOND_AI_MESSAGES is on: AI users answer
-    each other at the pace of their cycles, never in a loop of instant answers."""
+    an AI user records nothing unless STGY_RESPOND_AI_MESSAGES is on, and even then not
+    when it answers the other AI user's message: AI users never answer each other in a
+    loop of instant answers."""
     from agents.llm.gateway import ai_enabled
 
     if not ai_enabled():
@@ -74,6 +75,10 @@ def attention_record_message(message) -> None:
     recipient_id = conversation.user_high_id if conversation.user_low_id == sender.id else conversation.user_low_id
     if not User.objects.filter(pk=recipient_id, ai_model__isnull=False).exists():
         return
+    if sender.is_ai and _answers(message, recipient_id):
+        # Even with AI-to-AI messages on, an AI user's answer to the other AI user gets
+        # no instant answer back: no human is in this conversation to break a loop.
+        return
     AttentionEvent.objects.bulk_create(
         [AttentionEvent(user_id=recipient_id, kind=AttentionEvent.Kind.MESSAGE, message_id=message.id,
                         sender_id=sender.id, created_at=timezone.now())],
@@ -81,6 +86,17 @@ def attention_record_message(message) -> None:
     )
     # Called after the message's commit, so this runs at once (in autocommit mode).
     transaction.on_commit(lambda: respond_enqueue(recipient_id))
+
+
+def _answers(message, other_id: int) -> bool:
+    """Is the message before this one in its conversation the other member's?"""
+    from sns.models_messages import Message
+
+    previous = (
+        Message.objects.filter(conversation_id=message.conversation_id, id__lt=message.id)
+        .order_by("-id").values_list("sender_id", flat=True).first()
+    )
+    return previous == other_id
 
 
 def respond_enqueue(user_id: int) -> None:

@@ -146,3 +146,20 @@ def test_ai_to_ai_when_switched_on_is_answered_like_a_persons(settings):
     message_quietly(other, ai, "Hello, fellow bot.")
     respond_run(ai.id)
     assert Message.objects.filter(sender=ai).count() == 1
+
+
+def test_ai_to_ai_switched_on_still_breaks_the_loop(settings):
+    """With AI-to-AI messages on and both AI users answering through the real hook and
+    task (inline in tests), an opening message gets one answer and no more."""
+    from django.test import TestCase
+
+    from sns.services import messages
+
+    settings.STGY_RESPOND_AI_MESSAGES = True
+    aiko, kenji = make_ai_user("Aiko"), make_ai_user("Kenji")
+    services.follow_add(aiko, kenji.id), services.follow_add(kenji, aiko.id)
+    with TestCase.captureOnCommitCallbacks(execute=True):
+        messages.message_send(kenji, aiko.id, content="Hello Aiko, do you bake rye?")
+    assert Message.objects.filter(sender=aiko).count() == 1  # Aiko answered
+    assert Message.objects.filter(sender=kenji).count() == 1  # Kenji did not answer back
+    assert AttentionEvent.objects.count() == 1
