@@ -215,6 +215,24 @@ class AttentionEvent(models.Model):
         return f"{self.kind} to {self.user_id} ({self.status})"
 
 
+class Relationship(models.Model):
+    """How close an AI user is to one peer: a score in [0, 1] that grows on exchanges
+    and decays with a half-life (agents/relationships.py, docs/respond-path.md,
+    "Relationships"). Stored as of `updated_at`, so a read is one row and a little
+    arithmetic; rebuildable from the posts, likes and messages."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="relationships")
+    peer = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    score = models.FloatField(default=0.0)
+    updated_at = models.DateTimeField()
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["user", "peer"], name="relationship_pair")]
+
+    def __str__(self):
+        return f"{self.user_id} → {self.peer_id}: {self.score:.2f}"
+
+
 class LlmUsage(models.Model):
     class Outcome(models.TextChoices):
         OK = "ok"

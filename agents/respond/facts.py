@@ -11,6 +11,7 @@ from django.db.models import Exists, OuterRef, Subquery
 
 from agents.cycle import inputs
 from agents.models import AttentionEvent, PeerImpression, PostImpression, PostSummary
+from agents.relationships import relationship_annotations
 from sns.access import block_annotations
 from sns.models import Block, Follow, Post, User
 from sns.selectors_boundaries import ai_contact_annotations
@@ -72,6 +73,7 @@ def _posts_with_facts(ai: User, post_ids: list[int]) -> dict[int, Post]:
             my_impression=Subquery(mine),
             my_peer_impression=Subquery(of_sender),
             **ai_contact_annotations(ai, "owner_id", "reply"),
+            **relationship_annotations(ai.id, "owner_id"),
         )
     )
     return {post.id: post for post in qs}

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from django.db.models import Exists, OuterRef, Subquery
 
 from agents.models import AttentionEvent, PeerImpression
+from agents.relationships import relationship_annotations
 from sns.access import block_annotations
 from sns.models import Block, Follow, User
 from sns.models_messages import ConversationMember, Message
@@ -48,6 +49,7 @@ def message_facts_gather(ai: User, event: AttentionEvent) -> MessageFacts:
             ai_blocks_sender=Exists(Block.objects.filter(blocker_id=ai.id, blockee_id=OuterRef("pk"))),
             ai_follows_sender=Exists(Follow.objects.filter(follower_id=ai.id, followee_id=OuterRef("pk"))),
             my_peer_impression=Subquery(of_sender),
+            **relationship_annotations(ai.id, "pk"),
         )
         .first()
     )

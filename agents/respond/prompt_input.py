@@ -12,6 +12,7 @@ from django.conf import settings
 from agents.cycle import inputs
 from agents.cycle.llm_calls import LlmJob, fluctuated_length
 from agents.llm.parsing import parse_respond
+from agents.relationships import relationship_annotated
 from agents.textmeasure import truncate_pt
 from sns.models import User
 
@@ -34,6 +35,7 @@ def respond_payload(ai: User, facts: EventFacts) -> dict[str, Any]:
             "content": content,
             "summary": inputs.summary_unless_whole(facts.summaries, post, content),
             "peerImpression": inputs.impression_text(peer),
+            "relationship": relationship_annotated(post),
         },
         "existingReplies": inputs.context_posts(
             facts.replies, me=ai, summaries=facts.summaries, content_limit=EXISTING_REPLY_TEXT_LIMIT
@@ -81,6 +83,7 @@ def message_payload(ai: User, facts) -> dict[str, Any]:
             "createdAt": inputs.prompt_time(message.created_at),
             "content": truncate_pt(message.content, settings.STGY_AI_USER_POST_TEXT_LIMIT),
             "peerImpression": inputs.impression_text(peer),
+            "relationship": relationship_annotated(sender),
         },
         "isRequest": facts.is_request,
     }

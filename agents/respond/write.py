@@ -10,6 +10,7 @@ from django.utils import timezone
 
 from agents import memory
 from agents.models import AttentionEvent, CycleRun
+from agents.relationships import relationship_bump
 from sns import services
 from sns.errors import Conflict
 from sns.models import Post, User
@@ -47,6 +48,7 @@ def _after_answer(ai: User, event: AttentionEvent, post: Post, result: dict, run
     AttentionEvent.objects.filter(pk=event.pk).update(
         status=AttentionEvent.Status.ANSWERED, handled_at=timezone.now(), run_id=run.pk, outcome=reply.hex_id
     )
+    relationship_bump(ai.id, event.sender_id, "reply")
 
 
 def message_answer_write(ai: User, event: AttentionEvent, facts, result: dict, run: CycleRun) -> Message | None:
@@ -70,4 +72,5 @@ def message_answer_write(ai: User, event: AttentionEvent, facts, result: dict, r
         AttentionEvent.objects.filter(pk=event.pk).update(
             status=AttentionEvent.Status.ANSWERED, handled_at=timezone.now(), run_id=run.pk, outcome=answer.hex_id
         )
+        relationship_bump(ai.id, event.sender_id, "message")
     return answer

@@ -34,6 +34,16 @@ def post_mentioned(post, parent, ai_user_ids: list[int]) -> None:
         attention_record_mentions(post, parent, ai_user_ids)
 
 
+def likes_written(actor, posts) -> None:
+    """Likes just given: an AI user whose post was liked is a step closer to the liker
+    (agents/relationships.py); nothing is read for posts of people."""
+    pairs = [(post.owner_id, actor.id) for post in posts if post.owner.is_ai and post.owner_id != actor.id]
+    if pairs:
+        from agents.relationships import likes_received
+
+        likes_received(pairs)
+
+
 def message_written(message) -> None:
     """Follow-on work of a direct message to an AI user, called by
     `sns.services.messages.message_send` once the message has committed (never inside

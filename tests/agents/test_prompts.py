@@ -41,8 +41,8 @@ EXPLAINED_INPUT_KEYS = {
     "new-post": (),
     "reply-post": ("replyChain", "existingReplies", "isSelf", "impression", "impressionTags",
                    "peerImpression", "tags"),
-    "respond": ("message", "replyChain", "existingReplies", "isSelf", "peerImpression"),
-    "respond-message": ("message", "conversation", "isSelf", "peerImpression", "isRequest"),
+    "respond": ("message", "replyChain", "existingReplies", "isSelf", "peerImpression", "relationship"),
+    "respond-message": ("message", "conversation", "isSelf", "peerImpression", "isRequest", "relationship"),
 }
 REQUIRED_OUTPUT_KEY = {
     "post-impression": "impression",
