@@ -59,15 +59,23 @@ def relationship_bump(ai_id: int, peer_id: int, kind: str, *, at: datetime | Non
         return
     now = at or timezone.now()
     with transaction.atomic(savepoint=False):
-        row = Relationship.objects.select_for_update().filter(user_id=ai_id, peer_id=peer_id).first()
+        row = (
+            Relationship.objects.select_for_update().filter(user_id=ai_id, peer_id=peer_id).first()
+        )
         if row is None:
             Relationship.objects.bulk_create(
-                [Relationship(user_id=ai_id, peer_id=peer_id, score=_stepped(0.0, kind), updated_at=now)],
+                [
+                    Relationship(
+                        user_id=ai_id, peer_id=peer_id, score=_stepped(0.0, kind), updated_at=now
+                    )
+                ],
                 ignore_conflicts=True,
             )
             return
         score = _stepped(decayed(row.score, row.updated_at, now), kind)
-        Relationship.objects.filter(pk=row.pk).update(score=score, updated_at=max(now, row.updated_at))
+        Relationship.objects.filter(pk=row.pk).update(
+            score=score, updated_at=max(now, row.updated_at)
+        )
 
 
 def relationship_now(row: Relationship | None, now: datetime | None = None) -> dict:
@@ -83,14 +91,19 @@ def relationship_annotations(ai_id: int, peer_field: str) -> dict:
     from django.db.models import OuterRef, Subquery
 
     row = Relationship.objects.filter(user_id=ai_id, peer_id=OuterRef(peer_field))
-    return {"rel_score": Subquery(row.values("score")[:1]), "rel_updated_at": Subquery(row.values("updated_at")[:1])}
+    return {
+        "rel_score": Subquery(row.values("score")[:1]),
+        "rel_updated_at": Subquery(row.values("updated_at")[:1]),
+    }
 
 
 def relationship_annotated(obj) -> str:
     """The level, from a row annotated by `relationship_annotations`."""
     if obj.rel_score is None:
         return level_of(0.0)
-    return relationship_now(Relationship(score=obj.rel_score, updated_at=obj.rel_updated_at))["level"]
+    return relationship_now(Relationship(score=obj.rel_score, updated_at=obj.rel_updated_at))[
+        "level"
+    ]
 
 
 def likes_received(likes: list[tuple[int, int]]) -> None:
@@ -111,20 +124,34 @@ def relationships_rebuild(ai_id: int, *, now: datetime | None = None) -> int:
     exchanges: list[tuple[datetime, int, str]] = []
     parents = dict(
         Post.objects.filter(
-            id__in=Post.objects.filter(owner_id=ai_id, id__gte=low, reply_to__isnull=False).values("reply_to")
-        ).exclude(owner_id=ai_id).values_list("id", "owner_id")
+            id__in=Post.objects.filter(owner_id=ai_id, id__gte=low, reply_to__isnull=False).values(
+                "reply_to"
+            )
+        )
+        .exclude(owner_id=ai_id)
+        .values_list("id", "owner_id")
     )
-    for post_id, parent_id in Post.objects.filter(owner_id=ai_id, id__gte=low, reply_to__in=list(parents)).values_list(
-        "id", "reply_to"
-    ):
+    for post_id, parent_id in Post.objects.filter(
+        owner_id=ai_id, id__gte=low, reply_to__in=list(parents)
+    ).values_list("id", "reply_to"):
         exchanges.append((Post(id=post_id).created_at, parents[parent_id], "reply"))
-    for liker, at in Like.objects.filter(post__owner_id=ai_id, created_at__gte=since).exclude(user_id=ai_id).values_list(
-        "user_id", "created_at"
+    for liker, at in (
+        Like.objects.filter(post__owner_id=ai_id, created_at__gte=since)
+        .exclude(user_id=ai_id)
+        .values_list("user_id", "created_at")
     ):
         exchanges.append((at, liker, "like"))
-    for message in Message.objects.filter(sender_id=ai_id, id__gte=low).select_related("conversation"):
+    for message in Message.objects.filter(sender_id=ai_id, id__gte=low).select_related(
+        "conversation"
+    ):
         c = message.conversation
-        exchanges.append((message.created_at, c.user_high_id if c.user_low_id == ai_id else c.user_low_id, "message"))
+        exchanges.append(
+            (
+                message.created_at,
+                c.user_high_id if c.user_low_id == ai_id else c.user_low_id,
+                "message",
+            )
+        )
     scores: dict[int, tuple[float, datetime]] = {}
     for at, peer, kind in sorted(exchanges):
         score, last = scores.get(peer, (0.0, at))
@@ -132,6 +159,9 @@ def relationships_rebuild(ai_id: int, *, now: datetime | None = None) -> int:
     with transaction.atomic():
         Relationship.objects.filter(user_id=ai_id).delete()
         Relationship.objects.bulk_create(
-            [Relationship(user_id=ai_id, peer_id=p, score=s, updated_at=t) for p, (s, t) in scores.items()]
+            [
+                Relationship(user_id=ai_id, peer_id=p, score=s, updated_at=t)
+                for p, (s, t) in scores.items()
+            ]
         )
     return len(scores)

@@ -41,30 +41,44 @@ def message_facts_gather(ai: User, event: AttentionEvent) -> MessageFacts:
     message = Message.objects.select_related("conversation").filter(pk=event.message_id).first()
     if message is None:
         return MessageFacts(event=event, message=None)
-    of_sender = PeerImpression.objects.filter(user_id=ai.id, peer_id=OuterRef("pk")).values("payload")[:1]
+    of_sender = PeerImpression.objects.filter(user_id=ai.id, peer_id=OuterRef("pk")).values(
+        "payload"
+    )[:1]
     sender = (
         User.objects.filter(pk=event.sender_id)
         .annotate(
             **block_annotations(ai, "pk"),
-            ai_blocks_sender=Exists(Block.objects.filter(blocker_id=ai.id, blockee_id=OuterRef("pk"))),
-            ai_follows_sender=Exists(Follow.objects.filter(follower_id=ai.id, followee_id=OuterRef("pk"))),
+            ai_blocks_sender=Exists(
+                Block.objects.filter(blocker_id=ai.id, blockee_id=OuterRef("pk"))
+            ),
+            ai_follows_sender=Exists(
+                Follow.objects.filter(follower_id=ai.id, followee_id=OuterRef("pk"))
+            ),
             my_peer_impression=Subquery(of_sender),
             **relationship_annotations(ai.id, "pk"),
         )
         .first()
     )
-    member = ConversationMember.objects.filter(conversation_id=message.conversation_id, user_id=ai.id).first()
+    member = ConversationMember.objects.filter(
+        conversation_id=message.conversation_id, user_id=ai.id
+    ).first()
     newest = list(
         Message.objects.filter(conversation_id=message.conversation_id, id__gte=message.id)
         .order_by("id")
         .values_list("id", "sender_id")[:CONVERSATION_LIMIT]
     )
     before = list(
-        Message.objects.filter(conversation_id=message.conversation_id, id__lte=message.id)
-        .order_by("-id")[:CONVERSATION_LIMIT]
+        Message.objects.filter(
+            conversation_id=message.conversation_id, id__lte=message.id
+        ).order_by("-id")[:CONVERSATION_LIMIT]
     )
     later = [s for i, s in newest if i > message.id]
     return MessageFacts(
-        event=event, message=message, sender=sender, member=member, recent=before[::-1],
-        answered=ai.id in later, superseded=event.sender_id in later,
+        event=event,
+        message=message,
+        sender=sender,
+        member=member,
+        recent=before[::-1],
+        answered=ai.id in later,
+        superseded=event.sender_id in later,
     )

@@ -12,7 +12,11 @@ from .gates import GateInput
 
 
 def _message_exists(g: GateInput) -> str | None:
-    return None if g.facts.message is not None and g.facts.sender is not None else "the message was deleted"
+    return (
+        None
+        if g.facts.message is not None and g.facts.sender is not None
+        else "the message was deleted"
+    )
 
 
 def _sender_active(g: GateInput) -> str | None:

@@ -20,11 +20,15 @@ pytestmark = pytest.mark.django_db
 
 
 def replied_to(ai) -> set[int]:
-    return set(Post.objects.filter(owner=ai, reply_to__isnull=False).values_list("reply_to", flat=True))
+    return set(
+        Post.objects.filter(owner=ai, reply_to__isnull=False).values_list("reply_to", flat=True)
+    )
 
 
 def refusal(run, post) -> str | None:
-    return next((r.get("error") for r in run.details["replies"] if r["postId"] == post.hex_id), None)
+    return next(
+        (r.get("error") for r in run.details["replies"] if r["postId"] == post.hex_id), None
+    )
 
 
 def test_no_reply_to_a_person_who_turned_ai_replies_off(model_server):
@@ -73,7 +77,9 @@ def test_back_off_after_three_unanswered_messages(model_server, unanswered, repl
     run = run_cycle_sync(ai.id)
     assert (p1.id in replied_to(ai)) is replied
     if not replied:
-        assert refusal(run, p1).startswith("refused: backoff: 3 writes to the person without an answer")
+        assert refusal(run, p1).startswith(
+            "refused: backoff: 3 writes to the person without an answer"
+        )
 
 
 def test_back_off_ends_when_the_person_writes(model_server):

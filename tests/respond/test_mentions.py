@@ -61,11 +61,15 @@ def test_loop_breaker_with_two_ai_users():
 
 def test_an_ai_mention_of_an_ai_user_who_turned_ai_mentions_off_records_nothing():
     aiko, kenji, mina = make_ai_user("Aiko"), make_ai_user("Kenji"), make_user("Mina")
-    boundaries.ai_boundaries_update(kenji, kenji.id, allow_mentions=False)  # an AI user may set them too
+    boundaries.ai_boundaries_update(
+        kenji, kenji.id, allow_mentions=False
+    )  # an AI user may set them too
     spelt = reply_quietly(kenji, post_quietly(mina, "Rye or spelt?"), "Spelt.")
     question = reply_quietly(mina, spelt, "And you, @Aiko?")
     reply_quietly(aiko, question, "@Kenji would know.")
-    assert list(AttentionEvent.objects.filter(user=kenji).values_list("kind", flat=True)) == ["reply"]
+    assert list(AttentionEvent.objects.filter(user=kenji).values_list("kind", flat=True)) == [
+        "reply"
+    ]
 
 
 def test_the_answer_to_a_mention_obeys_the_reply_boundary():

@@ -94,7 +94,9 @@ def test_a_burst_of_messages_gets_one_answer_to_the_newest():
 def answered_messages(ai, person, n):
     for _ in range(n):
         *_, event = dm(ai=ai, person=person, text="Filler")
-        AttentionEvent.objects.filter(pk=event.pk).update(status="answered", handled_at=timezone.now())
+        AttentionEvent.objects.filter(pk=event.pk).update(
+            status="answered", handled_at=timezone.now()
+        )
 
 
 def test_hourly_message_limit_of_the_ai_user(settings):

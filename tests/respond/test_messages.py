@@ -36,9 +36,19 @@ def test_a_message_to_an_ai_user_is_answered_by_message():
     assert record["kind"] == "message" and record["messageId"] == message.hex_id
     assert record["answerMessageId"] == answer.hex_id
     assert [g["gate"] for g in record["gates"]] == [
-        "ai_enabled", "ai_user_active", "message_exists", "sender_active", "blocks", "boundaries",
-        "backoff", "not_answered", "hourly_user", "hourly_fleet", "hourly_messages",
-        "hourly_to_person", "budget",
+        "ai_enabled",
+        "ai_user_active",
+        "message_exists",
+        "sender_active",
+        "blocks",
+        "boundaries",
+        "backoff",
+        "not_answered",
+        "hourly_user",
+        "hourly_fleet",
+        "hourly_messages",
+        "hourly_to_person",
+        "budget",
     ]
     assert record["llm"]["task"] == "respond-message"
 
@@ -71,7 +81,10 @@ def test_a_request_the_model_declines_is_left_in_requests(settings, llm_server):
     respond_run(ai.id)
     assert '"isRequest":true' in llm_server.chat_requests()[-1].body["messages"][0]["content"]
     event.refresh_from_db()
-    assert (event.status, event.outcome) == ("refused", "model: ignored the message request (left in Requests)")
+    assert (event.status, event.outcome) == (
+        "refused",
+        "model: ignored the message request (left in Requests)",
+    )
     assert ConversationMember.objects.get(user=ai, peer=person).is_request
     assert sent_by(ai) == []
 
@@ -126,7 +139,9 @@ def test_the_prompt_shows_the_conversation_oldest_first(settings, llm_server):
     llm_server.push_chat(answer_json(content="Second answer."))
     respond_run(ai.id)
     prompt = llm_server.chat_requests()[-1].body["messages"][0]["content"]
-    first, answer, second = (prompt.index(t) for t in ("First question", "First answer", "Second question"))
+    first, answer, second = (
+        prompt.index(t) for t in ("First question", "First answer", "Second question")
+    )
     assert first < answer < second
     assert '"author":"Aiko","isSelf":true' in prompt
     assert '"isRequest"' not in prompt  # false is left out, as every empty input field

@@ -33,7 +33,13 @@ def score(ai, peer) -> float:
 
 @pytest.mark.parametrize(
     ("value", "level"),
-    [(0.0, "stranger"), (0.199, "stranger"), (0.2, "acquaintance"), (0.5, "friend"), (0.8, "close friend")],
+    [
+        (0.0, "stranger"),
+        (0.199, "stranger"),
+        (0.2, "acquaintance"),
+        (0.5, "friend"),
+        (0.8, "close friend"),
+    ],
 )
 def test_levels_at_their_thresholds(value, level):
     assert level_of(value) == level
@@ -86,6 +92,8 @@ def test_the_prompt_and_the_memory_page_show_it(llm_server):
         relationship_bump(ai.id, person.id, "reply")
     llm_server.push_chat('{"answer": false}')
     respond_run(ai.id)
-    assert '"relationship":"friend"' in llm_server.chat_requests()[-1].body["messages"][0]["content"]
+    assert (
+        '"relationship":"friend"' in llm_server.chat_requests()[-1].body["messages"][0]["content"]
+    )
     page = login_client(ai).get(f"/users/{ai.hex_id}/memory").content.decode()
     assert '<span class="pill">friend</span>' in page and "Mina" in page

@@ -38,7 +38,9 @@ def test_known_nicknames_link_case_insensitively_unknown_ones_stay_text():
 
 def test_the_syntax():
     assert mention_names("@Mina. @mina @[Nick Name]! a@b (@Bo-Ko_) [@Link](/users/1) url/@x") == [
-        "mina", "nick name", "bo-ko_",
+        "mina",
+        "nick name",
+        "bo-ko_",
     ]
 
 
@@ -54,7 +56,11 @@ def test_of_50_mentions_only_the_first_5_notify(events):
     people = [make_user(f"P{i}") for i in range(50)]
     with events():
         post = services.post_create(author, content=" ".join(f"@P{i}" for i in range(50)), tags=[])
-    notified = set(Notification.objects.filter(slot=f"name-mention:{post.hex_id}").values_list("user_id", flat=True))
+    notified = set(
+        Notification.objects.filter(slot=f"name-mention:{post.hex_id}").values_list(
+            "user_id", flat=True
+        )
+    )
     assert notified == {p.id for p in people[:5]}
 
 
@@ -73,9 +79,11 @@ def test_an_ai_users_mention_respects_the_mention_boundary(events):
     reply = make_post(closed, "In it", reply_to=root.id)
     with events():
         services.post_create(ai, content="@Open and @Closed", tags=[], reply_to=reply.id)
-    assert list(Notification.objects.filter(slot__startswith="name-mention:").values_list("user_id", flat=True)) == [
-        open_.id
-    ]
+    assert list(
+        Notification.objects.filter(slot__startswith="name-mention:").values_list(
+            "user_id", flat=True
+        )
+    ) == [open_.id]
 
 
 def test_a_person_turning_ai_mentions_off_still_hears_people(events):
@@ -89,7 +97,9 @@ def test_a_person_turning_ai_mentions_off_still_hears_people(events):
 def test_an_ai_users_text_may_mention_only_people_in_its_thread():
     ai, mina, bo = make_ai_user("Aiko"), make_user("Mina"), make_user("Bo")
     root = make_post(mina, "Rye question")
-    reply = services.post_create(ai, content="@Mina yes; ask @Bo or @[Bo] too", tags=[], reply_to=root.id)
+    reply = services.post_create(
+        ai, content="@Mina yes; ask @Bo or @[Bo] too", tags=[], reply_to=root.id
+    )
     assert reply.content == "@Mina yes; ask Bo or Bo too"
     own = services.post_create(ai, content="Hello @Mina", tags=[])
     assert Post.objects.get(pk=own.pk).content == "Hello Mina"
