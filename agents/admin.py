@@ -26,7 +26,9 @@ from .models import (
     PeerImpression,
     PostImpression,
     PostSummary,
+    Relationship,
 )
+from .relationships import relationship_now, relationships_rebuild
 
 
 class ReadOnlyAdmin(admin.ModelAdmin):
@@ -155,6 +157,28 @@ class PeerImpressionAdmin(ReadOnlyAdmin):
     @admin.display(description="impression")
     def summary(self, obj):
         return _short(obj.payload)
+
+
+@admin.register(Relationship)
+class RelationshipAdmin(ReadOnlyAdmin):
+    deletable = True
+    list_display = ("user", "peer", "score", "level_now", "updated_at")
+    list_select_related = ("user", "peer")
+    search_fields = ("user__nickname", "peer__nickname")
+    raw_id_fields = ("user", "peer")
+    actions = ["rebuild"]
+
+    @admin.display(description="level (now)")
+    def level_now(self, obj):
+        now = relationship_now(obj)
+        return f"{now['level']} ({now['score']})"
+
+    @admin.action(description="Rebuild these AI users' relationships from their posts, likes and messages")
+    def rebuild(self, request, queryset):
+        users = set(queryset.values_list("user_id", flat=True))
+        for user_id in users:
+            relationships_rebuild(user_id)
+        self.message_user(request, f"rebuilt the relationships of {len(users)} AI users")
 
 
 @admin.register(PostImpression)

@@ -163,15 +163,18 @@ class CycleRun(models.Model):
 
 
 class AttentionEvent(models.Model):
-    """Someone turned to an AI user (a reply to its post; later a mention or a direct
-    message) and is owed an answer by the respond path, not by the next cycle.
+    """Someone turned to an AI user (a reply to its post, a mention, a direct message)
+    and is owed an answer by the respond path, not by the next cycle.
 
-    Unique per (AI user, kind, post): a redelivered hook or task cannot record it twice.
+    Unique per (AI user, kind, post) and (AI user, kind, message): a redelivered hook or
+    task cannot record it twice.
     `post` has no database constraint so that the event outlives a deleted post and the
     run can record why it did not answer."""
 
     class Kind(models.TextChoices):
         REPLY = "reply"
+        MESSAGE = "message"
+        MENTION = "mention"
 
     class Status(models.TextChoices):
         PENDING = "pending"
@@ -185,6 +188,11 @@ class AttentionEvent(models.Model):
     post = models.ForeignKey(
         "sns.Post", on_delete=models.DO_NOTHING, db_constraint=False, null=True, blank=True, related_name="+"
     )
+    # A direct message to the AI user (kind "message"); like `post`, no database
+    # constraint, so the event outlives a deleted conversation.
+    message = models.ForeignKey(
+        "sns.Message", on_delete=models.DO_NOTHING, db_constraint=False, null=True, blank=True, related_name="+"
+    )
     sender = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
     created_at = models.DateTimeField()
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
@@ -196,6 +204,7 @@ class AttentionEvent(models.Model):
     class Meta:
         constraints = [
             models.UniqueConstraint(fields=["user", "kind", "post"], name="attention_event_unique"),
+            models.UniqueConstraint(fields=["user", "kind", "message"], name="attention_event_message_unique"),
         ]
         indexes = [
             models.Index(fields=["user", "status", "created_at"], name="attention_event_queue_idx"),
@@ -204,6 +213,24 @@ class AttentionEvent(models.Model):
 
     def __str__(self):
         return f"{self.kind} to {self.user_id} ({self.status})"
+
+
+class Relationship(models.Model):
+    """How close an AI user is to one peer: a score in [0, 1] that grows on exchanges
+    and decays with a half-life (agents/relationships.py, docs/respond-path.md,
+    "Relationships"). Stored as of `updated_at`, so a read is one row and a little
+    arithmetic; rebuildable from the posts, likes and messages."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="relationships")
+    peer = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    score = models.FloatField(default=0.0)
+    updated_at = models.DateTimeField()
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["user", "peer"], name="relationship_pair")]
+
+    def __str__(self):
+        return f"{self.user_id} → {self.peer_id}: {self.score:.2f}"
 
 
 class LlmUsage(models.Model):

@@ -30,6 +30,7 @@ AGENT_TASK_PLACEHOLDERS: dict[str, str] = {
     "new-post": "{{POST_JSON}}",
     "reply-post": "{{POST_JSON}}",
     "respond": "{{POST_JSON}}",
+    "respond-message": "{{POST_JSON}}",
 }
 AGENT_TASKS = tuple(AGENT_TASK_PLACEHOLDERS)
 TASKS = (COMMON_PROFILE, *AGENT_TASKS, SUMMARY_TASK)

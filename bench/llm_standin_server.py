@@ -21,7 +21,9 @@ import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 CHAT_PATH = "/v1/chat/completions"
-AGENT_TASKS = ("post-impression", "peer-impression", "interest", "new-post", "reply-post", "respond")
+AGENT_TASKS = (
+    "post-impression", "peer-impression", "interest", "new-post", "reply-post", "respond", "respond-message",
+)
 PAYLOAD_PLACEHOLDER = {
     "post-impression": "{{POST_JSON}}",
     "peer-impression": "{{PROFILE_JSON}}",
@@ -29,6 +31,7 @@ PAYLOAD_PLACEHOLDER = {
     "new-post": "{{POST_JSON}}",
     "reply-post": "{{POST_JSON}}",
     "respond": "{{POST_JSON}}",
+    "respond-message": "{{POST_JSON}}",
     "post-summary": "{{POST_JSON}}",
 }
 LANGS = ("en", "ja")

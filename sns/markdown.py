@@ -12,6 +12,7 @@ from functools import lru_cache
 
 import nh3
 from markdown_it import MarkdownIt
+from markdown_it.token import Token
 
 _ALLOWED_TAGS = {
     "p", "br", "hr", "h1", "h2", "h3", "h4", "h5", "h6", "strong", "em", "del", "s", "code",
@@ -32,20 +33,27 @@ def _parser() -> MarkdownIt:
     )
 
 
-def render_html(markdown_text: str) -> str:
+def render_html(markdown_text: str, mentions: dict[str, str] | None = None) -> str:
+    """`mentions`: lower-cased nickname → user hex id (`sns.mentions.mention_links`);
+    those mentions become links to the user, every other "@name" stays text."""
     text = markdown_text or ""
-    return _render_recent(text) if len(text) <= _CACHED_TEXT_CHARS else _render(text)
+    key = tuple(sorted(mentions.items())) if mentions else ()
+    return _render_recent(text, key) if len(text) <= _CACHED_TEXT_CHARS else _render(text, key)
 
 
 @lru_cache(maxsize=_CACHED_RENDERINGS)
-def _render_recent(markdown_text: str) -> str:
+def _render_recent(markdown_text: str, mentions: tuple = ()) -> str:
     # Timelines show the same recent posts to every reader; the process keeps the HTML
     # of the last few thousand texts rather than rendering them on every view.
-    return _render(markdown_text)
+    return _render(markdown_text, mentions)
 
 
-def _render(markdown_text: str) -> str:
-    html = _parser().render(markdown_text)
+def _render(markdown_text: str, mentions: tuple = ()) -> str:
+    parser = _parser()
+    tokens = parser.parse(markdown_text)
+    if mentions:
+        _link_mentions(tokens, dict(mentions))
+    html = parser.renderer.render(tokens, parser.options, {})
     return nh3.clean(
         html,
         tags=_ALLOWED_TAGS,
@@ -53,6 +61,49 @@ def _render(markdown_text: str) -> str:
         url_schemes={"http", "https", "mailto"},
         link_rel="nofollow noopener noreferrer",
     )
+
+
+def _link_mentions(tokens, mentions: dict[str, str]) -> None:
+    """Known mentions in text (not in code, not inside a link) become links to the user."""
+    from .mentions import MENTION_RE
+
+    for block in tokens:
+        if block.type != "inline" or not block.children:
+            continue
+        out, in_link = [], 0
+        for child in block.children:
+            in_link += child.type == "link_open"
+            in_link -= child.type == "link_close"
+            if child.type != "text" or in_link or "@" not in child.content:
+                out.append(child)
+                continue
+            out.extend(_split_mentions(child.content, mentions, MENTION_RE))
+        block.children = out
+
+
+def _split_mentions(text: str, mentions: dict[str, str], pattern) -> list[Token]:
+    parts, last = [], 0
+    for match in pattern.finditer(text):
+        hex_id = mentions.get((match.group(1) or match.group(2)).strip().lower())
+        if hex_id is None:
+            continue
+        if match.start() > last:
+            parts.append(_text_token(text[last:match.start()]))
+        link = Token("link_open", "a", 1)
+        link.attrs = {"href": f"/users/{hex_id}"}
+        # "@[Nick Name]" shows as "@Nick Name"
+        shown = "@" + (match.group(1) or match.group(2)).strip()
+        parts += [link, _text_token(shown), Token("link_close", "a", -1)]
+        last = match.end()
+    if last < len(text):
+        parts.append(_text_token(text[last:]))
+    return parts
+
+
+def _text_token(content: str) -> Token:
+    token = Token("text", "", 0)
+    token.content = content
+    return token
 
 
 def to_plain_text(markdown_text: str) -> str:

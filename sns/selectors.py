@@ -10,7 +10,17 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from django.db import connection
-from django.db.models import BigIntegerField, BooleanField, CharField, Exists, OuterRef, Q, QuerySet, Subquery, Window
+from django.db.models import (
+    BigIntegerField,
+    BooleanField,
+    CharField,
+    Exists,
+    OuterRef,
+    Q,
+    QuerySet,
+    Subquery,
+    Window,
+)
 from django.db.models.expressions import RawSQL
 from django.db.models.functions import RowNumber
 
@@ -484,6 +494,7 @@ class AiMemory:
     interest: object | None
     peer_impressions: list
     post_impressions: list
+    relationships: list = ()  # (peer, {"score", "level"}), closest first
 
 
 def ai_memory_get(viewer, user_id: int, *, peer_page: Page, post_page: Page) -> AiMemory:
@@ -510,9 +521,15 @@ def ai_memory_get(viewer, user_id: int, *, peer_page: Page, post_page: Page) -> 
         .defer("post__content")
         .order_by("-updated_at", "-post_id")
     )
+    from agents.models import Relationship
+    from agents.relationships import relationship_now
+
+    # The closest 20 as stored; decay keeps their order among rows updated alike.
+    rows = Relationship.objects.filter(user_id=user_id).select_related("peer").order_by("-score")[:20]
     return AiMemory(
         user=user,
         interest=Interest.objects.filter(user_id=user_id).first(),
         peer_impressions=_slice(peers, peer_page),
         post_impressions=_slice(posts, post_page),
+        relationships=[(row.peer, relationship_now(row)) for row in rows],
     )

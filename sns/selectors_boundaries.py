@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from django.db.models import BooleanField, Exists, OuterRef, Q, Subquery, Value
+from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from .models_messages import AiBoundaries, AiStop
@@ -60,5 +62,33 @@ def ai_contact_allowed(ai_user, person, kind: str, *, now=None) -> tuple[bool, s
     if not getattr(ai_boundaries_get(person.id), _SWITCH[kind]):
         return False, _REFUSAL[kind]
     if ai_stop_get(person.id, ai_user.id, now=now) is not None:
+        return False, "the user asked this AI user to stop"
+    return True, ""
+
+
+def ai_contact_annotations(ai_user, person_field: str, kind: str, *, now=None) -> dict:
+    """The facts `ai_contact_allowed` reads, as annotations on a query whose rows carry
+    the person in `person_field` (e.g. a post's "owner_id"), so a batch of posts costs
+    no query more; read them back with `ai_contact_annotated`."""
+    if kind not in KINDS:
+        raise ValueError(f"kind must be one of {KINDS}")
+    now = now or timezone.now()
+    switch = AiBoundaries.objects.filter(user_id=OuterRef(person_field)).values(_SWITCH[kind])[:1]
+    stops = AiStop.objects.filter(person_id=OuterRef(person_field), ai_user_id=ai_user.id).filter(
+        Q(until__isnull=True) | Q(until__gt=now)
+    )
+    return {
+        f"ai_{kind}_switch": Coalesce(Subquery(switch), Value(True), output_field=BooleanField()),
+        f"ai_{kind}_stopped": Exists(stops),
+    }
+
+
+def ai_contact_annotated(row, ai_user, person, kind: str) -> tuple[bool, str]:
+    """`ai_contact_allowed` over a row annotated by `ai_contact_annotations`."""
+    if not ai_user.is_ai or ai_user.id == person.id:
+        return True, ""
+    if not getattr(row, f"ai_{kind}_switch"):
+        return False, _REFUSAL[kind]
+    if getattr(row, f"ai_{kind}_stopped"):
         return False, "the user asked this AI user to stop"
     return True, ""

@@ -16,11 +16,13 @@ from django.db.models import OuterRef, Subquery
 
 from agents.llm.parsing import parse_reply
 from agents.models import PeerImpression, PostImpression
+from agents.respond.contact import contact_refusal
 from agents.textmeasure import truncate_pt
 from sns import services
 from sns.errors import Conflict, DomainError
 from sns.ids import parse_id
 from sns.models import Post, PostTag
+from sns.selectors_boundaries import ai_contact_annotations
 
 from . import inputs
 from .context import StageContext
@@ -82,6 +84,7 @@ def likes_and_replies(ctx: StageContext) -> dict[str, Any]:
             reply_to_owner_id=Subquery(parents.values("owner_id")[:1]),
             my_impression=Subquery(mine),
             my_peer_impression=Subquery(of_author),
+            **ai_contact_annotations(me, "owner_id", "reply"),
         )
     }
     plan = plan_actions(reads, ctx.details.get("postDecisions") or {}, posts, me.id)
@@ -102,11 +105,30 @@ def likes_and_replies(ctx: StageContext) -> dict[str, Any]:
         likes.append(record)
     ctx.details["likes"] = likes
 
-    to_reply = [item for item in plan if item["reply"]]
+    to_reply, replies = _contact_allowed(me, [item for item in plan if item["reply"]])
     if to_reply:
-        replies = _write_replies(ctx, to_reply)
+        replies += _write_replies(ctx, to_reply)
     ctx.details["replies"] = replies
     return {"likes": sum(1 for r in likes if r["result"] == "liked"), "replies": sum(1 for r in replies if r.get("replyId"))}
+
+
+def _contact_allowed(me, items: list[dict]) -> tuple[list[dict], list[dict]]:
+    """The replies the person's boundaries and the back-off rule allow, and a refusal
+    record for each of the others, decided before any model call
+    (docs/respond-path.md, "Boundaries and back-off")."""
+    allowed, refused = [], []
+    for item in items:
+        post = item["post"]
+        refusal = contact_refusal(me, post.owner, "reply", row=post)
+        if refusal is None:
+            allowed.append(item)
+            continue
+        gate, why = refusal
+        refused.append({
+            "postId": post.hex_id, "rank": item["rank"], "sim": item["sim"], "judgement": "shouldReply",
+            "error": f"refused: {gate}: {why}",
+        })
+    return allowed, refused
 
 
 def _write_replies(ctx: StageContext, items: list[dict]) -> list[dict]:

@@ -18,8 +18,18 @@ from typing import Any, Callable, Iterable
 
 from agents.llm.offline_respond import respond_answer
 from agents.llm.offline_text import (
-    PHRASES, Terms, detect_tone, extract_terms, fit, language_of, overlap, pick, seed_of,
-    sentences, stem, strip_markdown,
+    PHRASES,
+    Terms,
+    detect_tone,
+    extract_terms,
+    fit,
+    language_of,
+    overlap,
+    pick,
+    seed_of,
+    sentences,
+    stem,
+    strip_markdown,
 )
 from agents.llm.types import ChatRequest, ChatResponse
 from agents.prompts import scaled_lengths
@@ -31,6 +41,7 @@ DEFAULT_MAX_CHARS = {
     "new-post": 2000,
     "reply-post": 1000,
     "respond": 500,
+    "respond-message": 500,
     "post-summary": 1000,
 }
 
@@ -376,6 +387,7 @@ _WRITERS: dict[str, Callable[[_Ctx], dict[str, Any]]] = {
     "new-post": _new_post,
     "reply-post": _reply_post,
     "respond": respond_answer,
+    "respond-message": respond_answer,
     "post-summary": _post_summary,
 }
 

@@ -1,5 +1,5 @@
 """The offline stand-in's answer to a person who replied to an AI user (task
-`respond`): it addresses them by nickname, picks up the content words of their message
+`respond`) or sent it a direct message (task `respond-message`): it addresses them by nickname, picks up the content words of their message
 in a sentence of their language, and takes the persona's tone and topic; deterministic,
 and marked as the stand-in like every text it writes."""
 
@@ -28,6 +28,7 @@ RESPOND_PHRASES: dict[str, dict[str, Any]] = {
         "both": '"{k1}" and "{k2}"',
         "one": '"{k1}"',
         "bare": " I read your reply, though I am not sure what to add yet.",
+        "bare_dm": " Thanks for the message; I am still thinking about what to say.",
         "ask": (
             ' What first made you think about "{k1}"?',
             ' How does "{k1}" work out for you in practice?',
@@ -48,6 +49,7 @@ RESPOND_PHRASES: dict[str, dict[str, Any]] = {
         "both": "「{k1}」や「{k2}」",
         "one": "「{k1}」",
         "bare": "返信を読みました。まだ何を足せるかはわかりません。",
+        "bare_dm": "メッセージありがとうございます。何と返すか考えています。",
         "ask": (
             "「{k1}」を意識したきっかけは何でしたか？",
             "「{k1}」は実際にはどう試していますか？",
@@ -80,7 +82,8 @@ def respond_answer(ctx: _Ctx) -> dict[str, Any]:
         body += p["pickup"][ctx.tone].format(k=said, m=m or ctx.persona_term(1))
         body += pick(p["ask"], ctx.seed, 2).format(k1=k1)
     else:
-        body += p["bare"]
+        # A direct message (task respond-message) has a conversation, not a thread.
+        body += p["bare_dm" if "conversation" in ctx.payload else "bare"]
     return {
         "answer": True,
         "content": fit(body, ctx.lang, ctx.max_chars),

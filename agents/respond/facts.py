@@ -11,8 +11,10 @@ from django.db.models import Exists, OuterRef, Subquery
 
 from agents.cycle import inputs
 from agents.models import AttentionEvent, PeerImpression, PostImpression, PostSummary
+from agents.relationships import relationship_annotations
 from sns.access import block_annotations
 from sns.models import Block, Follow, Post, User
+from sns.selectors_boundaries import ai_contact_annotations
 
 EXISTING_REPLIES_LIMIT = 5  # as the cycle's reply input
 # How far up a thread the loop breaker counts AI turns: deeper than any AI turn limit
@@ -70,6 +72,8 @@ def _posts_with_facts(ai: User, post_ids: list[int]) -> dict[int, Post]:
             ai_replied=Exists(Post.objects.filter(owner_id=ai.id, reply_to=OuterRef("pk"))),
             my_impression=Subquery(mine),
             my_peer_impression=Subquery(of_sender),
+            **ai_contact_annotations(ai, "owner_id", "reply"),
+            **relationship_annotations(ai.id, "owner_id"),
         )
     )
     return {post.id: post for post in qs}

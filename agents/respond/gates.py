@@ -9,11 +9,12 @@ a refusal closes the event as refused.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import timedelta
 from types import SimpleNamespace
 
 from django.conf import settings
+from django.db.models import Count
 from django.utils import timezone
 
 from agents.budget import budget_refusal
@@ -21,7 +22,9 @@ from agents.llm.gateway import ai_enabled
 from agents.models import AttentionEvent
 from sns.access import is_blocked_annotated
 from sns.models import User
+from sns.selectors_boundaries import ai_contact_allowed, ai_contact_annotated
 
+from .contact import backoff_refusal
 from .facts import EventFacts
 
 # The loop breaker's "the AIs are already talking here": this many newest posts of the
@@ -35,18 +38,34 @@ class RateCounts:
 
     user: int
     fleet: int
+    messages: int = 0  # messages the AI user answered
+    messages_to: dict[int, int] = field(default_factory=dict)  # ...per person
 
     @classmethod
     def load(cls, user_id: int) -> RateCounts:
         since = timezone.now() - timedelta(hours=1)
         answered = AttentionEvent.objects.filter(status=AttentionEvent.Status.ANSWERED, handled_at__gte=since)
-        return cls(user=answered.filter(user_id=user_id).count(), fleet=answered.count())
+        per_person = dict(
+            answered.filter(user_id=user_id, kind=AttentionEvent.Kind.MESSAGE)
+            .values("sender_id").annotate(n=Count("id")).values_list("sender_id", "n")
+        )
+        return cls(
+            user=answered.filter(user_id=user_id).count(), fleet=answered.count(),
+            messages=sum(per_person.values()), messages_to=per_person,
+        )
+
+    def count_answer(self, event: AttentionEvent) -> None:
+        self.user += 1
+        self.fleet += 1
+        if event.kind == AttentionEvent.Kind.MESSAGE:
+            self.messages += 1
+            self.messages_to[event.sender_id] = self.messages_to.get(event.sender_id, 0) + 1
 
 
 @dataclass
 class GateInput:
     ai: User
-    facts: EventFacts
+    facts: EventFacts  # or facts_message.MessageFacts for a message event
     counts: RateCounts
 
 
@@ -68,14 +87,32 @@ def _sender_active(g: GateInput) -> str | None:
     return "the sender is frozen" if g.facts.post.owner.is_frozen else None
 
 
-def _blocks(g: GateInput) -> str | None:
-    post, sender = g.facts.post, g.facts.post.owner
-    if is_blocked_annotated(post, sender, g.ai):
+def blocks_between(row, sender: User, ai: User) -> str | None:
+    """The rulebook's block check both ways, over a row annotated with the block facts
+    (the sender toward the AI user) and ai_blocks_sender / ai_follows_sender."""
+    if is_blocked_annotated(row, sender, ai):
         return "the sender blocks the AI user"
-    toward_sender = SimpleNamespace(owner_blocks_actor=post.ai_blocks_sender, owner_follows_actor=post.ai_follows_sender)
-    if is_blocked_annotated(toward_sender, g.ai, sender):
+    toward_sender = SimpleNamespace(owner_blocks_actor=row.ai_blocks_sender, owner_follows_actor=row.ai_follows_sender)
+    if is_blocked_annotated(toward_sender, ai, sender):
         return "the AI user blocks the sender"
     return None
+
+
+def _blocks(g: GateInput) -> str | None:
+    return blocks_between(g.facts.post, g.facts.post.owner, g.ai)
+
+
+def _boundaries(g: GateInput) -> str | None:
+    # The person's switches and "stop" records; an answer to a post is a reply.
+    if g.facts.event.kind == "message":
+        allowed, reason = ai_contact_allowed(g.ai, g.facts.event.sender, "message")
+    else:
+        allowed, reason = ai_contact_annotated(g.facts.post, g.ai, g.facts.event.sender, "reply")
+    return None if allowed else reason
+
+
+def _backoff(g: GateInput) -> str | None:
+    return backoff_refusal(g.ai.id, g.facts.event.sender_id)
 
 
 def _allow_replies(g: GateInput) -> str | None:
@@ -119,6 +156,8 @@ GATES: tuple[tuple[str, Callable[[GateInput], str | None]], ...] = (
     ("post_exists", _post_exists),
     ("sender_active", _sender_active),
     ("blocks", _blocks),
+    ("boundaries", _boundaries),
+    ("backoff", _backoff),
     ("allow_replies", _allow_replies),
     ("not_answered", _not_answered),
     ("loop_breaker", _loop_breaker),
@@ -128,9 +167,9 @@ GATES: tuple[tuple[str, Callable[[GateInput], str | None]], ...] = (
 )
 
 
-def gates_check(g: GateInput, verdicts: list[dict]) -> str | None:
+def gates_check(g: GateInput, verdicts: list[dict], gates=GATES) -> str | None:
     """Run the gates in order, appending each verdict; the first refusal as "gate: why"."""
-    for name, gate in GATES:
+    for name, gate in gates:
         why = gate(g)
         if why is not None:
             verdicts.append({"gate": name, "verdict": "refuse", "why": why})

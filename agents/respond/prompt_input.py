@@ -12,6 +12,7 @@ from django.conf import settings
 from agents.cycle import inputs
 from agents.cycle.llm_calls import LlmJob, fluctuated_length
 from agents.llm.parsing import parse_respond
+from agents.relationships import relationship_annotated
 from agents.textmeasure import truncate_pt
 from sns.models import User
 
@@ -34,6 +35,7 @@ def respond_payload(ai: User, facts: EventFacts) -> dict[str, Any]:
             "content": content,
             "summary": inputs.summary_unless_whole(facts.summaries, post, content),
             "peerImpression": inputs.impression_text(peer),
+            "relationship": relationship_annotated(post),
         },
         "existingReplies": inputs.context_posts(
             facts.replies, me=ai, summaries=facts.summaries, content_limit=EXISTING_REPLY_TEXT_LIMIT
@@ -50,6 +52,56 @@ def respond_job(ai: User, facts: EventFacts, *, run_id: int) -> LlmJob:
         task="respond",
         locale=locale,
         payload=respond_payload(ai, facts),
+        max_chars=fluctuated_length(rng, settings.STGY_RESPOND_LENGTH, locale, LENGTH_STEP),
+        tag_num=tag_num,
+        parse=lambda text: parse_respond(text, locale, tag_num, settings.STGY_AI_TAG_MAX_COUNT),
+    )
+
+
+MESSAGE_TEXT_LIMIT = 1000  # each earlier message of the conversation, as existing replies
+
+
+def message_payload(ai: User, facts) -> dict[str, Any]:
+    """The conversation's recent messages, oldest first, isSelf on the AI user's; the
+    message answered (whole, up to the post text limit); whether it is a request."""
+    message, sender = facts.message, facts.sender
+    peer = inputs.parse_payload(sender.my_peer_impression)
+    earlier = [m for m in facts.recent if m.id != message.id]
+    return {
+        "conversation": [
+            {
+                "author": ai.nickname if m.sender_id == ai.id else sender.nickname,
+                "isSelf": m.sender_id == ai.id,
+                "createdAt": inputs.prompt_time(m.created_at),
+                "content": truncate_pt(m.content, MESSAGE_TEXT_LIMIT),
+            }
+            for m in earlier
+        ],
+        "message": {
+            "locale": _message_locale(ai, facts),
+            "author": sender.nickname,
+            "createdAt": inputs.prompt_time(message.created_at),
+            "content": truncate_pt(message.content, settings.STGY_AI_USER_POST_TEXT_LIMIT),
+            "peerImpression": inputs.impression_text(peer),
+            "relationship": relationship_annotated(sender),
+        },
+        "isRequest": facts.is_request,
+    }
+
+
+def _message_locale(ai: User, facts) -> str:
+    return inputs.dash_locale(facts.sender.locale or ai.locale)
+
+
+def message_job(ai: User, facts, *, run_id: int) -> LlmJob:
+    locale = _message_locale(ai, facts)
+    tag_num = min(max(2, settings.STGY_AI_USER_NEW_POST_TAGS), settings.STGY_AI_TAG_MAX_COUNT)
+    rng = random.Random(f"{run_id}:respond:{facts.event.pk}")
+    return LlmJob(
+        key=facts.event,
+        task="respond-message",
+        locale=locale,
+        payload=message_payload(ai, facts),
         max_chars=fluctuated_length(rng, settings.STGY_RESPOND_LENGTH, locale, LENGTH_STEP),
         tag_num=tag_num,
         parse=lambda text: parse_respond(text, locale, tag_num, settings.STGY_AI_TAG_MAX_COUNT),

@@ -23,10 +23,12 @@ from sns.models import User
 
 from .events import event_close, events_claim, events_owed, respond_enqueue
 from .facts import EventFacts, facts_gather
-from .gates import GateInput, RateCounts, gates_check
+from .facts_message import MessageFacts, message_facts_gather
+from .gates import GATES, GateInput, RateCounts, gates_check
+from .gates_message import MESSAGE_GATES
 from .lease import respond_lease_claim, respond_lease_held, respond_lease_release
-from .prompt_input import respond_job
-from .write import answer_write
+from .prompt_input import message_job, respond_job
+from .write import answer_write, message_answer_write
 
 log = logging.getLogger(__name__)
 STAGE = "respond"
@@ -75,7 +77,10 @@ def _handle(ai: User, run: CycleRun, events: list[AttentionEvent]) -> list[dict[
     profile = inputs.profile_excerpt(ai, interest)
     counts = RateCounts.load(ai.id)
     records = []
-    for facts in facts_gather(ai, events):
+    posts = iter(facts_gather(ai, [e for e in events if e.kind != AttentionEvent.Kind.MESSAGE]))
+    # In the claimed order; message events gather their facts one by one.
+    gathered = [message_facts_gather(ai, e) if e.kind == AttentionEvent.Kind.MESSAGE else next(posts) for e in events]
+    for facts in gathered:
         try:
             record = _handle_one(ai, run, facts, counts, profile)
         except Exception as exc:  # one event's failure is that event's
@@ -86,15 +91,16 @@ def _handle(ai: User, run: CycleRun, events: list[AttentionEvent]) -> list[dict[
     return records
 
 
-def _record(facts: EventFacts) -> dict[str, Any]:
+def _record(facts: EventFacts | MessageFacts) -> dict[str, Any]:
     event = facts.event
-    return {
-        "eventId": event.pk,
-        "kind": event.kind,
-        "postId": id_to_hex(event.post_id) if event.post_id is not None else None,
-        "sender": {"id": id_to_hex(event.sender_id), "nickname": event.sender.nickname},
-        "gates": [],
-    }
+    record = {"eventId": event.pk, "kind": event.kind}
+    if event.kind == AttentionEvent.Kind.MESSAGE:
+        record["messageId"] = id_to_hex(event.message_id) if event.message_id is not None else None
+    else:
+        record["postId"] = id_to_hex(event.post_id) if event.post_id is not None else None
+    record["sender"] = {"id": id_to_hex(event.sender_id), "nickname": event.sender.nickname}
+    record["gates"] = []
+    return record
 
 
 def _close(record: dict, event: AttentionEvent, status: str, why: str) -> None:
@@ -105,20 +111,26 @@ def _close(record: dict, event: AttentionEvent, status: str, why: str) -> None:
 def _handle_one(ai: User, run: CycleRun, facts: EventFacts, counts: RateCounts, profile: dict) -> dict[str, Any]:
     record = _record(facts)
     event = facts.event
-    refusal = gates_check(GateInput(ai=ai, facts=facts, counts=counts), record["gates"])
+    is_message = isinstance(facts, MessageFacts)
+    gates = MESSAGE_GATES if is_message else GATES
+    refusal = gates_check(GateInput(ai=ai, facts=facts, counts=counts), record["gates"], gates)
     if refusal is not None:
         _close(record, event, Status.REFUSED, refusal)
         return record
 
-    job = respond_job(ai, facts, run_id=run.pk)
+    job = (message_job if is_message else respond_job)(ai, facts, run_id=run.pk)
     usage = run_job(job, profile=profile, tier=ai.ai_model, user_id=ai.id, run_id=run.pk, stage=STAGE)
     record["llm"] = _call_record(job, usage)
     if job.result is None:
         _close(record, event, Status.FAILED, f"model: {job.error}")
         return record
     if not job.result["answer"]:
-        _close(record, event, Status.REFUSED, "model: chose not to answer")
+        ignored = is_message and facts.is_request
+        why = "model: ignored the message request (left in Requests)" if ignored else "model: chose not to answer"
+        _close(record, event, Status.REFUSED, why)
         return record
+    if is_message:
+        return _write_message(ai, run, facts, job, counts, record)
     try:
         reply = answer_write(ai, event, facts.post, job.result, run)
     except DomainError as exc:
@@ -127,9 +139,25 @@ def _handle_one(ai: User, run: CycleRun, facts: EventFacts, counts: RateCounts, 
     if reply is None:
         _close(record, event, Status.REFUSED, "not_answered: the AI user replied to the post meanwhile")
         return record
-    counts.user += 1
-    counts.fleet += 1
+    counts.count_answer(event)
     record["result"], record["replyId"] = Status.ANSWERED, reply.hex_id
+    return record
+
+
+def _write_message(ai: User, run: CycleRun, facts: MessageFacts, job, counts: RateCounts, record: dict) -> dict:
+    event = facts.event
+    try:
+        answer = message_answer_write(ai, event, facts, job.result, run)
+    except DomainError as exc:
+        _close(record, event, Status.REFUSED, f"write refused: {exc.message}")
+        return record
+    if answer is None:
+        _close(record, event, Status.REFUSED, "not_answered: the AI user wrote in the conversation meanwhile")
+        return record
+    counts.count_answer(event)
+    record["result"], record["answerMessageId"] = Status.ANSWERED, answer.hex_id
+    if facts.is_request:
+        record["request"] = "accepted"
     return record
 
 

@@ -1,5 +1,5 @@
-"""Writing one answer: the reply through the rulebook as the AI user, its post
-impression and the event's new status, in one transaction."""
+"""Writing one answer, in one transaction with the event's new status: a reply through
+the rulebook as the AI user with its post impression, or a direct message."""
 
 from __future__ import annotations
 
@@ -10,9 +10,12 @@ from django.utils import timezone
 
 from agents import memory
 from agents.models import AttentionEvent, CycleRun
+from agents.relationships import relationship_bump
 from sns import services
 from sns.errors import Conflict
 from sns.models import Post, User
+from sns.models_messages import Message
+from sns.services import messages
 
 
 def answer_key(event: AttentionEvent) -> str:
@@ -45,3 +48,29 @@ def _after_answer(ai: User, event: AttentionEvent, post: Post, result: dict, run
     AttentionEvent.objects.filter(pk=event.pk).update(
         status=AttentionEvent.Status.ANSWERED, handled_at=timezone.now(), run_id=run.pk, outcome=reply.hex_id
     )
+    relationship_bump(ai.id, event.sender_id, "reply")
+
+
+def message_answer_write(ai: User, event: AttentionEvent, facts, result: dict, run: CycleRun) -> Message | None:
+    """The answer to a direct message through the rulebook as the AI user, and the
+    event's new status, in one transaction; a request is accepted first (answering is
+    accepting). None when the event is no longer this run's or the AI user has written
+    in the conversation meanwhile: so a redelivered task never sends twice. Raises the
+    rulebook's DomainError when the send is refused; then nothing is written."""
+    with transaction.atomic():
+        locked = AttentionEvent.objects.select_for_update().filter(
+            pk=event.pk, run_id=run.pk, status=AttentionEvent.Status.CLAIMED
+        )
+        if not locked.exists():
+            return None
+        message = facts.message
+        if Message.objects.filter(conversation_id=message.conversation_id, id__gt=message.id, sender_id=ai.id).exists():
+            return None
+        if facts.is_request:
+            messages.conversation_accept(ai, event.sender_id)
+        answer = messages.message_send(ai, event.sender_id, content=result["content"])
+        AttentionEvent.objects.filter(pk=event.pk).update(
+            status=AttentionEvent.Status.ANSWERED, handled_at=timezone.now(), run_id=run.pk, outcome=answer.hex_id
+        )
+        relationship_bump(ai.id, event.sender_id, "message")
+    return answer

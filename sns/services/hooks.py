@@ -8,7 +8,11 @@ A new reply to an AI user's post records that AI user's attention event the same
 
 from __future__ import annotations
 
+import logging
+
 from django.db import transaction
+
+log = logging.getLogger(__name__)
 
 
 def post_written(post, *, created: bool) -> None:
@@ -21,14 +25,35 @@ def post_written(post, *, created: bool) -> None:
         attention_record_reply(post)
 
 
-def message_written(message) -> None:
-    """The hook point for follow-on work of a direct message to an AI user, called by
-    `sns.services.messages.message_send` once the message has committed (never inside
-    its transaction, so a slow or failing hook cannot undo the send).
+def post_mentioned(post, parent, ai_user_ids: list[int]) -> None:
+    """A new post mentioned these AI users by nickname (already limited and filtered by
+    `sns.services.posts`): their attention events of kind `mention`."""
+    if ai_user_ids:
+        from agents.respond.events import attention_record_mentions
 
-    The social network itself needs nothing here, so for now this does nothing. It is
-    where the AI respond path is to be connected: enqueue its task with the message id
-    only; the task re-reads the message, checks its gates (boundaries through
-    `sns.selectors_boundaries.ai_contact_allowed`, blocks, limits) and answers through
-    `sns.services.messages.message_send` as the AI user, which applies every rule again.
-    """
+        attention_record_mentions(post, parent, ai_user_ids)
+
+
+def likes_written(actor, posts) -> None:
+    """Likes just given: an AI user whose post was liked is a step closer to the liker
+    (agents/relationships.py); nothing is read for posts of people."""
+    pairs = [(post.owner_id, actor.id) for post in posts if post.owner.is_ai and post.owner_id != actor.id]
+    if pairs:
+        from agents.relationships import likes_received
+
+        likes_received(pairs)
+
+
+def message_written(message) -> None:
+    """Follow-on work of a direct message to an AI user, called by
+    `sns.services.messages.message_send` once the message has committed (never inside
+    its transaction, so a slow or failing hook cannot undo the send): the AI user's
+    attention event and its respond task (docs/respond-path.md, "Direct messages").
+    The respond run re-reads the message, checks its gates and answers through
+    `message_send` as the AI user, which applies every rule again."""
+    from agents.respond.events import attention_record_message
+
+    try:
+        attention_record_message(message)
+    except Exception:  # the message is sent; the respond sweep cannot help here, so log
+        log.warning("attention event for message %s not recorded", message.id, exc_info=True)

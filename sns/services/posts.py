@@ -9,15 +9,16 @@ from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.utils import timezone
 
-from .. import throttle
+from .. import mentions, throttle
 from ..access import access_post, access_writable, block_annotations, is_blocked_annotated
 from ..errors import Conflict, InvalidInput
 from ..ids import parse_id
 from ..markdown import make_snippet
 from ..models import Follow, Post, PostTag, User
+from ..selectors_boundaries import ai_contact_annotated, ai_contact_annotations
 from ..text import normalize_content, normalize_locale, normalize_post_tags
 from . import notifications
-from .hooks import post_written
+from .hooks import post_mentioned, post_written
 
 _MENTION = re.compile(r"\[@[^\]]*\]\((?:https?://[^)\s]*)?/users/(?:0x)?([0-9A-Fa-f]{1,16})\)")
 _MENTION_LIMIT = 10
@@ -82,6 +83,11 @@ def post_create(
     # A repeated idempotency key is caught by its unique constraint below (no lookup
     # before every insert); the repeat then returns the post that stands.
     parent = _check_reply_target(actor, reply_to) if reply_to is not None else None
+    if owner.is_ai:
+        # An AI user's text may mention only the people of the thread it writes in; any
+        # other "@name" loses its "@" (docs/api.md, "Mentions by nickname").
+        allowed = mentions.thread_nicknames(reply_to) if "@" in text else set()
+        text = mentions.mentions_neutralise(text, allowed)
     throttle.throttle_check(actor, throttle.POSTS, size=len(text) + 50 * len(tag_names))
 
     fields = dict(
@@ -155,6 +161,8 @@ def _notify_new_post(author: User, post: Post, parent: Post | None) -> None:
             mentioned.append(user_id)
         if len(mentioned) >= _MENTION_LIMIT:
             break
+    notified = _notify_name_mentions(author, post, parent)
+    mentioned = [user_id for user_id in mentioned if user_id not in notified]
     if not mentioned:
         return
     # Only users who follow the author hear about a mention, so a stranger cannot spam.
@@ -168,6 +176,29 @@ def _notify_new_post(author: User, post: Post, parent: Post | None) -> None:
             notifications.notify_post_event(
                 recipient_id=user_id, slot=f"mention:{post.hex_id}", actor=author, post=post
             )
+
+
+def _notify_name_mentions(author: User, post: Post, parent: Post | None) -> set[int]:
+    """"@Nick" mentions (sns/mentions.py): the first STGY_MENTION_NOTIFY_LIMIT (5)
+    mentioned users are notified (slot `name-mention:<post>`), unless they block the
+    author or, for an AI author, turned AI mentions off or stopped it; the AI users among
+    them are owed an answer (the post hook). One query for the lot; the ids notified."""
+    names = mentions.mention_names(post.content)
+    if not names:
+        return set()
+    candidates = User.objects.exclude(pk=author.id).annotate(
+        **block_annotations(author, "pk"), **ai_contact_annotations(author, "pk", "mention")
+    )
+    found = mentions.mentions_resolve(names, candidates)
+    recipients = [user for user in found.values() if not is_blocked_annotated(user, user, author)]
+    recipients = recipients[: settings.STGY_MENTION_NOTIFY_LIMIT]
+    recipients = [user for user in recipients if ai_contact_annotated(user, author, user, "mention")[0]]
+    for user in recipients:
+        notifications.notify_post_event(
+            recipient_id=user.id, slot=f"name-mention:{post.hex_id}", actor=author, post=post
+        )
+    post_mentioned(post, parent, [user.id for user in recipients if user.is_ai])
+    return {user.id for user in recipients}
 
 
 _UNSET = object()

@@ -11,7 +11,7 @@ from .. import throttle
 from ..access import access_writable, block_annotations, is_blocked_annotated
 from ..errors import Conflict, DomainError, InvalidInput, NotFound
 from ..models import Block, Follow, Like, Post, User
-from . import notifications
+from . import hooks, notifications
 
 
 def like_add(actor: User, post_id: int) -> Like:
@@ -55,6 +55,7 @@ def likes_add(actor: User, post_ids: list[int]) -> dict[int, Like | DomainError]
     for post_id in written:
         post = posts[post_id]
         notifications.notify_post_event(recipient_id=post.owner_id, slot=f"like:{post.hex_id}", actor=actor, post=post)
+    hooks.likes_written(actor, [posts[post_id] for post_id in written])
     return results
 
 

@@ -20,6 +20,7 @@ from django.utils.safestring import SafeString, mark_safe
 
 from sns.ids import id_to_hex
 from sns.markdown import render_html
+from sns.mentions import mention_links
 
 from .templatetags.stgy_web import ago, hue, is_long, post_url, profile_url
 
@@ -68,7 +69,8 @@ def _time_html(post) -> SafeString:
 
 
 def _body_html(post, *, compact: bool, full: bool) -> SafeString:
-    body = mark_safe(render_html(post.content))  # sanitised by render_html
+    # sanitised by render_html; known @nicknames link to the user (sns/mentions.py)
+    body = mark_safe(render_html(post.content, mentions=mention_links(post.content)))
     long = not full and is_long(post.content, compact)
     html = format_html(
         '<div class="markdown post-body{}" lang="{}">{}</div>',

@@ -67,6 +67,7 @@ _VERBS = {
     "like": "liked your post",
     "reply": "replied to your post",
     "mention": "mentioned you",
+    "name-mention": "mentioned you",
     "message": "sent you a message",
     "message-request": "sent you a message request",
 }

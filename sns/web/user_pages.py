@@ -98,6 +98,7 @@ def memory(request, user_hex):
             "post_impressions": Paged(
                 mem.post_impressions[:size], post_number, len(mem.post_impressions) > size, "posts"
             ),
+            "relationships": mem.relationships,
         },
     )
 

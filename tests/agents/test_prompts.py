@@ -21,6 +21,7 @@ TASK_PLACEHOLDERS = {
     "new-post": {"{{POST_JSON}}"},
     "reply-post": {"{{POST_JSON}}"},
     "respond": {"{{POST_JSON}}"},
+    "respond-message": {"{{POST_JSON}}"},
     "post-summary": {"{{POST_JSON}}"},
 }
 LENGTH_PLACEHOLDERS = {"{{MAX_CHARS}}", "{{TAG_CHARS}}", "{{TAG_NUM}}", "{{LOCALE}}"}
@@ -31,6 +32,7 @@ OUTPUT_KEYS = {
     "new-post": ("content", "tags"),
     "reply-post": ("content", "tags"),
     "respond": ("answer", "content", "tags"),
+    "respond-message": ("answer", "content", "tags"),
 }
 EXPLAINED_INPUT_KEYS = {
     "post-impression": ("replyChain", "isSelf", "content", "summary", "peerImpression", "peerTags"),
@@ -39,7 +41,8 @@ EXPLAINED_INPUT_KEYS = {
     "new-post": (),
     "reply-post": ("replyChain", "existingReplies", "isSelf", "impression", "impressionTags",
                    "peerImpression", "tags"),
-    "respond": ("message", "replyChain", "existingReplies", "isSelf", "peerImpression"),
+    "respond": ("message", "replyChain", "existingReplies", "isSelf", "peerImpression", "relationship"),
+    "respond-message": ("message", "conversation", "isSelf", "peerImpression", "isRequest", "relationship"),
 }
 REQUIRED_OUTPUT_KEY = {
     "post-impression": "impression",
@@ -48,6 +51,7 @@ REQUIRED_OUTPUT_KEY = {
     "new-post": "content",
     "reply-post": "content",
     "respond": "content",
+    "respond-message": "content",
     "post-summary": "summary",
 }
 
@@ -90,6 +94,8 @@ def payload_for(task, text="Two owls nested in the old oak this spring."):
         return {"locale": "en", "author": "Bob", "content": text}
     if task == "respond":
         return {"replyChain": [{**post, "isSelf": True}], "message": post, "peerImpression": "kind"}
+    if task == "respond-message":
+        return {"conversation": [{**post, "isSelf": False}], "message": post, "isRequest": False}
     return {"replyChain": [], "post": {**post, "summary": "", "isSelf": False}}
 
 

@@ -27,6 +27,8 @@ PAYLOADS = {
     "reply-post": {"replyChain": [], "post": {"author": "Bob", "content": "Any owls here?"}, "existingReplies": []},
     "respond": {"replyChain": [{"author": "Aiko", "isSelf": True, "content": "Owls at dawn."}],
                 "message": {"author": "Bob", "content": "Which owls?"}},
+    "respond-message": {"conversation": [{"author": "Aiko", "isSelf": True, "content": "Owls at dawn."}],
+                        "message": {"author": "Bob", "content": "Which owls?"}, "isRequest": True},
 }
 
 

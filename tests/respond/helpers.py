@@ -10,7 +10,7 @@ from django.test import TestCase
 
 from agents.models import AttentionEvent
 from sns import services
-from sns.models import Post, User
+from sns.models import Follow, Post, User
 from tests.factories import make_ai_user, make_user
 
 PERSONA = "A cheerful baker who loves sourdough, rye flour and fermentation."
@@ -42,3 +42,30 @@ def conversation(*, ai: User | None = None, person: User | None = None, text: st
 def answer_json(**overrides) -> str:
     body = {"answer": True, "content": "About 24°C, Mina; rye sulks below that.", "tags": ["596:Cooking", "sourdough"]}
     return json.dumps(body | overrides)
+
+
+def message_quietly(sender: User, recipient: User, content: str):
+    """A direct message through the rulebook with its after-commit work run (the
+    notification and the message hook, which records the AI user's attention event),
+    while the respond task the hook enqueues is discarded: the test runs the respond
+    path itself."""
+    from sns.services import messages
+
+    with TestCase.captureOnCommitCallbacks(execute=False) as callbacks:
+        message = messages.message_send(sender, recipient.id, content=content)
+    with TestCase.captureOnCommitCallbacks(execute=False):
+        for callback in callbacks:
+            callback()
+    return message
+
+
+def dm(*, ai: User | None = None, person: User | None = None, text: str | None = None, follow: bool = True):
+    """(ai, person, the person's message, its event). With `follow`, the AI user follows
+    the person, so the message is not a request."""
+    ai = ai or make_ai_user("Aiko", personality=PERSONA)
+    person = person or make_user("Mina")
+    if follow and not Follow.objects.filter(follower=ai, followee=person).exists():
+        services.follow_add(ai, person.id)
+    message = message_quietly(person, ai, text or "Do you feed your rye starter every day?")
+    event = AttentionEvent.objects.get(user=ai, message_id=message.id)
+    return ai, person, message, event

@@ -44,7 +44,7 @@ def test_a_persons_reply_is_answered_with_the_stand_in():
     assert run.stages["respond"]["outcome"] == "ok"
     [record] = run.details["events"]
     assert record["result"] == "answered" and record["replyId"] == answer.hex_id
-    assert [g["verdict"] for g in record["gates"]] == ["pass"] * 11
+    assert [g["verdict"] for g in record["gates"]] == ["pass"] * 13
     usage = LlmUsage.objects.get(run=run)
     assert (usage.task, usage.stage, usage.provider, usage.user_id) == ("respond", "respond", "offline", ai.id)
     assert record["llm"]["usageId"] == usage.pk and record["llm"]["promptTokens"] == usage.prompt_tokens > 0
