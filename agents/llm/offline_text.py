@@ -1,7 +1,7 @@
 """Language side of the offline LLM stand-in: keywords, overlap, tone and sentence frames.
 
 Deliberately simple and fully deterministic: frequency-ranked keywords (English words
-minus stop-words, plus runs of katakana or kanji for Japanese) and a crude suffix
+minus stop-words, plus runs of kanji and katakana for Japanese) and a crude suffix
 stemmer so that "gardening" meets "gardener". Nothing here is random; variation comes
 from `seed_of` over the inputs.
 """
@@ -19,8 +19,9 @@ STAND_IN = {"en": "(offline stand-in)", "ja": "（オフライン代替）"}
 
 _TOKEN_RE = re.compile(
     r"(?P<lat>[A-Za-z][A-Za-z0-9'+#-]*)"
-    r"|(?P<kat>[\u30A1-\u30FA\u30FC]{2,})"
-    r"|(?P<kan>[\u4E00-\u9FFF\u3005]{2,})"
+    # A Japanese word: a run of kanji and katakana ("ライ麦", "サワー種"), which ends at
+    # kana particles and okurigana; a run of one character is too short to be a topic.
+    r"|(?P<ja>[\u30A1-\u30FA\u30FC\u4E00-\u9FFF\u3005]{2,})"
 )
 _URL_RE = re.compile(r"https?://\S+")
 
@@ -282,6 +283,16 @@ def _is_past_tense(low: str) -> bool:
     return len(low) > 4 and low.endswith("ed") and low not in _ED_NOUNS
 
 
+_PARTICLES = frozenset("のはがをにでともへやかよねだ")
+
+
+def _is_stem(text: str, end: int) -> bool:
+    """A run followed by okurigana ("間違" of "間違い", "面白" of "面白い") is the stem
+    of a verb or adjective, not a whole word; one followed by a particle is a noun."""
+    nxt = text[end : end + 1]
+    return bool(nxt) and "\u3041" <= nxt <= "\u309f" and nxt not in _PARTICLES
+
+
 def extract_terms(weighted_texts: Iterable[tuple[str, float]]) -> Terms:
     """Frequency-ranked keywords over several texts, each with a weight.
 
@@ -316,7 +327,7 @@ def extract_terms(weighted_texts: Iterable[tuple[str, float]]) -> Terms:
                 if key not in display or shown[0] < display[key][0]:
                     display[key] = shown
             else:
-                if word in JA_STOP_WORDS:
+                if word in JA_STOP_WORDS or not word.strip("ー") or _is_stem(text, m.end()):
                     continue
                 key = word
                 display.setdefault(key, (0, word))
