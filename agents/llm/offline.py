@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 from agents.llm.offline_respond import respond_answer
-from agents.llm.offline_tags import make_tags, ndc_tag
+from agents.llm.offline_tags import NDC_LABELS, make_tags, ndc_tag
 from agents.llm.offline_talk import conversation, load_recent, pick_fresh
 from agents.llm.offline_text import (
     PHRASES,
@@ -223,7 +223,7 @@ def _new_post(ctx: _Ctx) -> dict[str, Any]:
     own = _items(ctx.payload.get("posts"))
     p, seed, recent = ctx.phrases, ctx.seed, load_recent()
     names = {w.lower() for w in _s(ctx.profile.get("nickname")).split()}
-    candidates = [c for c in ctx.persona.top(8) if c.lower() not in names][:6]
+    candidates = [c for c in ctx.persona.top(10) if c.lower() not in names | NDC_LABELS][:6]
     candidates = candidates or list(p["fallback_topic"])
     last_topic = ""
     if own:

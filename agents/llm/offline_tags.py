@@ -310,6 +310,12 @@ NDC_TABLE: tuple[tuple[str, str, str, tuple[str, ...]], ...] = (
     ),
 )
 GENERAL_NDC = ("000", "General works", "総記")
+# The labels in any case and their words ("General works" → "general", "works"): AI tags
+# without their code, read back, are classes, not topics.
+NDC_LABELS = frozenset(
+    w for _, en, ja, _ in (*NDC_TABLE, (*GENERAL_NDC, ())) for label in (en.lower(), ja)
+    for w in (label, *label.split())
+)
 
 
 def ndc_tag(text: str, lang: str) -> str:

@@ -13,7 +13,8 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any, Callable
 
-from agents.llm.offline_text import extract_terms, seed_of, strip_markdown
+from agents.llm.offline_tags import NDC_LABELS
+from agents.llm.offline_text import FRAME_WORDS, extract_terms, frame_words, seed_of, strip_markdown
 from agents.recent_texts import RecentTexts, sentence_keys
 
 if TYPE_CHECKING:
@@ -139,6 +140,7 @@ TIER_PARTS = {
     "balanced": ("open", "link", "ask"),
     "basic": ("open", "ask"),
 }
+FRAME_WORDS.update(frame_words(TALK))
 TOPIC_WORDS = 4
 # "Victor, the plan changed": a capitalised word opening a sentence before a comma is
 # someone being addressed, not a topic.
@@ -175,6 +177,8 @@ def topic_words(ctx: _Ctx, content: str, tags: list[str], names: set[str]) -> li
     words: list[str] = []
     for word in [t for t in tags if ":" not in t] + terms.ranked:
         low = word.lower()
+        if low in NDC_LABELS:  # a class, not a topic
+            continue
         if low in names or any(low in n or n in low for n in names if not low.isascii()):
             continue
         if low not in {w.lower() for w in words}:
@@ -191,6 +195,7 @@ def own_topics(ctx: _Ctx, taken: list[str], names: set[str]) -> list[str]:
         for t in ctx.persona.top(8)
         if t.lower() not in low_taken
         and t.lower() not in names
+        and t.lower() not in NDC_LABELS
         and (ctx.lang == "ja" or t.isascii())
     ]
     return out[:3] or [ctx.persona_term(1)]
