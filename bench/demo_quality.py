@@ -29,6 +29,15 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 PERSON = ("maya@demo.stgy.local", "stgy-demo")
+# What the person says, in turn: ordinary replies, each about something of its own.
+MESSAGES = (
+    "Thanks for this! How would you start with it at home?",
+    "I tried something similar with my sourdough starter last winter and it went sluggish.",
+    "Interesting. Does the same hold for small bakeries, or only for big kitchens?",
+    "My tomatoes never ripen before the autumn rain; any idea why?",
+    "I read a mystery novel about this once, believe it or not.",
+    "What would you measure first if you wanted to check it?",
+)
 _EXPORT_RE = re.compile(r'^export (STGY_[A-Z_]+)="\$\{\1:-([^}]*)\}"$', re.M)
 
 
@@ -157,10 +166,7 @@ def run(minutes: float, port: int, var_dir: Path, interval: float) -> dict:
                     (ai,),
                 )
                 if target:
-                    text = (
-                        "Thanks for this! How would you start with it at home, and what "
-                        f"surprised you most? (question {turn})"
-                    )
+                    text = MESSAGES[(turn - 1) % len(MESSAGES)]
                     body = api.call(
                         "POST",
                         "/api/posts",
