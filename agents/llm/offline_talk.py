@@ -168,7 +168,7 @@ def name_words(*names: str) -> set[str]:
     return {w.lower() for n in names for w in (n or "").replace("・", " ").split() if w}
 
 
-def topic_words(ctx: _Ctx, content: str, tags: list[str], names: set[str]) -> list[str]:
+def topic_words(content: str, tags: list[str], names: set[str]) -> list[str]:
     """Whole words of what the person wrote, best first: their tags, then keywords
     of the text; never a nickname, never an NDC class tag ("596:Cooking")."""
     plain = strip_markdown(content)
@@ -223,7 +223,7 @@ def conversation(
     """An answer to `nick`, who wrote `content`: sentences by the tier's parts."""
     t = TALK[ctx.lang]
     names = name_words(nick, str(ctx.profile.get("nickname") or ""))
-    words = topic_words(ctx, content, tags, names)
+    words = topic_words(content, tags, names)
     used: set[str] = set()
     sep = "" if ctx.lang == "ja" else " "
     if not words:
