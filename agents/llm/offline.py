@@ -16,7 +16,7 @@ from typing import Any, Callable
 
 from agents.llm.offline_respond import respond_answer
 from agents.llm.offline_tags import NDC_LABELS, make_tags, ndc_tag
-from agents.llm.offline_talk import conversation, load_recent, pick_fresh
+from agents.llm.offline_talk import TALK, conversation, load_recent, pick_fresh
 from agents.llm.offline_text import (
     PHRASES,
     Terms,
@@ -242,7 +242,8 @@ def _new_post(ctx: _Ctx) -> dict[str, Any]:
         title = next((t for t in _by_seed(titles, seed) if recent.fresh_title(t)), "")
     lines: list[str] = []
     if last_topic and ctx.roll(4) < 50:
-        lines.append(p["follow_up"].format(c=last_topic))
+        follow_up = pick_fresh([p["follow_up"].format(c=last_topic)], recent, used, seed)
+        lines += [follow_up] if follow_up else []
     frames = _by_seed(list(p["pool"]), seed)
     for x, y in pairs:
         for frame in frames:
@@ -286,6 +287,8 @@ def _reply_post(ctx: _Ctx) -> dict[str, Any]:
     body = conversation(
         ctx, nick=nick, content=content, tags=matched + tags, recent=load_recent(), lead=lead
     )
+    # A reply cannot decline; with nothing new to say it falls back on the plainest words.
+    body = body or lead + TALK[ctx.lang]["bare"][0].format(nick=nick)
     return {
         "content": fit(body, ctx.lang, ctx.max_chars),
         "tags": ctx.tags(content + "\n" + summary, [*matched, *terms.top(3)]),

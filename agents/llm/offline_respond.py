@@ -22,6 +22,9 @@ def respond_answer(ctx: _Ctx) -> dict[str, Any]:
     body = conversation(
         ctx, nick=nick or ctx.phrases["someone"], content=content, tags=[], recent=load_recent()
     )
+    if not body:
+        # Nothing it has not said lately: it declines, as a model may (docs/offline-standin.md).
+        return {"answer": False, "content": "", "tags": ctx.tags(content, [])}
     return {
         "answer": True,
         "content": fit(body, ctx.lang, ctx.max_chars),

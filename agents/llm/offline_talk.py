@@ -220,27 +220,31 @@ def pick_fresh(
 def conversation(
     ctx: _Ctx, *, nick: str, content: str, tags: list[str], recent: RecentTexts, lead: str = ""
 ) -> str:
-    """An answer to `nick`, who wrote `content`: sentences by the tier's parts."""
+    """An answer to `nick`, who wrote `content`: sentences by the tier's parts; "" when
+    every variant has been said lately (nothing new to say)."""
     t = TALK[ctx.lang]
     names = name_words(nick, str(ctx.profile.get("nickname") or ""))
     words = topic_words(content, tags, names)
     used: set[str] = set()
     sep = "" if ctx.lang == "ja" else " "
     if not words:
-        options = [f.format(nick=nick) for f in t["bare"]]
-        return lead + (pick_fresh(options, recent, used, ctx.seed) or options[0])
+        bare = pick_fresh([f.format(nick=nick) for f in t["bare"]], recent, used, ctx.seed)
+        return lead + bare if bare else ""
     mine = own_topics(ctx, words, names)
     q = [quote(w, ctx.lang) for w in words]
     m = [quote(w, ctx.lang) for w in mine]
     pairs = [(a, b) for a in q for b in q if a != b] or [(q[0], m[0])]
+    pairs += [(a, b) for a in q for b in m]
     # One group of variants per keyword, the person's most salient word first; the
-    # link turns to their next word, so the answer covers more of what they said.
+    # link turns to their next word, so the answer covers more of what they said. When
+    # a person repeats themselves, their words' variants run out; the persona's own
+    # topics come next.
     makers: dict[str, Callable[[], list[list[str]]]] = {
-        "open": lambda: [[f.format(nick=nick, k=k) for f in t["open"][ctx.tone]] for k in q],
+        "open": lambda: [[f.format(nick=nick, k=k) for f in t["open"][ctx.tone]] for k in q + m],
         "link": lambda: [
             [f.format(k=k, m=x) for f in t["link"][ctx.tone] for x in m] for k in q[1:] + q[:1]
         ],
-        "detail": lambda: [[f.format(k=k) for f in t["detail"]] for k in q],
+        "detail": lambda: [[f.format(k=k) for f in t["detail"]] for k in q + m],
         "ask": lambda: [[f.format(k=a, k2=b) for f in t["ask"]] for a, b in pairs],
     }
     parts = []
@@ -248,6 +252,7 @@ def conversation(
         chosen = pick_fresh(makers[part](), recent, used, seed_of(ctx.seed, part, n))
         if chosen:
             parts.append(chosen)
-    if not parts:  # everything was said already: still answer, in the plainest words
-        parts.append(t["bare"][0].format(nick=nick))
-    return lead + sep.join(parts)
+    if not parts:  # everything was said already: the plainest words, if still unsaid
+        bare = pick_fresh([f.format(nick=nick) for f in t["bare"]], recent, used, ctx.seed)
+        parts += [bare] if bare else []
+    return lead + sep.join(parts) if parts else ""
