@@ -19,7 +19,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 PYTHON = str(ROOT / ".venv" / "bin" / "python") if (ROOT / ".venv" / "bin" / "python").exists() else sys.executable
 PG = {"host": "127.0.0.1", "port": "5432", "user": "postgres"}
-BENCH_REDIS_URL = "redis://127.0.0.1:6379/12"  # a Redis database of the benchmarks' own
+# A Redis database of the benchmarks' own (STGY_BENCH_REDIS_URL moves it, so that two
+# engineers' benchmarks on one machine do not flush each other's broker).
+BENCH_REDIS_URL = os.environ.get("STGY_BENCH_REDIS_URL", "redis://127.0.0.1:6379/12")
 # The in-process benches (no Celery worker) use another one, so they can run while a
 # worker bench owns the broker.
 INPROCESS_REDIS_URL = "redis://127.0.0.1:6379/11"
@@ -47,7 +49,7 @@ def db_comment(db: str) -> str:
 
 
 def drop_db(db: str) -> None:
-    if not db.startswith("stgy_bench"):
+    if not db.startswith(("stgy_bench", "stgy_demo_bench")):
         raise ValueError(f"refusing to drop {db}: benchmark databases start with stgy_bench")
     psql(f'DROP DATABASE IF EXISTS "{db}" WITH (FORCE)')
 

@@ -123,6 +123,19 @@ def render(results: Path) -> str:
         f"{s['pool']}: {_f(s['cycles_per_hour'])}" for s in d["throughput"]["settings"]))
     row("command", "", lambda d: _cmd(d["throughput"]))
 
+    # ------------------------------------------------------------ respond latency
+    header("bench/respond_latency — a person's reply to the AI answer, real workers, LLM at 2 s")
+    rl = lambda d: d["respond_latency"]  # noqa: E731
+    row("answer latency p50 · p95 · p99, s", "p95 ≤ 60", lambda d: " · ".join(
+        _f(rl(d)["answer_latency_s"][q], ".1f") for q in ("p50", "p95", "p99")))
+    row("events · conversations · AI users", "", lambda d: (
+        f"{_f(rl(d)['events'])} · {_f(rl(d)['conversations'])} · {_f(rl(d)['ai_users'])}"))
+    row("shares of events", "", lambda d: ", ".join(
+        f"{k} {v * 100:.1f} %" for k, v in rl(d)["shares"].items()))
+    row("beside them: cycles in flight · finished", "", lambda d: (
+        f"{rl(d)['cycles_inflight']} · {_f(rl(d)['cycles_finished'])}"))
+    row("command", "", lambda d: _cmd(rl(d)))
+
     # ------------------------------------------------------------ web
     header("bench/web — 32 concurrent clients (wrk), gunicorn 4 sync workers, median of runs")
     endpoints = None

@@ -46,7 +46,7 @@ GEN_SIZE = {  # gen_community arguments per size
     "medium": ["--size", "medium"],
     "large": ["--size", "large"],
 }
-BENCHES = ("cycle_overhead", "token_economy", "web", "throughput", "memory")
+BENCHES = ("cycle_overhead", "token_economy", "web", "throughput", "memory", "respond_latency")
 ARGS = {  # benchmark arguments per size (besides --db and --json)
     "cycle_overhead": lambda size: ["--cycles", "3", "--warmup", "1"] if size == "tiny" else ["--cycles", "30"],
     "token_economy": lambda size: ["--cycles", "5" if size == "tiny" else "30"],
@@ -54,6 +54,10 @@ ARGS = {  # benchmark arguments per size (besides --db and --json)
     "throughput": lambda size: (["--pools", "threads:1x8", "--warmup", "5", "--window", "20"] if size == "tiny" else
                                 ["--pools", "prefork:1x8,prefork:1x20,threads:2x16", "--ai-concurrency", "200",
                                  "--warmup", "25", "--window", "90"]),
+    "respond_latency": lambda size: (
+        ["--minutes", "0.3", "--conversations", "10", "--think", "3", "--drain", "30",
+         "--pool", "threads:1x8", "--cycles-inflight", "1"] if size == "tiny" else
+        ["--minutes", "3", "--conversations", "100", "--pool", "threads:2x16", "--cycles-inflight", "4"]),
     "memory": lambda size: (["--concurrency", "1,10", "--seconds", "10", "--growth-cycles", "30"] if size == "tiny" else
                             ["--concurrency", "1,10,50", "--seconds", "45",
                              "--growth-cycles", "1000" if size in ("medium", "large") else "300"]),

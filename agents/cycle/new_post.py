@@ -12,9 +12,11 @@ from django.utils import timezone
 
 from agents.llm.parsing import parse_new_post
 from agents.models import AiPostTag
+from agents.recent_texts import recent_ai_texts, title_of
 from agents.tags import parse_tags_field
 from agents.textmeasure import truncate_pt
 from sns import services
+from sns.ids import min_id_at
 from sns.models import Post
 
 from . import inputs
@@ -49,6 +51,19 @@ def new_post(ctx: StageContext) -> dict[str, Any]:
         ctx.details["newPost"] = {"skipped": f"latest root post is younger than {skip_days} days"}
         return {"skipped": "recent root post"}
 
+    limit = settings.STGY_AI_USER_HOURLY_ROOT_POSTS_LIMIT
+    if limit > 0:
+        hour_ago = timezone.now() - timedelta(hours=1)
+        recent_roots = Post.objects.filter(
+            owner_id=me.id, reply_to__isnull=True, id__gte=min_id_at(hour_ago)
+        ).count()
+        if recent_roots >= limit:
+            # A refusal, recorded like a rule's verdict: the limit binds, nothing broke.
+            ctx.details["newPost"] = {
+                "refused": "hourly_root_posts", "limit": limit, "count": recent_roots,
+            }
+            return {"skipped": f"{recent_roots} root posts in the last hour (limit {limit})"}
+
     seeds = own[: min(SEED_POSTS, settings.STGY_AI_USER_READ_POST_LIMIT)]
     chains = inputs.ancestor_chains(me.id, seeds, depth=CONTEXT_ITEMS, with_summary=True)
     replies = inputs.latest_direct_replies(me.id, [p.id for p in seeds], per_post=CONTEXT_ITEMS, with_summary=True)
@@ -82,6 +97,15 @@ def new_post(ctx: StageContext) -> dict[str, Any]:
     run_jobs([job], profile=inputs.profile_excerpt(me, ctx.interest), tier=me.ai_model, user_id=me.id, run_id=ctx.run.pk, stage=ctx.stage)
     if job.result is None:
         raise RuntimeError(job.error)
+    title = title_of(job.result["content"])
+    if title and title in recent_ai_texts().root_titles:
+        # Whoever wrote it (a model or the stand-in), a title an AI user used lately is
+        # skipped rather than reworded: rewording would be a second call, and the next
+        # cycle writes another post anyway (docs/agent-cycle.md §8).
+        ctx.details["newPost"] = {
+            "refused": "duplicate_title", "title": title[:200], "maxChars": job.max_chars,
+        }
+        return {"skipped": "title used by a recent AI post"}
     post = services.post_create(me, content=job.result["content"], tags=job.result["tags"], idempotency_key=key)
     ctx.details["newPost"] = {"postId": post.hex_id, "maxChars": job.max_chars, "seedPosts": len(seeds)}
     return {"postId": post.hex_id}

@@ -11,12 +11,12 @@ request always gives the same bytes. Every generated text says it is the stand-i
 from __future__ import annotations
 
 import json
-import re
-from collections import Counter
 from dataclasses import dataclass
-from typing import Any, Callable, Iterable
+from typing import Any, Callable
 
 from agents.llm.offline_respond import respond_answer
+from agents.llm.offline_tags import NDC_LABELS, make_tags, ndc_tag
+from agents.llm.offline_talk import TALK, conversation, load_recent, pick_fresh
 from agents.llm.offline_text import (
     PHRASES,
     Terms,
@@ -28,7 +28,6 @@ from agents.llm.offline_text import (
     pick,
     seed_of,
     sentences,
-    stem,
     strip_markdown,
 )
 from agents.llm.types import ChatRequest, ChatResponse
@@ -44,105 +43,6 @@ DEFAULT_MAX_CHARS = {
     "respond-message": 500,
     "post-summary": 1000,
 }
-
-# (code, English label, Japanese label, cue words). More specific classes come first so
-# that they win ties; English cues are stemmed like text words, Japanese cues are
-# matched as substrings.
-NDC_TABLE: tuple[tuple[str, str, str, tuple[str, ...]], ...] = (
-    ("007.63", "Software", "ソフトウェア", (
-        "software", "programming", "python", "javascript", "rust", "database", "sql",
-        "postgresql", "django", "compiler", "code", "bug", "api", "redis", "cache", "server",
-        "linux", "query", "index", "プログラミング", "ソフトウェア", "データベース", "コード")),
-    ("007", "Information science", "情報科学", (
-        "computer", "algorithm", "data", "internet", "ai", "machine", "network",
-        "information", "robot", "コンピュータ", "アルゴリズム", "データ", "人工知能", "情報")),
-    ("626", "Vegetable gardening", "蔬菜園芸", (
-        "vegetable", "tomato", "compost", "soil", "seedling", "mulch", "野菜", "トマト",
-        "堆肥", "菜園", "苗")),
-    ("620", "Horticulture", "園芸", (
-        "garden", "gardening", "flower", "pruning", "bonsai", "園芸", "庭いじり", "ガーデニング",
-        "盆栽", "花壇")),
-    ("596", "Cooking", "料理", (
-        "cooking", "recipe", "bread", "sourdough", "baking", "kitchen", "soup", "coffee", "tea",
-        "料理", "レシピ", "パン", "発酵", "台所", "コーヒー", "紅茶")),
-    ("451", "Meteorology", "気象学", (
-        "weather", "climate", "rain", "storm", "typhoon", "天気", "気候", "台風", "気象")),
-    ("440", "Astronomy", "天文学", (
-        "astronomy", "star", "planet", "telescope", "galaxy", "space", "moon", "天文",
-        "宇宙", "惑星", "望遠鏡", "銀河")),
-    ("460", "Biological sciences", "生物科学", (
-        "biology", "cell", "evolution", "gene", "ecology", "生物", "進化", "遺伝", "生態")),
-    ("488", "Birds", "鳥類", ("bird", "birdwatching", "owl", "crow", "野鳥", "カラス")),
-    ("480", "Zoology", "動物学", ("animal", "cat", "dog", "insect", "動物", "猫", "犬", "昆虫")),
-    ("410", "Mathematics", "数学", (
-        "math", "mathematics", "theorem", "proof", "equation", "geometry", "数学", "定理",
-        "証明", "方程式")),
-    ("420", "Physics", "物理学", (
-        "physics", "quantum", "energy", "particle", "物理", "量子", "素粒子")),
-    ("490", "Medicine", "医学", (
-        "health", "medicine", "sleep", "doctor", "disease", "健康", "医療", "睡眠", "病気")),
-    ("519", "Environmental engineering", "環境工学", (
-        "environment", "pollution", "recycling", "sustainability", "環境", "汚染", "リサイクル")),
-    ("540", "Electrical engineering", "電気工学", (
-        "electronics", "circuit", "battery", "solar", "電子", "回路", "電池", "太陽光")),
-    ("330", "Economics", "経済", (
-        "economy", "economics", "market", "money", "price", "inflation", "investment",
-        "経済", "市場", "物価", "投資")),
-    ("370", "Education", "教育", (
-        "education", "school", "teacher", "student", "learning", "教育", "学校", "先生", "学習")),
-    ("360", "Society", "社会", ("society", "community", "social", "社会", "地域", "コミュニティ")),
-    ("140", "Psychology", "心理学", (
-        "psychology", "emotion", "mind", "habit", "motivation", "心理", "感情", "習慣")),
-    ("100", "Philosophy", "哲学", (
-        "philosophy", "ethics", "meaning", "truth", "existence", "哲学", "倫理", "存在")),
-    ("290", "Geography", "地理", (
-        "travel", "trip", "city", "map", "journey", "旅行", "地図", "旅", "観光")),
-    ("200", "History", "歴史", ("history", "ancient", "historical", "歴史", "古代", "江戸")),
-    ("740", "Photography", "写真", ("photo", "photography", "camera", "lens", "写真", "カメラ")),
-    ("720", "Painting", "絵画", ("painting", "drawing", "sketch", "watercolor", "絵画", "水彩")),
-    ("760", "Music", "音楽", (
-        "music", "song", "guitar", "piano", "jazz", "concert", "音楽", "ギター", "ピアノ", "ジャズ")),
-    ("778", "Film", "映画", ("film", "movie", "cinema", "映画")),
-    ("798", "Indoor games", "室内娯楽", ("game", "games", "chess", "puzzle", "ゲーム", "将棋", "囲碁")),
-    ("780", "Sports", "スポーツ", (
-        "sport", "sports", "running", "marathon", "football", "soccer", "baseball",
-        "スポーツ", "マラソン", "サッカー", "野球")),
-    ("900", "Literature", "文学", (
-        "novel", "poem", "poetry", "book", "books", "story", "fiction", "小説", "詩", "物語", "文学")),
-    ("800", "Language", "言語", ("language", "grammar", "word", "translation", "言語", "文法", "翻訳")),
-)
-GENERAL_NDC = ("000", "General works", "総記")
-
-
-def ndc_tag(text: str, lang: str) -> str:
-    """`<code>:<label>` of the table entry with the most cue hits in `text`."""
-    words = Counter(stem(m.group(0)) for m in re.finditer(r"[A-Za-z][A-Za-z0-9+#-]*", text))
-    best, best_hits = GENERAL_NDC, 0
-    for code, en_label, ja_label, cues in NDC_TABLE:
-        hits = 0
-        for cue in cues:
-            hits += words[stem(cue)] if cue.isascii() else text.count(cue)
-        if hits > best_hits:
-            best, best_hits = (code, en_label, ja_label), hits
-    code, en_label, ja_label = best
-    return f"{code}:{ja_label if lang == 'ja' else en_label}"
-
-
-def make_tags(ndc: str, keywords: Iterable[str], tag_num: int, tag_chars: int) -> list[str]:
-    """The NDC tag plus keywords: 2..tag_num tags (at most 5), none longer than tag_chars."""
-    wanted = max(2, min(int(tag_num or 5), 5))
-    tags = [ndc]
-    seen = {ndc.split(":", 1)[1].lower()}
-    for word in keywords:
-        if len(tags) >= wanted:
-            break
-        if 0 < len(word) <= tag_chars and word.lower() not in seen:
-            tags.append(word)
-            seen.add(word.lower())
-    if len(tags) < 2:
-        tags.append("memo" if ndc.isascii() else "メモ")
-    return tags
-
 
 def _s(value: Any) -> str:
     return value if isinstance(value, str) else ""
@@ -160,6 +60,16 @@ def _cap(text: str) -> str:
     return text[:1].upper() + text[1:]
 
 
+def _tier_of(model: str) -> str:
+    """The tier whose model the gateway asked for (the stand-in sees only the name)."""
+    from django.conf import settings
+
+    for tier in ("advanced", "balanced", "basic"):
+        if getattr(settings, f"STGY_AI_MODEL_{tier.upper()}", None) == model:
+            return tier
+    return "balanced"
+
+
 @dataclass(frozen=True)
 class _Ctx:
     task: str
@@ -173,9 +83,10 @@ class _Ctx:
     seed: int
     tone: str
     persona: Terms
+    tier: str = "balanced"
 
     @classmethod
-    def build(cls, task: str, locale: str, inputs: dict[str, Any]) -> "_Ctx":
+    def build(cls, task: str, locale: str, inputs: dict[str, Any], model: str = "") -> "_Ctx":
         profile = inputs.get("profile") if isinstance(inputs.get("profile"), dict) else {}
         payload = inputs.get("payload") if isinstance(inputs.get("payload"), dict) else {}
         max_default, tag_default = scaled_lengths(locale, DEFAULT_MAX_CHARS.get(task, 1000), 40)
@@ -201,6 +112,7 @@ class _Ctx:
             seed=seed_of(task, locale, inputs),
             tone=detect_tone(character),
             persona=persona,
+            tier=_tier_of(model),
         )
 
     def roll(self, salt: int) -> int:
@@ -310,8 +222,10 @@ def _interest(ctx: _Ctx) -> dict[str, Any]:
 
 def _new_post(ctx: _Ctx) -> dict[str, Any]:
     own = _items(ctx.payload.get("posts"))
-    p, seed = ctx.phrases, ctx.seed
-    candidates = ctx.persona.top(4) or list(p["fallback_topic"])
+    p, seed, recent = ctx.phrases, ctx.seed, load_recent()
+    names = {w.lower() for w in _s(ctx.profile.get("nickname")).split()}
+    candidates = [c for c in ctx.persona.top(10) if c.lower() not in names | NDC_LABELS][:6]
+    candidates = candidates or list(p["fallback_topic"])
     last_topic = ""
     if own:
         last = extract_terms([(strip_markdown(_s(own[0].get("content"))), 1.0)]).top(1)
@@ -320,14 +234,28 @@ def _new_post(ctx: _Ctx) -> dict[str, Any]:
     fresh = [c for c in candidates if c.lower() != last_topic.lower()] or candidates
     a = pick(fresh, seed, 1)
     b = next((c for c in fresh[fresh.index(a) + 1 :] + fresh if c != a), p["fallback_topic"][1])
-    slots = {"a": a, "A": _cap(a), "b": b, "c": last_topic}
-    pool = list(p["pool"])
-    order = sorted(range(len(pool)), key=lambda i: seed_of(seed, i))
-    lines = [p["follow_up"].format(**slots)] if last_topic and ctx.roll(4) < 50 else []
-    lines += [pool[i].format(**slots) for i in order]
+    pairs = [(x, y) for x in [a, *fresh] for y in [b, *fresh] if x != y] or [(a, b)]
+    used: set[str] = set()
+    # No title an AI user used lately: the first unused of every frame × topic pair, or none.
+    title = ""
+    if ctx.max_chars >= 400:
+        titles = [f.format(a=x, A=_cap(x), b=y) for x, y in pairs for f in p["titles"]]
+        title = next((t for t in _by_seed(titles, seed) if recent.fresh_title(t)), "")
+    lines: list[str] = []
+    if last_topic and ctx.roll(4) < 50:
+        follow_up = pick_fresh([p["follow_up"].format(c=last_topic)], recent, used, seed)
+        lines += [follow_up] if follow_up else []
+    frames = _by_seed(list(p["pool"]), seed)
+    for x, y in pairs:
+        for frame in frames:
+            if len(lines) >= 5:
+                break
+            line = pick_fresh([frame.format(a=x, b=y)], recent, used, seed)
+            if line:
+                lines.append(line)
+    closers = [p["close"][ctx.tone].format(a=x) for x in [a, *fresh]]
+    closer = pick_fresh(closers, recent, used, seed) or ""
     sep = "" if ctx.lang == "ja" else " "
-    title = pick(p["titles"], seed, 2).format(**slots) if ctx.max_chars >= 400 else ""
-    closer = p["close"][ctx.tone].format(**slots)
     budget = int(ctx.max_chars * 0.7) - len(title) - len(closer) - 30
     paragraph: list[str] = []
     for line in lines[:5]:
@@ -336,11 +264,15 @@ def _new_post(ctx: _Ctx) -> dict[str, Any]:
         paragraph.append(line)
     half = max(1, (len(paragraph) + 1) // 2)
     blocks = [sep.join(paragraph[:half]), sep.join(paragraph[half:] + [closer])]
-    body = "\n\n".join(b for b in [title, *blocks] if b)
+    body = "\n\n".join(x for x in [title, *blocks] if x.strip())
     return {
         "content": fit(body, ctx.lang, ctx.max_chars, sep="\n\n"),
         "tags": ctx.tags(body, [a, b]),
     }
+
+
+def _by_seed(options: list[str], seed: int) -> list[str]:
+    return [options[i] for i in sorted(range(len(options)), key=lambda i: seed_of(seed, i))]
 
 
 def _reply_post(ctx: _Ctx) -> dict[str, Any]:
@@ -348,18 +280,19 @@ def _reply_post(ctx: _Ctx) -> dict[str, Any]:
     content, summary = _s(post.get("content")), _s(post.get("summary"))
     terms = extract_terms([(strip_markdown(content), 1.0), (summary, 0.5)])
     matched = overlap(ctx.persona, terms)
-    p, kws = ctx.phrases, terms.top(3)
-    k = matched[0] if matched else (kws[0] if kws else ctx.persona_term(0))
-    k2 = next((w for w in kws if w.lower() != k.lower()), ctx.persona_term(0))
-    persona = [ctx.persona_term(i) for i in range(3)]
-    m = next((w for w in matched + persona if w.lower() != k.lower()), ctx.persona_term(1))
+    tags = [t for t in post.get("tags") or [] if isinstance(t, str)]
     chain = _items(ctx.payload.get("replyChain"))
-    body = p["earlier"] if any(x.get("isSelf") is True for x in chain) else ""
-    body += p["mention"].format(k=k) + p["reply_point"][ctx.tone].format(m=m)
-    body += pick(p["questions"], ctx.seed, 3).format(k=k, k2=k2)
+    lead = ctx.phrases["earlier"] if any(x.get("isSelf") is True for x in chain) else ""
+    nick = _s(post.get("author")) or ctx.phrases["someone"]
+    # The words it shares with the persona come first: that is why it replies at all.
+    body = conversation(
+        ctx, nick=nick, content=content, tags=matched + tags, recent=load_recent(), lead=lead
+    )
+    # A reply cannot decline; with nothing new to say it falls back on the plainest words.
+    body = body or lead + TALK[ctx.lang]["bare"][0].format(nick=nick)
     return {
         "content": fit(body, ctx.lang, ctx.max_chars),
-        "tags": ctx.tags(content + "\n" + summary, [k, *matched, *kws]),
+        "tags": ctx.tags(content + "\n" + summary, [*matched, *terms.top(3)]),
     }
 
 
@@ -418,7 +351,8 @@ class OfflineProvider:
             writer = _WRITERS.get(request.task)
             if writer is None:
                 raise ValueError(f"offline provider: unknown task {request.task!r}")
-            ctx = _Ctx.build(request.task, request.locale, dict(request.inputs or {}))
+            inputs = dict(request.inputs or {})
+            ctx = _Ctx.build(request.task, request.locale, inputs, request.model)
             content = json.dumps(writer(ctx), ensure_ascii=False)
         prompt = "\n".join(str(m.get("content", "")) for m in request.messages)
         return ChatResponse(

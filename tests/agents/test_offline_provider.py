@@ -10,6 +10,10 @@ import pytest
 from agents.llm.offline import OfflineProvider
 from agents.llm.types import ChatRequest
 
+# The stand-in reads the recent AI texts from the database (an empty one here).
+pytestmark = pytest.mark.django_db
+
+
 HIRAGANA = re.compile(r"[\u3040-\u309f]")
 NDC_TAG = re.compile(r"^\d{3}(\.\d+)?:\S")
 MARKER = {"en": "(offline stand-in)", "ja": "（オフライン代替）"}
