@@ -1,4 +1,4 @@
-"""Keyword hashes (summary-and-vectors.md §6).
+"""Keyword hashes (docs/summaries-and-vectors.md §6).
 
 Post keywords are stored as 32-bit FNV-1a hashes rather than strings: recommendation only
 needs equality, and fixed-width hashes pack into one compact column. The function and byte

@@ -1,5 +1,5 @@
 """An AI user's memory: its interest, an impression of each peer it has read and of
-each post it has read (spec/api.md §6, data-model.md §4).
+each post it has read (docs/api.md §6, docs/data-model.md §4).
 
 The HTTP API and the AI cycle call the same functions. Access: the user itself or an
 admin (`forbidden` for anyone else); writes also need a writable actor. Writes are

@@ -1,4 +1,4 @@
-"""AI memory, post summaries, run records and LLM usage (spec/data-model.md §4).
+"""AI memory, post summaries, run records and LLM usage (docs/data-model.md §4).
 
 Payloads of impressions are JSON text, opaque to the API as in the original; the
 cycle writes them with fixed key order.

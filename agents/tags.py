@@ -1,7 +1,7 @@
 """Tag and keyword normalisation.
 
-Several rule sets exist on purpose (summary-and-vectors.md §5): the parser for tags coming
-out of a model, the per-endpoint server rules, and our storage clean-up (spec README item 10)
+Several rule sets exist on purpose (docs/summaries-and-vectors.md §5): the parser for tags coming
+out of a model, the per-endpoint server rules, and our storage clean-up (docs/differences.md item 10)
 that the original lacked, which let over-long or duplicate tags make whole writes fail.
 Keeping them apart keeps each caller's behaviour exactly as the contract states.
 """
@@ -71,7 +71,7 @@ def parse_tags_field(raw: Any, max_count: int) -> list[str]:
 def clean_tags_for_storage(
     tags: list[Any], max_len: int = TAG_MAX_LEN, max_count: int = 5
 ) -> list[str]:
-    """Make model tags safe to store (our fix, spec README item 10).
+    """Make model tags safe to store (our fix, docs/differences.md item 10).
 
     Trims, folds whitespace runs, cuts to the column length (code points, as the database
     counts them) and de-duplicates case-insensitively, so a sloppy tag can no longer make

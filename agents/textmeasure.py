@@ -4,7 +4,7 @@ Prompts and stored texts are limited in *pseudo tokens* rather than characters s
 limit means roughly the same amount of text in English and in Japanese: a code point below
 U+2000 weighs 1 and everything else (CJK, kana, full-width forms, emoji, and the general
 punctuation block U+2000–U+206F) weighs 2. The exact rules matter because truncated inputs
-end up inside prompts, so they follow summary-and-vectors.md §3 to the code point.
+end up inside prompts, so they follow docs/summaries-and-vectors.md §3 to the code point.
 """
 
 from __future__ import annotations

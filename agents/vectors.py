@@ -1,7 +1,7 @@
 """Feature vectors: the int8 codec of the original STGY and the helpers built on it.
 
 Every stored vector (post summaries, AI-user interests) is 512 signed bytes produced by
-``encode_features`` (summary-and-vectors.md §2). Keeping the codec bit-exact with the
+``encode_features`` (docs/summaries-and-vectors.md §2). Keeping the codec bit-exact with the
 original means stored vectors, test vectors and base64 transport strings stay
 interchangeable, so rounding follows JavaScript's ``Math.round`` (``floor(x + 0.5)``), not
 Python's banker's rounding.

@@ -107,7 +107,7 @@ def _text_token(content: str) -> Token:
 
 
 def to_plain_text(markdown_text: str) -> str:
-    """Rendered text without markup (summary-and-vectors §4): blocks end with a blank
+    """Rendered text without markup (docs/summaries-and-vectors.md §4): blocks end with a blank
     line, list items get "- " and two spaces per nesting level, table rows become
     `|cell|cell|`."""
     out: list[str] = []

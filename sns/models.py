@@ -1,4 +1,4 @@
-"""Tables of the social network (spec/data-model.md §1–§3).
+"""Tables of the social network (docs/data-model.md §1–§3).
 
 Rows are written only through `sns.services`; models hold fields, constraints and
 cheap properties.
@@ -251,7 +251,7 @@ class Block(models.Model):
 
 
 class Notification(models.Model):
-    """One row per recipient, slot and day; new events fold into it (spec/api.md §4)."""
+    """One row per recipient, slot and day; new events fold into it (docs/api.md §4)."""
 
     user = models.ForeignKey(User, on_delete=models.CASCADE, related_name="notifications", db_index=False)
     slot = models.CharField(max_length=50)

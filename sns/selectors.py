@@ -255,7 +255,7 @@ def posts_by_followees(
     limit_per_user: int | None = None,
     focus_user_id: int | None = None,
 ) -> list[Post]:
-    """spec/api.md §3: of the followees of `user_id` (and the user too if
+    """docs/api.md §3: of the followees of `user_id` (and the user too if
     `include_self`) who have a post, the `limit` with the newest latest post each
     contribute their `min(limit, limit_per_user ?? limit)` newest posts; that union is
     ordered by id, then `offset`/`limit` apply. Root posts only unless `include_replies`."""

@@ -38,7 +38,7 @@ def normalize_post_tags(tags, limit: int) -> list[str]:
     """Author tags: strings only, lower-cased, folded, de-duplicated, at most `limit`.
 
     The original let a duplicate tag reach the primary key and fail with a 400; we
-    de-duplicate and cut to the column length instead (spec README item 10).
+    de-duplicate and cut to the column length instead (docs/differences.md item 10).
     """
     if not isinstance(tags, list):
         raise InvalidInput("tags is required and must be array")

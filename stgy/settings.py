@@ -21,7 +21,7 @@ if (BASE_DIR / ".env").is_file():
 
 
 def _num(name, default, cast=int):
-    """An unset *or empty* numeric variable means the default (spec README item 10)."""
+    """An unset *or empty* numeric variable means the default (docs/differences.md item 10)."""
     raw = env.str(name, default="").strip()
     if raw == "":
         return default
@@ -288,7 +288,7 @@ LOGGING = {
     },
 }
 
-# --- STGY domain limits (spec/agent-cycle.md §13 names) ---
+# --- STGY domain limits (docs/agent-cycle.md §13 names) ---
 STGY_ID_ISSUE_WORKER_ID = _num("STGY_ID_ISSUE_WORKER_ID", None)
 STGY_MAX_PAGE_LIMIT = _num("STGY_MAX_PAGE_LIMIT", 100)
 STGY_CONTENT_LENGTH_LIMIT = _num("STGY_CONTENT_LENGTH_LIMIT", 10000)
@@ -341,7 +341,7 @@ STGY_EMBEDDING_OPENAI_MODEL = env.str("STGY_EMBEDDING_OPENAI_MODEL", default="te
 STGY_EMBEDDING_LOCAL_MODEL = env.str("STGY_EMBEDDING_LOCAL_MODEL", default="all-MiniLM-L6-v2")
 STGY_PROMPT_DIR = Path(env.str("STGY_PROMPT_DIR", default=str(BASE_DIR / "prompts")))
 
-# --- AI-user cycle knobs (spec/agent-cycle.md §13) ---
+# --- AI-user cycle knobs (docs/agent-cycle.md §13) ---
 STGY_AI_TAG_MAX_COUNT = _num("STGY_AI_TAG_MAX_COUNT", 5)
 STGY_AI_TAG_MAX_LENGTH = _num("STGY_AI_TAG_MAX_LENGTH", 40)
 STGY_AI_USER_LOOP_SLEEP_MS = _num("STGY_AI_USER_LOOP_SLEEP_MS", 43_200_000)
@@ -404,7 +404,7 @@ STGY_RELATIONSHIP_WEIGHT_REPLY = _num("STGY_RELATIONSHIP_WEIGHT_REPLY", 0.15, fl
 STGY_RELATIONSHIP_WEIGHT_LIKE = _num("STGY_RELATIONSHIP_WEIGHT_LIKE", 0.05, float)
 STGY_RELATIONSHIP_WEIGHT_MESSAGE = _num("STGY_RELATIONSHIP_WEIGHT_MESSAGE", 0.1, float)
 
-# --- Post summaries and recommendation (spec/summary-and-vectors.md) ---
+# --- Post summaries and recommendation (docs/summaries-and-vectors.md) ---
 STGY_AI_SUMMARY_MODEL = env.str("STGY_AI_SUMMARY_MODEL", default="basic")
 STGY_AI_SUMMARY_POST_TEXT_LIMIT = _num("STGY_AI_SUMMARY_POST_TEXT_LIMIT", 50000)
 STGY_AI_SUMMARY_SUMMARY_TEXT_LIMIT = _num("STGY_AI_SUMMARY_SUMMARY_TEXT_LIMIT", 10000)

@@ -1,5 +1,5 @@
-"""`/ai-posts`: post summaries and recommendations (spec/api.md §7,
-summary-and-vectors.md §7). One view per resource, each validate → selector → present."""
+"""`/ai-posts`: post summaries and recommendations (docs/api.md §7,
+docs/summaries-and-vectors.md §7). One view per resource, each validate → selector → present."""
 
 from __future__ import annotations
 
@@ -37,7 +37,7 @@ ADMIN_MAX_CLUSTERS = 100
 USER_MAX_CLUSTERS = 10
 # OpenAPI only: the views validate by hand, to give the original's exact messages.
 _NUMBER = serializers.FloatField(required=False, allow_null=True)
-RECOMMEND_BODY = inline_serializer(  # summary-and-vectors §7.1
+RECOMMEND_BODY = inline_serializer(  # docs/summaries-and-vectors.md §7.1
     "AiRecommendInput",
     {
         "tags": serializers.ListField(

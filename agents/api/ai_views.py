@@ -1,4 +1,4 @@
-"""AI models, AI users, the chat proxy and feature generation (spec/api.md §5–§6)."""
+"""AI models, AI users, the chat proxy and feature generation (docs/api.md §5–§6)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""An AI user's memory over HTTP (spec/api.md §6): the user itself or an admin only.
+"""An AI user's memory over HTTP (docs/api.md §6): the user itself or an admin only.
 
 Access is checked first (403 / 404 before any 400), then the body, then the
 `agents.memory` function, which checks again for its other callers.
@@ -32,7 +32,7 @@ from .presenters import (
     post_impression_json,
 )
 
-# The server embeds at most this many tags with a client's interest (api.md §6).
+# The server embeds at most this many tags with a client's interest (docs/api.md §6).
 SERVER_EMBED_TAGS = 10
 # OpenAPI only: the views validate by hand, to give the original's exact messages.
 INTEREST_BODY = inline_serializer(

@@ -1,4 +1,4 @@
-"""JSON shapes of the AI API (spec/api.md §5–§6), field names as the original's."""
+"""JSON shapes of the AI API (docs/api.md §5–§6), field names as the original's."""
 
 from __future__ import annotations
 

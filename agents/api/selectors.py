@@ -1,4 +1,4 @@
-"""Reads of AI users for the API (spec/api.md §6)."""
+"""Reads of AI users for the API (docs/api.md §6)."""
 
 from __future__ import annotations
 

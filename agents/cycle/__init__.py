@@ -1,4 +1,4 @@
-"""The AI-user activity cycle (spec/agent-cycle.md): a fixed chain of stages in which
+"""The AI-user activity cycle (docs/agent-cycle.md): a fixed chain of stages in which
 code chooses what to read and what is allowed, and the LLM only writes impressions,
 interests, posts and replies."""
 

@@ -1,4 +1,4 @@
-"""Stage 4: likes and replies (spec/agent-cycle.md §6).
+"""Stage 4: likes and replies (docs/agent-cycle.md §6).
 
 Code decides what is allowed (similarity rank, raw cosine thresholds, the post's own
 permissions, never into a thread between two other people); the model's literal

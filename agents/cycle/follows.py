@@ -1,4 +1,4 @@
-"""Stage 7: follow management (spec/agent-cycle.md §9).
+"""Stage 7: follow management (docs/agent-cycle.md §9).
 
 Each candidate and each current followee is summarised by the sum of the unit
 vectors of its recent posts; its cosine with the interest decides. At most

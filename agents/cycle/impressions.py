@@ -1,5 +1,5 @@
 """Stages 2 and 3: an impression of every post read and of every author met
-(spec/agent-cycle.md §4, §5). The post impression doubles as the read marker."""
+(docs/agent-cycle.md §4, §5). The post impression doubles as the read marker."""
 
 from __future__ import annotations
 

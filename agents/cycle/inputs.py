@@ -116,7 +116,7 @@ def post_impression_payloads(user_id: int, post_ids: Iterable[int]) -> dict[int,
 
 def ancestor_chains(viewer_id: int, posts: list[Post], *, depth: int, with_summary: bool = False) -> dict[int, list[Post]]:
     """Reply chains of many posts at once, one query per level, oldest first. Parents the
-    viewer may not see (frozen or blocking owner) end the chain (spec README item 10)."""
+    viewer may not see (frozen or blocking owner) end the chain (docs/differences.md item 10)."""
     chains: dict[int, list[Post]] = {p.id: [] for p in posts}
     frontier = {p.id: p.reply_to for p in posts if p.reply_to is not None}
     seen = {p.id: {p.id} for p in posts}

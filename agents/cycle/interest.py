@@ -1,4 +1,4 @@
-"""Stage 5: the interest update (spec/agent-cycle.md §7).
+"""Stage 5: the interest update (docs/agent-cycle.md §7).
 
 The model verbalises the new interest from recent peer and post impressions; code
 embeds it (never the fixed personality) and blends it with the previous direction:

@@ -1,5 +1,5 @@
-"""Stage 6: a new post (spec/agent-cycle.md §8, with the skip rule on root posts of
-spec/README.md item 9)."""
+"""Stage 6: a new post (docs/agent-cycle.md §8, with the skip rule on root posts of
+docs/differences.md item 9)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Stage 1: choose what to read (spec/agent-cycle.md §3).
+"""Stage 1: choose what to read (docs/agent-cycle.md §3).
 
 Candidates from six sources with base weights, reply and locale multipliers; merged
 by maximum; filtered to what the AI user may see; a random score; posts already read
@@ -45,7 +45,7 @@ def locale_multiplier(my_locale: str, post_locale: str | None) -> float:
 
 def reply_multiplier(post: Post, parent_owner_id: int | None, me_id: int) -> float:
     # A reply is a post with a parent owner (replyToOwnerId): one whose parent was deleted
-    # keeps a dangling reply_to (data-model §posts) and counts as a root post, as in the original.
+    # keeps a dangling reply_to (docs/data-model.md §2) and counts as a root post, as in the original.
     is_reply = post.reply_to is not None and parent_owner_id is not None
     return 0.5 if is_reply and parent_owner_id != me_id else 1.0
 
@@ -65,7 +65,7 @@ def _timeline_candidates(ctx: StageContext, rows, base: float, source: str, out:
 
 def _notification_candidates(ctx: StageContext, out: list) -> None:
     """Reply and mention notifications as candidates; the ones consumed are marked
-    read, as a person reading them would (spec/README.md item 6)."""
+    read, as a person reading them would (docs/differences.md item 6)."""
     me_id = ctx.user.id
     shown = settings.STGY_NOTIFICATION_SHOWN_RECORDS
     feed = sources.notifications_feed(me_id, shown=shown)

@@ -1,4 +1,4 @@
-"""The reads of stage 1 as few, lean queries (spec/agent-cycle.md §3.1, §3.3, §3.5).
+"""The reads of stage 1 as few, lean queries (docs/agent-cycle.md §3.1, §3.3, §3.5).
 
 The site's selectors build whole Post objects with their tags for pages; choosing what
 to read needs a handful of columns. These return rows as dicts, answer the same

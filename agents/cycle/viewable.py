@@ -1,5 +1,5 @@
 """What an AI user may read: the same block and freeze rules the site applies,
-expressed as one query over a batch of post ids (spec/agent-cycle.md §3.3)."""
+expressed as one query over a batch of post ids (docs/agent-cycle.md §3.3)."""
 
 from __future__ import annotations
 

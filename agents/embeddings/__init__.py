@@ -1,4 +1,4 @@
-"""The site's one embedding space (spec README item 7).
+"""The site's one embedding space (docs/differences.md item 7).
 
 STGY_EMBEDDING_PROVIDER picks the embedder: `hash` (default, numpy only, offline),
 `openai` (STGY_EMBEDDING_OPENAI_MODEL, 512 dimensions) or `local` (sentence-
@@ -81,7 +81,7 @@ def embed_texts(
 def embed_features(
     text: str, *, user_id: int | None = None, run_id: int | None = None, stage: str = ""
 ) -> tuple[bytes, str]:
-    """The int8 codec (summary-and-vectors §2) of the embedding of `text`, and the model name."""
+    """The int8 codec (docs/summaries-and-vectors.md §2) of the embedding of `text`, and the model name."""
     matrix, name = embed_texts([text], user_id=user_id, run_id=run_id, stage=stage)
     return encode_features(matrix[0]), name
 

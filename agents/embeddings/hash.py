@@ -4,7 +4,7 @@ It needs no network, no model download and no GPU, works in any language, and gi
 same vector for the same text in every process (features are hashed with keyed BLAKE2b,
 never Python's salted ``hash()``), which stored vectors require. It measures shared
 vocabulary, not meaning: enough for "cooking posts look like other cooking posts" as an
-offline default; semantic providers can replace it (spec README item 7).
+offline default; semantic providers can replace it (docs/differences.md item 7).
 
 Features, each hashed to one of ``dim`` buckets with a pseudo-random sign:
 * word unigrams and bigrams. Words are runs of letters/digits (combining marks included),

@@ -23,14 +23,14 @@ def _join(head: str, tags: Iterable[str], tail: str) -> str:
 
 
 def post_embedding_input(summary: str, keywords: Iterable[str], content_markdown: str) -> str:
-    """summary-and-vectors §1.4 step 8: summary, keywords, then a plain-text snippet of
+    """docs/summaries-and-vectors.md §1.4 step 8: summary, keywords, then a plain-text snippet of
     the post (folded whitespace, STGY_AI_SUMMARY_SUMMARY_LENGTH pseudo tokens)."""
     snippet = truncate_pt(folded_plain_text(content_markdown or ""), settings.STGY_AI_SUMMARY_SUMMARY_LENGTH)
     return _join(summary or "", keywords, snippet)
 
 
 def interest_embedding_input(interest: str, tags: Iterable[str], introduction_markdown: str = "") -> str:
-    """agent-cycle §7 step 7: interest, tags, then a plain-text snippet of the profile
+    """docs/agent-cycle.md §7 step 7: interest, tags, then a plain-text snippet of the profile
     introduction (STGY_AI_USER_INTRO_TEXT_LIMIT). The personality is never embedded.
 
     With no introduction this is the server-side form of POST /ai-users/{id}/interests:

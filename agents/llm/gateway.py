@@ -6,7 +6,7 @@ circuit breaker and the web time limit) and writes exactly one LlmUsage row per 
 (ok, error or refused). Providers: `openai` (any OpenAI-compatible endpoint), `offline`
 (a deterministic stand-in) and `none` (AI off).
 
-Callers never hold a database transaction across `chat()` (STYLE rule 8), so the
+Callers never hold a database transaction across `chat()` (docs/architecture.md, convention 8), so the
 usage row is written in autocommit and survives whatever the caller does next.
 """
 

@@ -1,4 +1,4 @@
-"""The one parser of model output (prompts.md §4.2–4.3, STYLE 14).
+"""The one parser of model output (docs/prompts.md §4.2–4.3, docs/architecture.md, convention 14).
 
 Models wrap JSON in fences or prose and make small syntax slips; ``extract_json`` tolerates
 exactly the slips the original tolerated and nothing more, so behaviour stays predictable.
@@ -135,7 +135,7 @@ def parse_interest(text: str, tag_max: int = 5) -> dict[str, Any]:
 
 
 def parse_new_post(text: str, tag_num: int = 3) -> dict[str, Any]:
-    """A new root post. Trimmed and rejected when blank (our fix, spec README item 10)."""
+    """A new root post. Trimmed and rejected when blank (our fix, docs/differences.md item 10)."""
     data = _object_with_string(text, "content")
     return {"content": _non_empty(data, "content", text), "tags": _tags(data, tag_num)}
 

@@ -1,4 +1,4 @@
-"""Usage rows and their cost: one LlmUsage row per gateway call (spec README item 5).
+"""Usage rows and their cost: one LlmUsage row per gateway call (docs/differences.md item 5).
 
 Prices come from STGY_AI_PRICES, "model=input:cached_input:output,..." in currency
 units per million tokens. Cached prompt tokens are a subset of the prompt tokens and

@@ -1,4 +1,4 @@
-"""Post recommendation (summary-and-vectors.md §7): tag and keyword candidates, a
+"""Post recommendation (docs/summaries-and-vectors.md §7): tag and keyword candidates, a
 coarse score, vector re-ranking, per-user seeds by clustering, and cached feeds.
 
 Pages use `recommended_posts_for_user` and `related_posts`; the AI-user cycle uses

@@ -1,4 +1,4 @@
-"""Candidate retrieval by tag and the coarse score (summary-and-vectors.md §7.2–7.3).
+"""Candidate retrieval by tag and the coarse score (docs/summaries-and-vectors.md §7.2–7.3).
 
 A constant number of queries whatever the number of tags or posts: the newest N posts
 per tag come from one window-function query per tag table.

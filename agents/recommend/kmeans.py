@@ -1,4 +1,4 @@
-"""Deterministic K-means for per-user seeds (summary-and-vectors.md §7.5).
+"""Deterministic K-means for per-user seeds (docs/summaries-and-vectors.md §7.5).
 
 The initial centroids come from a Fisher–Yates shuffle driven by mulberry32 seeded from
 the user id, exactly as the original, so one user's clusters are the same in every

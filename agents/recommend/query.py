@@ -1,5 +1,5 @@
 """A recommendation request and its validation from an HTTP body
-(summary-and-vectors.md §7.1)."""
+(docs/summaries-and-vectors.md §7.1)."""
 
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
-"""The vector universe and the re-ranking passes (summary-and-vectors.md §7.4).
+"""The vector universe and the re-ranking passes (docs/summaries-and-vectors.md §7.4).
 
 Vectors of another embedding model than the site's current one count as missing: they
-live in a different space and are never compared (spec README item 7).
+live in a different space and are never compared (docs/differences.md item 7).
 """
 
 from __future__ import annotations

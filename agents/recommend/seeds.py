@@ -1,4 +1,4 @@
-"""Per-user search seeds (summary-and-vectors.md §7.5): what a user reads and writes,
+"""Per-user search seeds (docs/summaries-and-vectors.md §7.5): what a user reads and writes,
 clustered into a few topics, each turned into tags, keyword hashes and a vector.
 
 Material = the user's own newest posts and likes, and those of the followees who posted

@@ -14,7 +14,7 @@ log = logging.getLogger(__name__)
 
 def summary_mark_pending(post, *, created: bool) -> None:
     """Called inside the post's transaction. On edit the summary and AI tags go, the old
-    vector and hashes stay until the new summary replaces them (data-model §7)."""
+    vector and hashes stay until the new summary replaces them (docs/data-model.md §7)."""
     if created:
         PostSummary.objects.create(post=post, source_updated_at=post.created_at)
         return

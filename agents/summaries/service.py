@@ -1,5 +1,5 @@
 """Summarising one post: summary, AI tags, keyword hashes and feature vector
-(summary-and-vectors.md §1.4).
+(docs/summaries-and-vectors.md §1.4).
 
 The model and the embedder are called outside any transaction; the result is written
 by a conditional update that only matches the content version that was summarised

@@ -51,7 +51,7 @@ def summary_store_version(
     False when the row has moved on (edited) or is gone (deleted). The update locks the
     row, so an edit committing meanwhile waits and then clears what we wrote.
     """
-    # Our fix (spec README item 10): cut to the column instead of failing the write.
+    # Our fix (docs/differences.md item 10): cut to the column instead of failing the write.
     names = [name[:TAG_MAX_LEN].strip() for name in normalize_tag_list(tags)]
     names = list(dict.fromkeys(name for name in names if name))
     with transaction.atomic():

@@ -1,4 +1,4 @@
-"""The periodic safety net of the summary queue (spec README item 8).
+"""The periodic safety net of the summary queue (docs/differences.md item 8).
 
 Posts are queued on commit, but a broker outage, a worker killed mid-task or a change
 of embedding model leaves summaries missing or stale. Celery beat runs the sweep, which

@@ -1,4 +1,4 @@
-"""POST/GET/DELETE /auth and POST /auth/switch-user (spec/api.md §1)."""
+"""POST/GET/DELETE /auth and POST /auth/switch-user (docs/api.md §1)."""
 
 from __future__ import annotations
 
@@ -112,7 +112,7 @@ class SwitchUserView(APIView):
         if target is None:
             raise NotFound("user not found")
         store_class = import_string(settings.SESSION_ENGINE + ".SessionStore")
-        # Switched sessions are not piled up (spec README item 10): a new switch of
+        # Switched sessions are not piled up (docs/differences.md item 10): a new switch of
         # the same admin to the same user ends the previous switched session.
         remembered = f"switched-session:{user.pk}:{target.pk}"
         previous = cache.get(remembered)

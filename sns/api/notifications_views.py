@@ -1,4 +1,4 @@
-"""/notifications endpoints (spec/api.md §4)."""
+"""/notifications endpoints (docs/api.md §4)."""
 
 from __future__ import annotations
 

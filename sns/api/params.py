@@ -1,4 +1,4 @@
-"""Query-string and body parsing shared by the API views (spec/api.md §0)."""
+"""Query-string and body parsing shared by the API views (docs/api.md §0)."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from sns.errors import InvalidInput
 from sns.ids import id_to_hex, parse_id
 from sns.selectors import Page
 
-# Ids an admin supplies for a new row: exactly 16 upper-case hex digits (spec/api.md §0).
+# Ids an admin supplies for a new row: exactly 16 upper-case hex digits (docs/api.md §0).
 _STRICT_HEX_ID = re.compile(r"^[0-9A-F]{16}$")
 # What HexIdField reads: a hex id, "" or null (no id).
 _OPTIONAL_HEX_ID = {"type": "string", "nullable": True, "pattern": r"^((0x)?[0-9a-fA-F]{1,16})?$"}

@@ -1,4 +1,4 @@
-"""/posts endpoints (spec/api.md §3) and full-text search: parse input → service or
+"""/posts endpoints (docs/api.md §3) and full-text search: parse input → service or
 selector → presenter."""
 
 from __future__ import annotations
@@ -193,5 +193,5 @@ class PostLikersView(APIView):
     @extend_schema(parameters=schema.PAGE, responses=shapes.many(shapes.User))
     def get(self, request, post_id):
         users = selectors.post_likers(post_id=parse_id(post_id), page=page_params(request))
-        # user_json carries no email: likers are never exposed (spec README item 10).
+        # user_json carries no email: likers are never exposed (docs/differences.md item 10).
         return Response([user_json(u) for u in users])

@@ -1,4 +1,4 @@
-"""JSON shapes of the API (spec/api.md §1–§4): field names as the original's."""
+"""JSON shapes of the API (docs/api.md §1–§4): field names as the original's."""
 
 from __future__ import annotations
 

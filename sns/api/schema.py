@@ -2,7 +2,7 @@
 
 What a client needs to find its way: paths, query parameters (required ones marked),
 request bodies, the rough shape of answers and every error status an operation can
-give, each with the one `{"error": "..."}` body. The field-level contract is spec/api.md.
+give, each with the one `{"error": "..."}` body. The field-level contract is docs/api.md.
 """
 
 from __future__ import annotations

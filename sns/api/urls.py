@@ -14,7 +14,7 @@ from . import (
 urlpatterns = [
     path("auth", auth_views.AuthView.as_view(), name="auth"),
     path("auth/switch-user", auth_views.SwitchUserView.as_view(), name="auth-switch-user"),
-    # users (spec/api.md §2)
+    # users (docs/api.md §2)
     path("users", users_views.UsersView.as_view(), name="users"),
     path(
         "users/agreement/<str:term_id>",
@@ -43,7 +43,7 @@ urlpatterns = [
         boundaries_views.AiStopView.as_view(),
         name="user-ai-stop",
     ),
-    # posts (spec/api.md §3)
+    # posts (docs/api.md §3)
     path("posts", posts_views.PostsView.as_view(), name="posts"),
     path("posts/search", posts_views.PostSearchView.as_view(), name="posts-search"),
     path("posts/by-followees", posts_views.PostsByFolloweesView.as_view(), name="posts-by-followees"),
@@ -52,7 +52,7 @@ urlpatterns = [
     path("posts/<str:post_id>/lite", posts_views.PostLiteView.as_view(), name="post-lite"),
     path("posts/<str:post_id>/like", posts_views.PostLikeView.as_view(), name="post-like"),
     path("posts/<str:post_id>/likers", posts_views.PostLikersView.as_view(), name="post-likers"),
-    # notifications (spec/api.md §4)
+    # notifications (docs/api.md §4)
     path("notifications/feed", notifications_views.NotificationsFeedView.as_view(), name="notifications-feed"),
     path("notifications/mark", notifications_views.NotificationMarkView.as_view(), name="notifications-mark"),
     path(

@@ -1,4 +1,4 @@
-"""/users endpoints (spec/api.md §2): parse input → service or selector → presenter."""
+"""/users endpoints (docs/api.md §2): parse input → service or selector → presenter."""
 
 from __future__ import annotations
 

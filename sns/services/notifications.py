@@ -1,4 +1,4 @@
-"""Notifications, folded per recipient, slot and calendar day (spec/api.md §4).
+"""Notifications, folded per recipient, slot and calendar day (docs/api.md §4).
 
 Events are written after the action commits, in their own short transaction, so a
 failed notification can never undo the like or reply that caused it.
@@ -66,7 +66,7 @@ def notify_post_event(*, recipient_id: int, slot: str, actor: User, post) -> Non
 
 def _record_event(recipient_id: int, slot: str, record: dict, *, actor_id: int, post_pk: int | None) -> None:
     # The action has committed, but its actor or post may be gone already: such
-    # events notify nobody (spec/api.md §4). Recipient, actor and post are checked
+    # events notify nobody (docs/api.md §4). Recipient, actor and post are checked
     # in one query.
     facts = User.objects.filter(pk=recipient_id).annotate(
         actor_exists=Exists(User.objects.filter(pk=actor_id)),

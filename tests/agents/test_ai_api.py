@@ -1,4 +1,4 @@
-"""/ai-models, /ai-users, /ai-users/chat and /ai-users/features (spec/api.md §5–§6)."""
+"""/ai-models, /ai-users, /ai-users/chat and /ai-users/features (docs/api.md §5–§6)."""
 
 from __future__ import annotations
 
@@ -252,7 +252,7 @@ def test_features_through_openai_embeddings(llm_server, ai_user, settings):
 
 
 def test_frozen_users_may_still_chat(db, settings):
-    """Not throttled, frozen not checked (api.md §6)."""
+    """Not throttled, frozen not checked (docs/api.md §6)."""
     settings.STGY_AI_PROVIDER = "offline"
     frozen = make_ai_user("Ice", is_frozen=True)
     assert _chat(login_client(frozen), {"messages": HI}).status_code == 200

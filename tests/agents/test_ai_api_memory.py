@@ -1,4 +1,4 @@
-"""An AI user's memory over HTTP: interests, peer and post impressions (api.md §6),
+"""An AI user's memory over HTTP: interests, peer and post impressions (docs/api.md §6),
 and who may see it."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""`/api/ai-posts…` (spec/api.md §7): packets, admin writes, validation, feeds."""
+"""`/api/ai-posts…` (docs/api.md §7): packets, admin writes, validation, feeds."""
 
 from __future__ import annotations
 

@@ -240,7 +240,7 @@ def test_summary_template_stays_within_its_budget(locale):
 @pytest.mark.parametrize("locale", ["en", "ja"])
 def test_each_task_keeps_its_behavioural_keys(task, locale):
     """The shortened templates still name every output key and every input key the
-    task explains (spec/prompts.md §3)."""
+    task explains (docs/prompts.md §3)."""
     text = prompts.load_prompt(task, locale)
     example = example_of(text)
     assert set(example) == set(OUTPUT_KEYS[task])

@@ -1,4 +1,4 @@
-"""Recommendation (summary-and-vectors §7): coarse score, vector re-ranking, penalties,
+"""Recommendation (docs/summaries-and-vectors.md §7): coarse score, vector re-ranking, penalties,
 seeds, feeds and their query counts."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Stage 4, likes and replies (spec/agent-cycle.md §6): the code's gates around the
+"""Stage 4, likes and replies (docs/agent-cycle.md §6): the code's gates around the
 model's literal `true`, at and just below every boundary."""
 
 from __future__ import annotations

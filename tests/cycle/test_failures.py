@@ -1,4 +1,4 @@
-"""Failure isolation (spec README item 3, STYLE 10): a failed item loses only its own
+"""Failure isolation (docs/differences.md item 3, docs/architecture.md, convention 10): a failed item loses only its own
 decision, a failed stage is recorded and the next stage runs, every stage leaves a
 record. The model fails for real, at the HTTP boundary of the local server."""
 

@@ -1,4 +1,4 @@
-"""Stage 7, follow management (spec/agent-cycle.md §9): plan_follows at its
+"""Stage 7, follow management (docs/agent-cycle.md §9): plan_follows at its
 boundaries, then the stage end to end."""
 
 from __future__ import annotations

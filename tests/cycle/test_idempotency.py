@@ -1,4 +1,4 @@
-"""Run a stage twice → same rows (STYLE 20), for every stage, and replayed Celery
+"""Run a stage twice → same rows (docs/architecture.md, convention 20), for every stage, and replayed Celery
 deliveries. These run on committed data with several LLM calls in flight at once
 (the concurrent path), as a worker does."""
 

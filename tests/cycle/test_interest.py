@@ -1,4 +1,4 @@
-"""Stage 5, the interest update (spec/agent-cycle.md §7): what is embedded, and the
+"""Stage 5, the interest update (docs/agent-cycle.md §7): what is embedded, and the
 hysteresis stored = encode(L2(L2(new) + h·L2(old))), checked byte for byte."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The cost of a cycle in SQL queries does not grow with the site (STYLE 20): the same
+"""The cost of a cycle in SQL queries does not grow with the site (docs/architecture.md, convention 20): the same
 number with 20 posts as with 200, and within a fixed bound."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Who is due, and the lease (spec README item 2)."""
+"""Who is due, and the lease (docs/differences.md item 2)."""
 
 from __future__ import annotations
 

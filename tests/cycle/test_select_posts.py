@@ -1,4 +1,4 @@
-"""Stage 1, choosing what to read (spec/agent-cycle.md §3), with the spec's numbers."""
+"""Stage 1, choosing what to read (docs/agent-cycle.md §3), with the spec's numbers."""
 
 from __future__ import annotations
 
@@ -223,7 +223,7 @@ def test_first_run_reads_only_summarised_posts_and_neither_likes_nor_replies(
     assert ai_user.ai_interest.interest
 
 
-# cosine → sigmoidalContrast((cos+1)/2, gain 5, mid 0.75): summary-and-vectors §2.5
+# cosine → sigmoidalContrast((cos+1)/2, gain 5, mid 0.75): docs/summaries-and-vectors.md §2.5
 REFERENCE = {
     -100: 0.0,
     -50: 0.070104,

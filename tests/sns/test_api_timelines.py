@@ -1,4 +1,4 @@
-"""GET /posts/by-followees (spec/api.md §3 algorithm), /posts/liked, /posts/search."""
+"""GET /posts/by-followees (docs/api.md §3 algorithm), /posts/liked, /posts/search."""
 
 import pytest
 

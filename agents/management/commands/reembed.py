@@ -7,7 +7,7 @@ transaction, then each row is written only if its text has not changed meanwhile
 Post summaries are embedded from summary + keywords + snippet (summary-and-vectors
 §1.4 step 8). The summary's AI keywords are stored only as hashes, so the keywords
 here are the post's tags followed by its AI tags. Interests are embedded from interest
-+ tags + introduction (agent-cycle §7 step 7); the re-embedded interest vector starts
++ tags + introduction (docs/agent-cycle.md §7 step 7); the re-embedded interest vector starts
 a fresh hysteresis history, since the old one lives in another model's space.
 """
 
