@@ -20,7 +20,12 @@ def respond_answer(ctx: _Ctx) -> dict[str, Any]:
     content = message.get("content") if isinstance(message.get("content"), str) else ""
     nick = message.get("author") if isinstance(message.get("author"), str) else ""
     body = conversation(
-        ctx, nick=nick or ctx.phrases["someone"], content=content, tags=[], recent=load_recent()
+        ctx,
+        nick=nick or ctx.phrases["someone"],
+        content=content,
+        tags=[],
+        recent=load_recent(),
+        direct="conversation" in ctx.payload,  # a direct message, not a reply
     )
     if not body:
         # Nothing it has not said lately: it declines, as a model may (docs/offline-standin.md).

@@ -77,6 +77,11 @@ TALK: dict[str, dict[str, Any]] = {
             "Thank you for the reply, {nick}; tell me a little more and I will answer properly.",
             "{nick}, I read your message but found no topic in it; what should we talk about?",
         ),
+        # A direct message has no post to reply to.
+        "bare_dm": (
+            "Thanks for the message, {nick}; tell me a little more and I will answer properly.",
+            "{nick}, thanks for writing; what would you like to talk about?",
+        ),
     },
     "ja": {
         "open": {
@@ -131,6 +136,10 @@ TALK: dict[str, dict[str, Any]] = {
         "bare": (
             "{nick}さん、返信ありがとうございます。もう少し聞かせてもらえたら、きちんとお返事します。",
             "{nick}さん、メッセージを読みましたが、話題がつかめませんでした。何について話しましょう？",
+        ),
+        "bare_dm": (
+            "{nick}さん、メッセージありがとうございます。もう少し聞かせてもらえたら、きちんとお返事します。",
+            "{nick}さん、メッセージありがとうございます。何について話しましょう？",
         ),
     },
 }
@@ -218,17 +227,25 @@ def pick_fresh(
 
 
 def conversation(
-    ctx: _Ctx, *, nick: str, content: str, tags: list[str], recent: RecentTexts, lead: str = ""
+    ctx: _Ctx,
+    *,
+    nick: str,
+    content: str,
+    tags: list[str],
+    recent: RecentTexts,
+    lead: str = "",
+    direct: bool = False,
 ) -> str:
     """An answer to `nick`, who wrote `content`: sentences by the tier's parts; "" when
     every variant has been said lately (nothing new to say)."""
     t = TALK[ctx.lang]
+    bare_key = "bare_dm" if direct else "bare"
     names = name_words(nick, str(ctx.profile.get("nickname") or ""))
     words = topic_words(content, tags, names)
     used: set[str] = set()
     sep = "" if ctx.lang == "ja" else " "
     if not words:
-        bare = pick_fresh([f.format(nick=nick) for f in t["bare"]], recent, used, ctx.seed)
+        bare = pick_fresh([f.format(nick=nick) for f in t[bare_key]], recent, used, ctx.seed)
         return lead + bare if bare else ""
     mine = own_topics(ctx, words, names)
     q = [quote(w, ctx.lang) for w in words]
@@ -253,6 +270,6 @@ def conversation(
         if chosen:
             parts.append(chosen)
     if not parts:  # everything was said already: the plainest words, if still unsaid
-        bare = pick_fresh([f.format(nick=nick) for f in t["bare"]], recent, used, ctx.seed)
+        bare = pick_fresh([f.format(nick=nick) for f in t[bare_key]], recent, used, ctx.seed)
         parts += [bare] if bare else []
     return lead + sep.join(parts) if parts else ""
