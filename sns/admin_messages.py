@@ -11,6 +11,7 @@ from django.contrib import admin, messages
 from django.db.models import Exists, OuterRef
 from django.utils.html import format_html, format_html_join
 
+from .admin import ReadOnlyAdmin
 from .ids import id_to_hex
 from .models_messages import Conversation, Message, MessageReport, ReportStatus
 from .services import messages as message_services
@@ -18,15 +19,6 @@ from .services import messages as message_services
 _CONTEXT_MESSAGES = 50
 
 
-class _ReadOnly(admin.ModelAdmin):
-    def has_add_permission(self, request, obj=None):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
 
 
 def _thread_html(conversation_id: int, highlight: int | None = None):
@@ -65,7 +57,7 @@ def resolve_reports(modeladmin, request, queryset):
 
 
 @admin.register(MessageReport)
-class MessageReportAdmin(_ReadOnly):
+class MessageReportAdmin(ReadOnlyAdmin):
     list_display = ("hex", "status", "reporter", "sender", "reason_short", "created_at")
     list_filter = ("status",)
     list_select_related = ("reporter", "message__sender")
@@ -101,7 +93,7 @@ class MessageReportAdmin(_ReadOnly):
 
 
 @admin.register(Conversation)
-class ReportedConversationAdmin(_ReadOnly):
+class ReportedConversationAdmin(ReadOnlyAdmin):
     """Only conversations with a report; their messages in the change view."""
 
     list_display = ("hex", "user_low", "user_high", "open_reports")

@@ -89,3 +89,19 @@ def min_id_at(moment: datetime) -> int:
 
 def max_id_at(moment: datetime) -> int:
     return ((int(moment.timestamp() * 1000) + 1) << 20) - 1
+
+
+class HexIdentified:
+    """For models keyed by a 64-bit id: the id as clients see it."""
+
+    @property
+    def hex_id(self) -> str:
+        return id_to_hex(self.id)
+
+
+class IdDated(HexIdentified):
+    """For models whose id was issued at creation: the creation time it carries."""
+
+    @property
+    def created_at(self) -> datetime:
+        return id_to_datetime(self.id)

@@ -13,7 +13,7 @@ from django.db import models
 from django.utils.crypto import salted_hmac
 from django.db.models import Q
 
-from .ids import id_to_datetime, id_to_hex, new_id
+from .ids import HexIdentified, IdDated, id_to_hex, new_id
 
 
 class AiTier(models.TextChoices):
@@ -39,7 +39,7 @@ class UserManager(BaseUserManager):
         return self.create_user(email, password, **fields)
 
 
-class User(AbstractBaseUser):
+class User(IdDated, AbstractBaseUser):
     id = models.BigIntegerField(primary_key=True, default=new_id, editable=False)
     email = models.EmailField(max_length=100, unique=True)
     nickname = models.CharField(max_length=50)
@@ -82,14 +82,6 @@ class User(AbstractBaseUser):
         return f"{self.nickname} <{self.email}>"
 
     @property
-    def hex_id(self) -> str:
-        return id_to_hex(self.id)
-
-    @property
-    def created_at(self):
-        return id_to_datetime(self.id)
-
-    @property
     def is_ai(self) -> bool:
         return self.ai_model is not None
 
@@ -125,7 +117,7 @@ class User(AbstractBaseUser):
 MISSING_TAGS = object()
 
 
-class Post(models.Model):
+class Post(IdDated, models.Model):
     id = models.BigIntegerField(primary_key=True, default=new_id, editable=False)
     # db_index=False on foreign keys whose lookups a composite index below already
     # serves: a single-column twin made the planner read an author's whole history
@@ -158,14 +150,6 @@ class Post(models.Model):
 
     def __str__(self):
         return f"{id_to_hex(self.id)} by {self.owner_id}"
-
-    @property
-    def hex_id(self) -> str:
-        return id_to_hex(self.id)
-
-    @property
-    def created_at(self):
-        return id_to_datetime(self.id)
 
     @property
     def is_reply(self) -> bool:
@@ -274,7 +258,7 @@ class Notification(models.Model):
         return f"{self.user_id} {self.slot} {self.term}"
 
 
-class AgreementTerm(models.Model):
+class AgreementTerm(HexIdentified, models.Model):
     """Terms of use, one row per version; the newest id is the one users must accept.
     `contents` is a JSON array of {"locale", "text"} (docs/api.md, agreement terms)."""
 
@@ -282,10 +266,6 @@ class AgreementTerm(models.Model):
     contents = models.TextField()
 
     def __str__(self):
-        return id_to_hex(self.id)
-
-    @property
-    def hex_id(self) -> str:
         return id_to_hex(self.id)
 
     def contents_list(self) -> list[dict]:

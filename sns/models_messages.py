@@ -9,10 +9,10 @@ from __future__ import annotations
 from django.db import models
 from django.db.models import F, Q
 
-from .ids import id_to_datetime, id_to_hex, new_id
+from .ids import HexIdentified, IdDated, id_to_hex, new_id
 
 
-class Conversation(models.Model):
+class Conversation(HexIdentified, models.Model):
     """One per pair of users, the lower id first, so a pair can never have two."""
 
     id = models.BigIntegerField(primary_key=True, default=new_id, editable=False)
@@ -37,10 +37,6 @@ class Conversation(models.Model):
 
     def __str__(self):
         return f"conversation {id_to_hex(self.id)}"
-
-    @property
-    def hex_id(self) -> str:
-        return id_to_hex(self.id)
 
 
 class ConversationMember(models.Model):
@@ -73,7 +69,7 @@ class ConversationMember(models.Model):
         return f"{self.user_id} with {self.peer_id}"
 
 
-class Message(models.Model):
+class Message(IdDated, models.Model):
     id = models.BigIntegerField(primary_key=True, default=new_id, editable=False)
     conversation = models.ForeignKey(
         Conversation, on_delete=models.CASCADE, related_name="messages", db_index=False
@@ -88,14 +84,6 @@ class Message(models.Model):
 
     def __str__(self):
         return f"message {id_to_hex(self.id)}"
-
-    @property
-    def hex_id(self) -> str:
-        return id_to_hex(self.id)
-
-    @property
-    def created_at(self):
-        return id_to_datetime(self.id)
 
 
 class ReportStatus(models.TextChoices):

@@ -13,43 +13,14 @@ import pytest
 from django.test import Client
 from drf_spectacular.generators import SchemaGenerator
 
-from agents.models import Interest, PeerImpression, PostImpression, PostSummary
 from sns import services
 from sns.services import agreements, boundaries
 from sns.services import messages as message_service
-from sns.models import AgreementTerm, Block, Follow, Like, Notification, Post, PostTag, User
-from sns.models_messages import (
-    AiBoundaries,
-    AiStop,
-    Conversation,
-    ConversationMember,
-    Message,
-    MessageReport,
-)
+from tests.bad_input import row_counts
 from tests.factories import make_ai_user, make_post, make_user
 
 pytestmark = pytest.mark.django_db
 
-SOCIAL_TABLES = [
-    User,
-    Post,
-    PostTag,
-    Like,
-    Follow,
-    Block,
-    Notification,
-    Interest,
-    PeerImpression,
-    PostImpression,
-    PostSummary,
-    Conversation,
-    ConversationMember,
-    Message,
-    MessageReport,
-    AiBoundaries,
-    AiStop,
-    AgreementTerm,
-]
 NUL = "bad\x00text"
 BIDI = "ab\u202ecd\u2066ef\u200f"
 # Sent as the JSON escape "\ud800": json.dumps writes lone surrogates that way.
@@ -188,10 +159,6 @@ def _fill(value, ids):
     return value
 
 
-def _counts() -> dict:
-    return {model.__name__: model.objects.count() for model in SOCIAL_TABLES}
-
-
 def _send(client, method, path, payload: bytes | str | None):
     kwargs = {"content_type": "application/json"}
     if payload is not None:
@@ -200,14 +167,14 @@ def _send(client, method, path, payload: bytes | str | None):
 
 
 def _assert_refused(client, method, path, payload, *, status=None):
-    before = _counts()
+    before = row_counts()
     response = _send(client, method, path, payload)
     sent = payload[:120] if isinstance(payload, str) else payload
     assert 400 <= response.status_code < 500, (method, path, sent, response.content[:200])
     if status is not None:
         assert response.status_code == status, (method, path, response.content[:200])
     assert isinstance(response.json().get("error"), str)
-    assert _counts() == before, (method, path, "rows changed on a refused request")
+    assert row_counts() == before, (method, path, "rows changed on a refused request")
     return response
 
 

@@ -9,25 +9,13 @@ from urllib.parse import quote
 import pytest
 from django.test import Client
 
-from agents.models import Interest, PeerImpression, PostImpression
 from sns import services
-from sns.models import Block, Follow, Like, Notification, Post, PostTag, User
+from sns.models import Post, PostTag, User
+from tests.bad_input import row_counts
 from tests.factories import PASSWORD, make_post, make_user
 
 pytestmark = pytest.mark.django_db
 
-SOCIAL_TABLES = [
-    User,
-    Post,
-    PostTag,
-    Like,
-    Follow,
-    Block,
-    Notification,
-    Interest,
-    PeerImpression,
-    PostImpression,
-]
 NUL = "bad\x00text"
 # The UTF-8 encoding of a lone surrogate: not valid UTF-8, so the site decodes it as U+FFFD.
 SURROGATE_BYTES = "bad%ED%A0%80text"
@@ -119,7 +107,7 @@ def _client(cast, who) -> Client:
 
 def _snapshot(alice) -> tuple:
     alice.refresh_from_db()
-    rows = {model.__name__: model.objects.count() for model in SOCIAL_TABLES}
+    rows = row_counts()
     contents = sorted(Post.objects.values_list("content", flat=True))
     return rows, contents, (alice.nickname, alice.introduction, alice.password)
 

@@ -1,0 +1,25 @@
+"""What the bad-input tables of the API and the pages share: the tables a refused
+request must leave as they were."""
+
+from __future__ import annotations
+
+from agents.models import Interest, PeerImpression, PostImpression, PostSummary
+from sns.models import AgreementTerm, Block, Follow, Like, Notification, Post, PostTag, User
+from sns.models_messages import (
+    AiBoundaries,
+    AiStop,
+    Conversation,
+    ConversationMember,
+    Message,
+    MessageReport,
+)
+
+SOCIAL_TABLES = [
+    User, Post, PostTag, Like, Follow, Block, Notification, AgreementTerm,
+    Interest, PeerImpression, PostImpression, PostSummary,
+    Conversation, ConversationMember, Message, MessageReport, AiBoundaries, AiStop,
+]
+
+
+def row_counts() -> dict[str, int]:
+    return {model.__name__: model.objects.count() for model in SOCIAL_TABLES}
