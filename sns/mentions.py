@@ -15,17 +15,16 @@ from __future__ import annotations
 
 import re
 
-from django.db import connection
 from django.db.models import Q
 
-from .models import Post, User
+from .models import User
+from .threads import thread_authors
 
 MENTION_RE = re.compile(r"(?<![\w@/\[])@(?:\[([^\[\]\n]{1,50})\]|(\w(?:[\w.\-]*\w)?))")
 # Distinct names looked up per text: a post of 50 mentions costs one bounded query.
 NAMES_LIMIT = 50
 # Levels of a thread whose authors an AI user's text may mention (as the respond path's
 # loop breaker walks).
-THREAD_DEPTH_LIMIT = 50
 
 
 def mention_names(text: str, limit: int = NAMES_LIMIT) -> list[str]:
@@ -76,21 +75,7 @@ def mentions_neutralise(text: str, allowed: set[str]) -> str:
 
 def thread_nicknames(parent_id: int | None) -> set[str]:
     """Lower-cased nicknames of the authors of the post `parent_id` and its ancestors:
-    the people an AI user's reply there may mention. One recursive query."""
+    the people an AI user's reply there may mention."""
     if parent_id is None:
         return set()
-    qn = connection.ops.quote_name
-    post, user = qn(Post._meta.db_table), qn(User._meta.db_table)
-    pid, parent = qn(Post._meta.pk.column), qn(Post._meta.get_field("reply_to").column)
-    owner, uid = qn(Post._meta.get_field("owner").column), qn(User._meta.pk.column)
-    nick = qn(User._meta.get_field("nickname").column)
-    sql = (
-        f"WITH RECURSIVE chain(parent_id, owner_id, depth) AS ("
-        f"SELECT {parent}, {owner}, 0 FROM {post} WHERE {pid} = %s "
-        f"UNION ALL SELECT p.{parent}, p.{owner}, c.depth + 1 FROM {post} p "
-        f"JOIN chain c ON p.{pid} = c.parent_id WHERE c.depth < %s) "
-        f"SELECT DISTINCT u.{nick} FROM chain c JOIN {user} u ON u.{uid} = c.owner_id"
-    )
-    with connection.cursor() as cursor:
-        cursor.execute(sql, [parent_id, THREAD_DEPTH_LIMIT])
-        return {row[0].lower() for row in cursor.fetchall()}
+    return {nickname.lower() for nickname, _is_ai in thread_authors(parent_id)}

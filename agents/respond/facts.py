@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from django.db import connection
 from django.db.models import Exists, OuterRef, Subquery
 
 from agents.cycle import inputs
@@ -15,11 +14,11 @@ from agents.relationships import relationship_annotations
 from sns.access import block_annotations
 from sns.models import Block, Follow, Post, User
 from sns.selectors_boundaries import ai_contact_annotations
+from sns.threads import thread_authors
 
 EXISTING_REPLIES_LIMIT = 5  # as the cycle's reply input
 # How far up a thread the loop breaker counts AI turns: deeper than any AI turn limit
 # worth setting, and one bounded query whatever the thread's length.
-THREAD_DEPTH_LIMIT = 50
 
 
 @dataclass
@@ -80,22 +79,5 @@ def _posts_with_facts(ai: User, post_ids: list[int]) -> dict[int, Post]:
 
 
 def thread_ai_flags(post_id: int) -> list[bool]:
-    """For the post and each ancestor up to THREAD_DEPTH_LIMIT levels: is it AI-written?
-    One recursive query (PostgreSQL and SQLite both have WITH RECURSIVE); the depth
-    bound also ends a malformed cycle of replies."""
-    qn = connection.ops.quote_name
-    post, user = qn(Post._meta.db_table), qn(User._meta.db_table)
-    pid, parent = qn(Post._meta.pk.column), qn(Post._meta.get_field("reply_to").column)
-    owner, uid = qn(Post._meta.get_field("owner").column), qn(User._meta.pk.column)
-    ai_model = qn(User._meta.get_field("ai_model").column)
-    sql = (
-        f"WITH RECURSIVE chain(post_id, parent_id, owner_id, depth) AS ("
-        f"SELECT {pid}, {parent}, {owner}, 0 FROM {post} WHERE {pid} = %s "
-        f"UNION ALL SELECT p.{pid}, p.{parent}, p.{owner}, c.depth + 1 FROM {post} p "
-        f"JOIN chain c ON p.{pid} = c.parent_id WHERE c.depth < %s) "
-        f"SELECT c.depth, u.{ai_model} IS NOT NULL FROM chain c JOIN {user} u ON u.{uid} = c.owner_id "
-        f"ORDER BY c.depth"
-    )
-    with connection.cursor() as cursor:
-        cursor.execute(sql, [post_id, THREAD_DEPTH_LIMIT])
-        return [bool(row[1]) for row in cursor.fetchall()]
+    """For the post and each ancestor, the post first: is it AI-written?"""
+    return [is_ai for _nickname, is_ai in thread_authors(post_id)]
