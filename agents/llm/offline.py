@@ -153,10 +153,14 @@ def _post_impression(ctx: _Ctx) -> dict[str, Any]:
     chain = [c for c in _items(ctx.payload.get("replyChain")) if isinstance(c, dict)]
     # Someone answering the protagonist directly deserves an answer more often.
     addressed = bool(chain) and chain[-1].get("isSelf") is True
-    # Likes are common for on-topic posts, replies rarer; off-topic gets neither.
+    # Likes are common for on-topic posts, replies rarer; off-topic gets neither. The
+    # cycle's own gates (rank, similarity, thread rule) still refuse most of these, so
+    # the odds are set for a community where a reader sees a reply within a minute.
     like = not own and (n >= 2 or (n == 1 and ctx.roll(1) < 60))
     reply = not own and (
-        (addressed and n >= 1 and ctx.roll(2) < 80) or (n >= 2 and ctx.roll(2) < 25 + 10 * min(n - 2, 3))
+        (addressed and n >= 1 and ctx.roll(2) < 80)
+        or (n >= 2 and ctx.roll(2) < 45 + 10 * min(n - 2, 3))
+        or (n == 1 and ctx.roll(2) < 12)
     )
     body = _react(ctx, _s(post.get("author")), terms, matched)
     return {
