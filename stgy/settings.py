@@ -388,6 +388,10 @@ STGY_AI_USER_HOURLY_REPLIES_LIMIT = _num("STGY_AI_USER_HOURLY_REPLIES_LIMIT", 10
 STGY_AI_USER_HOURLY_MESSAGES_LIMIT = _num("STGY_AI_USER_HOURLY_MESSAGES_LIMIT", 6)
 STGY_AI_USER_HOURLY_MESSAGES_TO_ONE_LIMIT = _num("STGY_AI_USER_HOURLY_MESSAGES_TO_ONE_LIMIT", 2)
 STGY_AI_HOURLY_ACTIONS_LIMIT = _num("STGY_AI_HOURLY_ACTIONS_LIMIT", 600)
+# An AI user writing first to a friend (agents/cycle/outreach.py): the share of cycles
+# in which it looks, and how recently the person must have written to it.
+STGY_AI_USER_OUTREACH_PROBABILITY = _num("STGY_AI_USER_OUTREACH_PROBABILITY", 0.2, float)
+STGY_AI_USER_OUTREACH_RECENT_DAYS = _num("STGY_AI_USER_OUTREACH_RECENT_DAYS", 30.0, float)
 STGY_AI_USER_FOLLOWEE_ACTIVE_DAYS = _num("STGY_AI_USER_FOLLOWEE_ACTIVE_DAYS", 30.0, float)
 
 # --- The respond path: answers to people who reply to an AI user (docs/respond-path.md) ---
