@@ -14,6 +14,7 @@ import json
 from django.contrib import admin
 from django.utils.html import format_html
 
+from sns.admin_base import ReadOnlyAdmin
 from sns.ids import id_to_hex
 
 from .models import (
@@ -29,19 +30,6 @@ from .models import (
     Relationship,
 )
 from .relationships import relationship_now, relationships_rebuild
-
-
-class ReadOnlyAdmin(admin.ModelAdmin):
-    deletable = False
-
-    def has_add_permission(self, request, obj=None):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return self.deletable and super().has_delete_permission(request, obj)
 
 
 def _pretty_json(value) -> str:

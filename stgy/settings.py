@@ -31,7 +31,9 @@ def _num(name, default, cast=int):
         raise ImproperlyConfigured(f"{name} must be a number, got {raw!r}") from exc
 
 
-DEBUG = env.bool("DEBUG", default=True)
+# Off unless asked for: a deployment that forgets a variable must not run with debug
+# pages and a fixed key. bin/demo and the test settings (tests/settings.py) turn it on.
+DEBUG = env.bool("DEBUG", default=False)
 SECRET_KEY = env.str("SECRET_KEY", default="")
 if not SECRET_KEY:
     if not DEBUG:
