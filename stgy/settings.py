@@ -279,10 +279,12 @@ LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
+    "filters": {"plain_refusals": {"()": "stgy.log_filters.PlainRefusals"}},
     "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
     "root": {"handlers": ["console"], "level": env.str("LOG_LEVEL", default="INFO")},
     "loggers": {
         "django.db.backends": {"level": "INFO"},
+        "django.request": {"filters": ["plain_refusals"]},
         # One line per LLM HTTP request drowns everything else; usage rows record them.
         "httpx": {"level": "WARNING"},
         "httpx2": {"level": "WARNING"},
