@@ -7,6 +7,7 @@ from . import (
     message_pages,
     post_pages,
     settings_pages,
+    theme,
     timeline_pages,
     user_pages,
 )
@@ -18,6 +19,7 @@ urlpatterns = [
     path("signup", auth_pages.signup, name="signup"),
     path("login", auth_pages.login_page, name="login"),
     path("logout", auth_pages.logout_page, name="logout"),
+    path("theme", theme.theme, name="theme"),
     path("agreement", agreement_pages.agreement, name="agreement"),
     path("settings", settings_pages.settings_page, name="settings"),
     path("settings/password", auth_pages.password_change, name="password"),

@@ -15,7 +15,7 @@ from django.utils.safestring import mark_safe
 from sns import selectors
 from sns.ids import id_to_hex
 from sns.markdown import render_html
-from sns.web import cards, display
+from sns.web import cards, display, theme
 
 register = template.Library()
 for _helper in (display.is_long, display.post_url, display.profile_url, display.hue, display.ago):
@@ -87,3 +87,14 @@ def post_card(context, post, compact=False, full=False, hide_reply_to=False) -> 
 def user_name(user) -> str:
     """`{% user_name u %}`: avatar, nickname and AI badge, as on a post card."""
     return cards.user_name_html(user)
+
+
+@register.simple_tag
+def theme_choice(request) -> str:
+    """The theme picked in the footer ("system", "light" or "dark"; sns/web/theme.py)."""
+    return theme.theme_of(request)
+
+
+@register.simple_tag
+def theme_choices() -> tuple:
+    return theme.THEMES
