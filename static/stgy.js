@@ -6,6 +6,11 @@
 "use strict";
 
 document.addEventListener("DOMContentLoaded", function () {
+  // A link to a reply folded deep in a thread opens the folds around it.
+  var target = location.hash && document.getElementById(location.hash.slice(1));
+  for (var node = target; node; node = node.parentElement) {
+    if (node.tagName === "DETAILS") node.open = true;
+  }
   // A filter that applies as soon as it is chosen (the form also has a button without JS).
   document.querySelectorAll("select[data-autosubmit]").forEach(function (select) {
     select.addEventListener("change", function () { select.form.submit(); });

@@ -13,6 +13,7 @@ from sns import selectors, services
 from sns.access import access_post
 from sns.extensions import page_extras
 from sns.ids import id_to_hex, parse_id
+from sns.reply_tree import reply_tree
 
 from .forms import LOCALE_CHOICES, PostForm, ReplyForm
 from .pageview import back_url, bound_form, page, paged
@@ -51,15 +52,18 @@ def post_detail(request, post_hex):
     viewer = request.user
     post = selectors.post_get(_post_id(post_hex), focus_user_id=viewer.id, with_neighbours=True)
     older_id, newer_id = selectors.post_neighbours(post)
+    replies = paged(
+        request,
+        lambda p: selectors.posts_list(page=p, reply_to=post.id, focus_user_id=viewer.id),
+        size=REPLY_PAGE_SIZE,
+        order="asc",
+    )
     context = {
         "post": post,
         "ancestors": selectors.reply_chain(post, limit=ANCESTOR_LIMIT),
-        "replies": paged(
-            request,
-            lambda p: selectors.posts_list(page=p, reply_to=post.id, focus_user_id=viewer.id),
-            size=REPLY_PAGE_SIZE,
-            order="asc",
-        ),
+        "replies": replies,
+        # The replies' own conversations, a few levels deep (sns/reply_tree.py).
+        "tree": reply_tree(list(replies.items), focus_user_id=viewer.id),
         "older_id": older_id,
         "newer_id": newer_id,
         "form": bound_form(request, ReplyForm),
