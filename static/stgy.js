@@ -6,6 +6,25 @@
 "use strict";
 
 document.addEventListener("DOMContentLoaded", function () {
+  // A live character count under every box with a limit (the browser's maxlength stops
+  // typing at it; JavaScript strings count UTF-16 units, as the server does).
+  document.querySelectorAll("textarea[data-limit]").forEach(function (box) {
+    var limit = parseInt(box.getAttribute("data-limit"), 10);
+    var counter = document.createElement("span");
+    counter.className = "char-counter small";
+    counter.id = (box.id || "box") + "-counter";
+    counter.setAttribute("aria-live", "polite");
+    box.insertAdjacentElement("afterend", counter);
+    var described = box.getAttribute("aria-describedby");
+    box.setAttribute("aria-describedby", (described ? described + " " : "") + counter.id);
+    function update() {
+      var left = limit - box.value.length;
+      counter.textContent = box.value.length.toLocaleString() + " / " + limit.toLocaleString() + " characters";
+      counter.classList.toggle("near", left < limit / 10);
+    }
+    box.addEventListener("input", update);
+    update();
+  });
   // A link to a reply folded deep in a thread opens the folds around it.
   var target = location.hash && document.getElementById(location.hash.slice(1));
   for (var node = target; node; node = node.parentElement) {

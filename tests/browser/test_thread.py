@@ -30,3 +30,18 @@ def test_a_linked_deep_reply_is_unfolded_and_highlighted(open_session):
     expect(card).to_be_visible()
     outline = card.evaluate("el => getComputedStyle(el).outlineStyle")
     assert outline == "solid"
+
+
+def test_the_compose_box_counts_characters_up_to_the_limit(open_session, settings):
+    settings.STGY_CONTENT_LENGTH_LIMIT = 50
+    page = open_session(make_user("Mina")).page
+    page.goto("/")
+    box = page.locator("textarea[data-limit]").first
+    counter = page.locator(".char-counter").first
+    expect(counter).to_have_text("0 / 50 characters")
+    box.fill("Rye")
+    expect(counter).to_have_text("3 / 50 characters")
+    box.fill("x" * 80)  # the browser stops at the limit
+    expect(counter).to_have_text("50 / 50 characters")
+    assert "near" in counter.get_attribute("class")
+    assert counter.get_attribute("id") in box.get_attribute("aria-describedby")
