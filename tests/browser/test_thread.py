@@ -45,3 +45,34 @@ def test_the_compose_box_counts_characters_up_to_the_limit(open_session, setting
     expect(counter).to_have_text("50 / 50 characters")
     assert "near" in counter.get_attribute("class")
     assert counter.get_attribute("id") in box.get_attribute("aria-describedby")
+
+
+def test_new_posts_and_counts_appear_without_a_reload(open_session, settings):
+    settings.STGY_LIVE_POLL_SECONDS = 0.5
+    mina, kai = make_user("Mina"), make_user("Kai")
+    services.follow_add(mina, kai.id)
+    make_post(kai, "Already there")
+    page = open_session(mina).page
+    page.goto("/?tab=following")
+    banner = page.locator("[data-new-posts]")
+    expect(banner).to_be_hidden()
+    make_post(kai, "Fresh from Kai")
+    services.like_add(kai, make_post(mina, "Like this").id)
+    expect(banner).to_be_visible(timeout=10_000)
+    expect(banner).to_contain_text("2 new posts — show")
+    expect(page.locator("[data-testid=unread-count]")).to_have_text("1")
+    banner.locator("a").click()
+    expect(page.locator("[data-testid=timeline]")).to_contain_text("Fresh from Kai")
+
+
+def test_older_posts_load_on_scroll(open_session):
+    mina = make_user("Mina")
+    for i in range(45):
+        make_post(mina, f"Numbered post {i}")
+    page = open_session(mina).page
+    page.goto("/?tab=everyone")
+    posts = page.locator("[data-testid=timeline] > article.post")
+    first_page = posts.count()
+    assert 0 < first_page < 45
+    page.mouse.wheel(0, 100_000)
+    expect(posts).not_to_have_count(first_page, timeout=10_000)

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 
 from django import template
+from django.conf import settings
 from django.urls import NoReverseMatch, reverse
 from django.utils.safestring import mark_safe
 
@@ -98,3 +99,9 @@ def theme_choice(request) -> str:
 @register.simple_tag
 def theme_choices() -> tuple:
     return theme.THEMES
+
+
+@register.simple_tag
+def live_poll_seconds() -> int:
+    """How often the pages poll /live (static/stgy.js)."""
+    return settings.STGY_LIVE_POLL_SECONDS
