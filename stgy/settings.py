@@ -58,6 +58,7 @@ MIDDLEWARE = [
     "stgy.security_headers.SecurityHeadersMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    "stgy.ops.middleware.RequestMetricsMiddleware",  # after static files: routes only
     "sns.api.cors.ApiCorsMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "sns.sessions.SlidingSessionMiddleware",
@@ -423,3 +424,13 @@ STGY_AI_POST_RECOMMEND_VEC_CANDIDATES = _num("STGY_AI_POST_RECOMMEND_VEC_CANDIDA
 
 # Embedded mode runs tasks on a background thread; tests set this to run them inline.
 STGY_EAGER_TASKS_INLINE = env.bool("STGY_EAGER_TASKS_INLINE", default=False)
+
+# --- Operator endpoints: /health, /metrics, /db-stats (docs/operations.md) ---
+# Who may read /metrics besides an admin's session: a scraper sending
+# "Authorization: Bearer <token>", or a client from these networks.
+STGY_METRICS_TOKEN = env.str("STGY_METRICS_TOKEN", default="")
+STGY_METRICS_ALLOWED_NETWORKS = env.list(
+    "STGY_METRICS_ALLOWED_NETWORKS", default=["127.0.0.0/8", "::1/128"]
+)
+# The private API roots of every web backend, for /metrics/aggregation (empty: this one).
+STGY_BACKEND_API_PRIVATE_URL_LIST = env.list("STGY_BACKEND_API_PRIVATE_URL_LIST", default=[])
