@@ -434,3 +434,13 @@ STGY_METRICS_ALLOWED_NETWORKS = env.list(
 )
 # The private API roots of every web backend, for /metrics/aggregation (empty: this one).
 STGY_BACKEND_API_PRIVATE_URL_LIST = env.list("STGY_BACKEND_API_PRIVATE_URL_LIST", default=[])
+
+# --- Geocoding: /geo/encode, /geo/decode (docs/api.md, "Geo") ---
+# NDJSON place files in the original's format; the default is a small sample of a few
+# places around Tokyo. Point it at the original's generated geo-japan.ndjson for Japan.
+STGY_GEO_STATIC_JSON_FILES = env.list("STGY_GEO_STATIC_JSON_FILE", default=[]) or [
+    str(BASE_DIR / "sns" / "geo" / "sample.ndjson")
+]
+# Geocoder time per user and day (admins unlimited), the day counted in this zone.
+STGY_DAILY_GEO_TIMER_LIMIT_MS = _num("STGY_DAILY_GEO_TIMER_LIMIT_MS", 120_000)
+STGY_DEFAULT_TIMEZONE = env.str("STGY_DEFAULT_TIMEZONE", default="Asia/Tokyo")
