@@ -60,6 +60,7 @@ MIDDLEWARE = [
     "stgy.security_headers.SecurityHeadersMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    "stgy.ops.middleware.RequestMetricsMiddleware",  # after static files: routes only
     "sns.api.cors.ApiCorsMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "sns.sessions.SlidingSessionMiddleware",
@@ -437,3 +438,23 @@ STGY_AI_POST_RECOMMEND_VEC_CANDIDATES = _num("STGY_AI_POST_RECOMMEND_VEC_CANDIDA
 
 # Embedded mode runs tasks on a background thread; tests set this to run them inline.
 STGY_EAGER_TASKS_INLINE = env.bool("STGY_EAGER_TASKS_INLINE", default=False)
+
+# --- Operator endpoints: /health, /metrics, /db-stats (docs/operations.md) ---
+# Who may read /metrics besides an admin's session: a scraper sending
+# "Authorization: Bearer <token>", or a client from these networks.
+STGY_METRICS_TOKEN = env.str("STGY_METRICS_TOKEN", default="")
+STGY_METRICS_ALLOWED_NETWORKS = env.list(
+    "STGY_METRICS_ALLOWED_NETWORKS", default=["127.0.0.0/8", "::1/128"]
+)
+# The private API roots of every web backend, for /metrics/aggregation (empty: this one).
+STGY_BACKEND_API_PRIVATE_URL_LIST = env.list("STGY_BACKEND_API_PRIVATE_URL_LIST", default=[])
+
+# --- Geocoding: /geo/encode, /geo/decode (docs/api.md, "Geo") ---
+# NDJSON place files in the original's format; the default is a small sample of a few
+# places around Tokyo. Point it at the original's generated geo-japan.ndjson for Japan.
+STGY_GEO_STATIC_JSON_FILES = env.list("STGY_GEO_STATIC_JSON_FILE", default=[]) or [
+    str(BASE_DIR / "sns" / "geo" / "sample.ndjson")
+]
+# Geocoder time per user and day (admins unlimited), the day counted in this zone.
+STGY_DAILY_GEO_TIMER_LIMIT_MS = _num("STGY_DAILY_GEO_TIMER_LIMIT_MS", 120_000)
+STGY_DEFAULT_TIMEZONE = env.str("STGY_DEFAULT_TIMEZONE", default="Asia/Tokyo")

@@ -12,6 +12,7 @@ api_patterns = [
     path("", include("sns.api.urls")),
     path("", include("agents.api.urls")),
     path("", include("agents.api.ai_posts_urls")),
+    path("", include("stgy.ops.urls")),
     path("openapi.yml", SpectacularAPIView.as_view(permission_classes=[]), name="openapi"),
     path("docs", ApiDocsView.as_view(url_name="openapi"), name="api-docs"),
     re_path(r"", api_not_found),  # last: every other /api/ path
