@@ -22,10 +22,15 @@ _QUOTE = re.compile(f"> ({DOT}*)")
 _BLANK = re.compile(f"[{WS}]*")
 _HEADING = re.compile(f"(#{{1,6}}) ({DOT}+)")
 _LIST_ITEM = re.compile(f"([{WS}]*)-(\\+|:|@[-a-zA-Z0-9]+)?[{WS}]+({DOT}+)")
-_MACRO_OPTION = re.compile(f"[{WS}]*([a-z][a-z0-9-]*)(?:=([^,]+))?[{WS}]*", re.IGNORECASE | re.ASCII)
-_CELL_OPTION = re.compile(f"(?:\\{{[{WS}]*(colspan|rowspan)[{WS}]*=[{WS}]*([0-9]+)[{WS}]*\\}}|(>>|><))[{WS}]*")
+_MACRO_OPTION = re.compile(
+    f"[{WS}]*([a-z][a-z0-9-]*)(?:=([^,]+))?[{WS}]*", re.IGNORECASE | re.ASCII
+)
+_CELL_OPTION = re.compile(
+    f"(?:\\{{[{WS}]*(colspan|rowspan)[{WS}]*=[{WS}]*([0-9]+)[{WS}]*\\}}|(>>|><))[{WS}]*"
+)
 _SAFE_LINK_SNIPPET_URL = re.compile(r"(?:https?://|/(?!/))", re.IGNORECASE | re.ASCII)
 _PRE_LINES = re.compile(r"-?[0-9]+")
+_WS_RUN = re.compile(f"[{WS}]+")
 _LINE_TERMINATOR = re.compile("[\n\r\u2028\u2029]")
 
 
@@ -35,11 +40,12 @@ def parse_markdown(md_text: str) -> list[Node]:
 
 def _macro_options(raw: str | None) -> dict:
     options: dict = {}
-    for pair in (raw or "").split(",") if raw else []:
+    for pair in raw.split(",") if raw else []:
         m = _MACRO_OPTION.fullmatch(pair)
         if m:
-            key = m.group(1).lower()
-            options[key] = True if m.group(2) is None else js_trim(re.sub(f"[{WS}]+", " ", m.group(2)))
+            value = m.group(2)
+            value = True if value is None else js_trim(_WS_RUN.sub(" ", value))
+            options[m.group(1).lower()] = value
     return options
 
 
@@ -142,14 +148,16 @@ class _Parser:
             return True
         if _HR.fullmatch(line):
             self.flush_all()
-            dashes = len(line)
-            self.nodes.append(element("hr", [], {"hr-level": 1 if dashes == 3 else 2 if dashes == 4 else 3}))
+            level = {3: 1, 4: 2}.get(len(line), 3)
+            self.nodes.append(element("hr", [], {"hr-level": level}))
             return True
         m = _LINK_SNIPPET.fullmatch(line)
         if m and _SAFE_LINK_SNIPPET_URL.match(js_trim(m.group(2))):
             self.flush_all()
             caption, url = m.group(1), js_trim(m.group(2))
-            anchor = element("a", [text_node(caption or url)], {"class": "stgy-link-snippet-link", "href": url})
+            anchor = element(
+                "a", [text_node(caption or url)], {"class": "stgy-link-snippet-link", "href": url}
+            )
             attrs = {"class": "stgy-link-snippet"}
             if caption:
                 attrs["data-caption"] = caption
@@ -212,7 +220,8 @@ class _Parser:
             self.lists.append({"level": level, "items": [], "bullet": bullet})
         elif not self.lists[-1]["bullet"] and bullet:
             self.lists[-1]["bullet"] = bullet
-        self.lists[-1]["items"].append(element("li", parse_inline(text), {"meta": meta} if meta else None))
+        item = element("li", parse_inline(text), {"meta": meta} if meta else None)
+        self.lists[-1]["items"].append(item)
 
     def close_list(self) -> None:
         done = self.lists.pop()

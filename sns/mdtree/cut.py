@@ -161,7 +161,9 @@ class _Cutter:
             return children
         full = render_text([element("span", children)])
         truncated, _ = truncate_by_weight(full, self.capt_max_len)
-        return [{"type": "text", "text": truncated + "…" if len(truncated) < len(full) else truncated}]
+        if len(truncated) < len(full):
+            truncated += "…"
+        return [{"type": "text", "text": truncated}]
 
     def walk(self, node: Node, free_media: bool, free_text: bool) -> Node | None:
         if self.cut:
@@ -193,8 +195,10 @@ class _Cutter:
             self.cut = True
             return None
         if tag in ("img", "video") and not free_media:
-            fits = self.bump_height(self.img_height) if self.dynamic_img_cost else self.consume_image(
-                self.fixed_img_len)
+            if self.dynamic_img_cost:
+                fits = self.bump_height(self.img_height)
+            else:
+                fits = self.consume_image(self.fixed_img_len)
             if not fits:
                 self.cut = True
                 return None

@@ -13,7 +13,8 @@ def _is_image_block(node: Node) -> bool:
 
 
 def _media_of(node: Node) -> Node | None:
-    return next((c for c in node["children"] if is_element(c) and c["tag"] in ("img", "video")), None)
+    media = (c for c in node["children"] if is_element(c) and c["tag"] in ("img", "video"))
+    return next(media, None)
 
 
 def find_featured(nodes: list[Node]) -> Node | None:

@@ -3,6 +3,7 @@ parseMarkdown, mdFilterForFeatured, mdCutOff, mdRenderText; backend/src/utils/sn
 translated input for input."""
 
 import json
+import time
 
 import pytest
 
@@ -214,3 +215,16 @@ def test_deep_escapes_do_not_exhaust_the_stack():
     # every escape splits the text; the original recursed once per escape
     stored = make_snippet("\\*" * 5000)
     assert snippet_text(stored).startswith("*" * 100)
+
+
+@pytest.mark.parametrize("md", [
+    "|=" + " " * 9000 + "a|",               # a header-cell test that is quadratic as a regex
+    "|=" + " " * 4500 + "a" + " " * 4500 + "=|",
+    "a" + " " * 9000 + "b",
+    "[a](/" * 3000,                        # many link starts without an end
+    "<[" * 4000,
+])
+def test_long_adversarial_lines_stay_fast(md):
+    started = time.perf_counter()
+    make_snippet(md)
+    assert time.perf_counter() - started < 2.0
