@@ -310,7 +310,7 @@ class PostAdmin(ServiceAdmin):
 
     @admin.display(description="content")
     def short(self, obj):
-        return obj.snippet[:80]
+        return obj.snippet_text[:80]
 
     def delete_model(self, request, obj):
         services.post_delete(request.user, obj.id)

@@ -51,17 +51,16 @@ def test_cycle_overhead_produces_figures(community):
 
 
 def test_generated_texts_match_the_site_functions(settings):
-    """The generator's shortcuts give what make_snippet and post_embedding_input give."""
+    """The generator's shortcuts give what to_plain_text and post_embedding_input give."""
     from agents.embeddings.inputs import post_embedding_input
     from agents.synthetic_community import text
-    from sns.markdown import make_snippet, to_plain_text
+    from sns.markdown import to_plain_text
 
     rng = random.Random(9)
     for _ in range(300):
         body = text.post_text(rng, lang=rng.choice(["en", "ja"]), topic=rng.randrange(16),
                               side_topic=rng.randrange(16), is_reply=rng.random() < 0.2)
         assert to_plain_text(body.content) == body.plain
-        assert make_snippet(body.content) == text.snippet(body.plain)
         assert post_embedding_input(body.summary, body.keywords, body.content) == text.embedding_input(
             body, settings.STGY_AI_SUMMARY_SUMMARY_LENGTH)
 
