@@ -13,7 +13,6 @@ A failed request changes no account: the only write it makes is the try it used 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 
 from django.contrib.auth.hashers import make_password
 from django.db import transaction

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from sns import services
 from sns.errors import InvalidInput
 from sns.models import User
 from tests.accounts.mailbox import sign_up_through_the_code
 from tests.conftest import login_client
+from tests.web.account_steps import sign_up_on_the_pages
 
 pytestmark = pytest.mark.django_db
 
@@ -51,10 +51,9 @@ def test_changing_ones_own_password_to_ones_nickname_is_refused(human):
 
 
 def test_the_sign_up_page_says_why(client):
-    response = client.post(
-        "/signup",
-        {"email": "sky@example.com", "nickname": "Skylark", "password": "sky@example.com"},
-        follow=True,
+    response = sign_up_on_the_pages(
+        client, "sky@example.com", nickname="Skylark", password="sky@example.com"
     )
+    response = client.get(response["Location"])
     assert "too similar to the email" in response.content.decode().lower()
     assert not User.objects.filter(email="sky@example.com").exists()
