@@ -316,3 +316,6 @@ from .models_messages import (  # noqa: F401
     Message,
     MessageReport,
 )
+
+# E-mail verifications of sign-up, e-mail change and password reset (docs/accounts.md).
+from .models_accounts import EmailVerification  # noqa: E402,F401

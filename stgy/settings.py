@@ -436,6 +436,27 @@ STGY_AI_POST_RECOMMEND_TTL_SEC = _num("STGY_AI_POST_RECOMMEND_TTL_SEC", 3600)
 STGY_AI_POST_RECOMMEND_TAG_CANDIDATES = _num("STGY_AI_POST_RECOMMEND_TAG_CANDIDATES", 100)
 STGY_AI_POST_RECOMMEND_VEC_CANDIDATES = _num("STGY_AI_POST_RECOMMEND_VEC_CANDIDATES", 200)
 
+# --- Mail and e-mail verification (docs/accounts.md) ---
+# Default: every mail printed on the console and kept as a file under var/mail/.
+# Production: EMAIL_BACKEND=django.core.mail.backends.smtp.EmailBackend and EMAIL_HOST...
+# Unset or empty (as .env.example leaves them) means the default.
+EMAIL_BACKEND = env.str("EMAIL_BACKEND", default="") or "stgy.mail.ConsoleAndFileEmailBackend"
+EMAIL_FILE_PATH = env.str("EMAIL_FILE_PATH", default="") or str(VAR_DIR / "mail")
+EMAIL_HOST = env.str("EMAIL_HOST", default="") or "localhost"
+EMAIL_PORT = _num("EMAIL_PORT", 25)
+EMAIL_HOST_USER = env.str("EMAIL_HOST_USER", default="")
+EMAIL_HOST_PASSWORD = env.str("EMAIL_HOST_PASSWORD", default="")
+EMAIL_USE_TLS = env.bool("EMAIL_USE_TLS", default=False)
+EMAIL_USE_SSL = env.bool("EMAIL_USE_SSL", default=False)
+EMAIL_TIMEOUT = _num("EMAIL_TIMEOUT", 10)
+DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default="") or "noreply@stgy.jp"
+STGY_MAIL_ADDRESS_LIMIT_PER_MIN = _num("STGY_MAIL_ADDRESS_LIMIT_PER_MIN", 2)
+STGY_MAIL_DOMAIN_LIMIT_PER_MIN = _num("STGY_MAIL_DOMAIN_LIMIT_PER_MIN", 10)
+STGY_MAIL_GLOBAL_LIMIT_PER_MIN = _num("STGY_MAIL_GLOBAL_LIMIT_PER_MIN", 100)
+STGY_HOURLY_GLOBAL_SIGNUP_COUNT_LIMIT = _num("STGY_HOURLY_GLOBAL_SIGNUP_COUNT_LIMIT", 60)
+STGY_VERIFICATION_TTL_SECONDS = _num("STGY_VERIFICATION_TTL_SECONDS", 900)
+STGY_VERIFICATION_MAX_ATTEMPTS = _num("STGY_VERIFICATION_MAX_ATTEMPTS", 5)
+
 # Embedded mode runs tasks on a background thread; tests set this to run them inline.
 STGY_EAGER_TASKS_INLINE = env.bool("STGY_EAGER_TASKS_INLINE", default=False)
 

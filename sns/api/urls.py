@@ -1,6 +1,7 @@
 from django.urls import path
 
 from . import (
+    accounts_views,
     agreement_views,
     auth_views,
     boundaries_views,
@@ -15,6 +16,21 @@ from . import (
 urlpatterns = [
     path("auth", auth_views.AuthView.as_view(), name="auth"),
     path("auth/switch-user", auth_views.SwitchUserView.as_view(), name="auth-switch-user"),
+    # sign-up, e-mail change and password reset by mailed code (docs/accounts.md)
+    path("signup/start", accounts_views.SignupStartView.as_view(), name="signup-start"),
+    path("signup/verify", accounts_views.SignupVerifyView.as_view(), name="signup-verify"),
+    path(
+        "users/password/reset/start",
+        accounts_views.PasswordResetStartView.as_view(),
+        name="password-reset-start",
+    ),
+    path(
+        "users/password/reset/verify",
+        accounts_views.PasswordResetVerifyView.as_view(),
+        name="password-reset-verify",
+    ),
+    path("users/<str:user_id>/email/start", accounts_views.EmailStartView.as_view(), name="user-email-start"),
+    path("users/<str:user_id>/email/verify", accounts_views.EmailVerifyView.as_view(), name="user-email-verify"),
     # users (docs/api.md §2)
     path("users", users_views.UsersView.as_view(), name="users"),
     path(

@@ -1,4 +1,4 @@
-"""Accounts: sign-up, creation by admins, profile updates, passwords, deletion."""
+"""Accounts: creation after a verified sign-up, creation by admins, profile updates, passwords, deletion."""
 
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ from .. import throttle
 from ..access import access_admin, access_user_self_or_admin, access_writable
 from ..errors import Conflict, Forbidden, InvalidInput
 from ..mdtree import make_snippet
+from ..passwords import NotBlankValidator
 from ..models import AiTier, Follow, Like, Post, User
 from ..text import normalize_locale, normalize_timezone
 from ..textguard import checked_text, refuse_invalid, strip_invisible
@@ -46,12 +47,16 @@ def _clean_nickname(nickname) -> str:
     return nickname
 
 
-def _clean_password(password, user: User | None = None) -> str:
+def _clean_password(password, user: User | None = None, *, self_service: bool = True) -> str:
+    """Self-service passwords meet AUTH_PASSWORD_VALIDATORS (length, not common, not
+    like the e-mail or nickname); one an admin sets only has to be non-blank, as in
+    the original (docs/accounts.md §6)."""
     if not isinstance(password, str) or not password:
         raise InvalidInput("password required")
     refuse_invalid(password, "password")
+    validators = None if self_service else [NotBlankValidator()]
     try:
-        password_validation.validate_password(password, user)
+        password_validation.validate_password(password, user, password_validators=validators)
     except ValidationError as exc:
         raise InvalidInput(" ".join(exc.messages)) from None
     return password
@@ -80,23 +85,33 @@ def _clean_avatar(avatar) -> str | None:
     return checked_text(avatar, "avatar", max_length=User._meta.get_field("avatar").max_length)
 
 
-def _create(*, email, nickname, password, **fields) -> User:
+def _create(*, email, nickname, password, self_service: bool, password_hash=None, **fields) -> User:
     email = _clean_email(email)
     if User.objects.filter(email=email).exists():
         raise Conflict("email is already in use")
     user = User(email=email, nickname=_clean_nickname(nickname), **fields)
     user.snippet = make_snippet(user.introduction)
-    user.set_password(_clean_password(password, user))
+    if password_hash:
+        user.password = password_hash
+    else:
+        user.set_password(_clean_password(password, user, self_service=self_service))
     user.save(force_insert=True)
     return user
 
 
-def user_signup(*, email, nickname, password, locale="en-US", timezone_name="UTC") -> User:
-    """Self-service sign-up of a human account."""
+def user_create_verified(
+    *, email, nickname, password=None, password_hash=None, locale="en-US", timezone_name="UTC"
+) -> User:
+    """A human account whose e-mail address has just been verified; only
+    sns.services.accounts calls this, after checking the code (docs/accounts.md §1).
+    `password` is the typed password; `password_hash` one checked and hashed when the
+    sign-up started (POST /signup/start takes the password first)."""
     return _create(
         email=email,
         nickname=nickname,
         password=password,
+        password_hash=password_hash,
+        self_service=True,
         locale=normalize_locale(locale or "en-US"),
         timezone=normalize_timezone(timezone_name or "UTC"),
     )
@@ -134,7 +149,7 @@ def user_create(
         if User.objects.filter(pk=user_id).exists():
             raise Conflict("id is already in use")
         fields["id"] = user_id
-    return _create(email=email, nickname=nickname, password=password, **fields)
+    return _create(email=email, nickname=nickname, password=password, self_service=False, **fields)
 
 
 def user_update(
@@ -203,7 +218,7 @@ def user_update(
 def user_set_password(actor: User, user_id: int, password) -> None:
     access_writable(actor)
     user = access_user_self_or_admin(actor, user_id)
-    user.set_password(_clean_password(password, user))
+    user.set_password(_clean_password(password, user, self_service=not actor.is_admin))
     user.updated_at = timezone.now()
     user.save(update_fields=["password", "updated_at"])
 

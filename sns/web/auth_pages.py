@@ -1,4 +1,5 @@
-"""Sign up, log in, log out, change password."""
+"""Log in, log out, change password (sign-up and the other mailed-code pages are
+account_pages.py's)."""
 
 from __future__ import annotations
 
@@ -8,11 +9,10 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods, require_POST
 from rest_framework.throttling import ScopedRateThrottle
 
-from sns import auth_backend, selectors_agreements, services
-from sns.services import agreements
+from sns import selectors_agreements, services
 from sns.errors import InvalidInput, Throttled
 
-from .forms import LoginForm, PasswordForm, SignupForm
+from .forms import LoginForm, PasswordForm
 from .pageview import bound_form, page, safe_next
 
 
@@ -33,33 +33,6 @@ def _terms_for(request) -> dict:
         return {"agreement": None, "agreement_text": ""}
     locale = request.META.get("HTTP_ACCEPT_LANGUAGE", "en").split(",")[0].split(";")[0]
     return {"agreement": term, "agreement_text": term.text_for(locale.strip())}
-
-
-@require_http_methods(["GET", "POST"])
-@page(public=True)
-def signup(request):
-    if request.user.is_authenticated:
-        return redirect("web:home")
-    form = bound_form(request, SignupForm)
-    if request.method == "POST" and form.is_valid():
-        data = form.cleaned_data
-        user = services.user_signup(
-            email=data["email"],
-            nickname=data["nickname"],
-            password=data["password"],
-            locale=data["locale"] or "en-US",
-            timezone_name=data["timezone"] or "UTC",
-        )
-        # The form showed the newest terms and said signing up accepts them.
-        latest = selectors_agreements.agreement_latest_id()
-        if latest is not None:
-            agreements.agreement_accept(user, latest)
-        login(request, user, backend=auth_backend.PATH)
-        messages.success(request, f"Welcome to STGY, {user.nickname}!")
-        return redirect("web:home")
-    return render(
-        request, "auth/signup.html", {"form": form, **_terms_for(request)}
-    )
 
 
 @require_http_methods(["GET", "POST"])

@@ -25,20 +25,6 @@ def _text(label: str, *, required: bool = False, **attrs) -> forms.CharField:
     )
 
 
-class SignupForm(forms.Form):
-    email = forms.CharField(label="Email", widget=forms.EmailInput(attrs={"autocomplete": "email"}))
-    nickname = _text("Nickname", required=True, autocomplete="nickname")
-    password = forms.CharField(
-        label="Password",
-        strip=False,
-        widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}),
-        help_text="At least 8 characters, not a common one.",
-    )
-    # Filled in by static/stgy.js from the browser's language and time zone.
-    locale = forms.CharField(required=False, widget=forms.HiddenInput)
-    timezone = forms.CharField(required=False, widget=forms.HiddenInput)
-
-
 class LoginForm(forms.Form):
     email = forms.CharField(
         label="Email", widget=forms.EmailInput(attrs={"autocomplete": "username"})

@@ -41,6 +41,7 @@ _SECRET_FIELDS = {
     "current_password",
     "new_password",
     "new_password2",
+    "code",  # a mailed verification code (docs/accounts.md)
 }
 
 

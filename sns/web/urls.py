@@ -1,6 +1,7 @@
 from django.urls import path
 
 from . import (
+    account_pages,
     agreement_pages,
     auth_pages,
     boundary_pages,
@@ -17,7 +18,13 @@ app_name = "web"
 
 urlpatterns = [
     path("", timeline_pages.home, name="home"),
-    path("signup", auth_pages.signup, name="signup"),
+    path("signup", account_pages.signup, name="signup"),
+    path("signup/code", account_pages.signup_code, name="signup-code"),
+    path("signup/finish", account_pages.signup_finish, name="signup-finish"),
+    path("password-reset", account_pages.password_reset, name="password-reset"),
+    path("password-reset/code", account_pages.password_reset_code, name="password-reset-code"),
+    path("settings/email", account_pages.email_change, name="email"),
+    path("settings/email/code", account_pages.email_code, name="email-code"),
     path("login", auth_pages.login_page, name="login"),
     path("logout", auth_pages.logout_page, name="logout"),
     path("theme", theme.theme, name="theme"),

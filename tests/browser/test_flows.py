@@ -10,6 +10,7 @@ from playwright.sync_api import expect
 
 from sns import services
 from sns.models import Like, Post, User
+from tests.accounts.mailbox import code_sent_to
 from tests.factories import PASSWORD, make_ai_user, make_post, make_user
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -19,6 +20,11 @@ def test_sign_up_log_out_and_log_in(open_session):
     page = open_session().page
     page.goto("/signup")
     page.fill("input[name=email]", "hanako@example.com")
+    page.click("button:has-text('Send the verification code')")
+    page.wait_for_url("**/signup/code")
+    page.fill("input[name=code]", code_sent_to("hanako@example.com"))
+    page.click("button:has-text('Continue')")
+    page.wait_for_url("**/signup/finish")
     page.fill("input[name=nickname]", "花子 Hanako")
     page.fill("input[name=password]", PASSWORD)
     page.click("button:has-text('Sign up')")

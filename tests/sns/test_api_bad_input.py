@@ -95,6 +95,31 @@ WRITE_ROUTES = [
     ("POST", "/api/db-stats/enable", None),
     ("POST", "/api/db-stats/disable", None),
     ("POST", "/api/db-stats/clear", None),
+    # sign-up, e-mail change and password reset (tests/accounts/ has their contracts)
+    ("POST", "/api/signup/start", {"email": "fresh@example.com", "password": "a-long-password-1"}),
+    (
+        "POST",
+        "/api/signup/verify",
+        {"signupId": "00000000-0000-4000-8000-000000000000", "verificationCode": "123456"},
+    ),
+    ("POST", "/api/users/{me}/email/start", {"email": "moved@example.com"}),
+    (
+        "POST",
+        "/api/users/{me}/email/verify",
+        {"updateEmailId": "00000000-0000-4000-8000-000000000000", "verificationCode": "123456"},
+    ),
+    ("POST", "/api/users/password/reset/start", {"email": "root@example.com"}),
+    (
+        "POST",
+        "/api/users/password/reset/verify",
+        {
+            "email": "root@example.com",
+            "resetPasswordId": "00000000-0000-4000-8000-000000000000",
+            "webCode": "123456",
+            "mailCode": "123456",
+            "newPassword": "a-long-password-2",
+        },
+    ),
 ]
 # Fields where a wrong value is not an error: ignored knobs, nullable optionals.
 ACCEPTED = {

@@ -8,6 +8,7 @@ import pytest
 from sns import services
 from sns.errors import InvalidInput
 from sns.models import Post
+from tests.accounts.mailbox import sign_up_through_the_code
 from tests.conftest import login_client
 from tests.factories import make_ai_user
 
@@ -121,7 +122,7 @@ def test_a_json_surrogate_escape_is_refused_naming_the_field(human):
 
 
 def test_signup_strips_bidi_from_the_nickname():
-    user = services.user_signup(
+    user = sign_up_through_the_code(
         email="eve@example.com", nickname="\u202eEve\u202c", password="x-long-password"
     )
     assert user.nickname == "Eve"

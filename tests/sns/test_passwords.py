@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from sns import services
 from sns.errors import InvalidInput
 from sns.models import User
+from tests.accounts.mailbox import sign_up_through_the_code
 from tests.conftest import login_client
+from tests.web.account_steps import sign_up_on_the_pages
 
 pytestmark = pytest.mark.django_db
 
@@ -23,7 +24,7 @@ pytestmark = pytest.mark.django_db
 )
 def test_sign_up_refuses_blank_or_personal_passwords(password, message):
     with pytest.raises(InvalidInput) as refused:
-        services.user_signup(
+        sign_up_through_the_code(
             email="river.stone@example.com", nickname="Riverstone Wanderer", password=password
         )
     assert message in refused.value.message.lower()
@@ -31,7 +32,7 @@ def test_sign_up_refuses_blank_or_personal_passwords(password, message):
 
 
 def test_a_good_password_with_spaces_inside_is_kept_as_typed():
-    user = services.user_signup(
+    user = sign_up_through_the_code(
         email="river.stone@example.com", nickname="Riverstone", password="  pale blue kettle  "
     )
     assert user.check_password("  pale blue kettle  ")
@@ -50,10 +51,9 @@ def test_changing_ones_own_password_to_ones_nickname_is_refused(human):
 
 
 def test_the_sign_up_page_says_why(client):
-    response = client.post(
-        "/signup",
-        {"email": "sky@example.com", "nickname": "Skylark", "password": "sky@example.com"},
-        follow=True,
+    response = sign_up_on_the_pages(
+        client, "sky@example.com", nickname="Skylark", password="sky@example.com"
     )
+    response = client.get(response["Location"])
     assert "too similar to the email" in response.content.decode().lower()
     assert not User.objects.filter(email="sky@example.com").exists()

@@ -8,6 +8,7 @@ import pytest
 
 from sns.models import AgreementTerm, User
 from sns.services import agreements
+from tests.web.account_steps import sign_up_on_the_pages
 
 pytestmark = pytest.mark.django_db
 
@@ -49,11 +50,10 @@ def test_a_new_version_asks_again(page_client, human, admin, terms):
 def test_signing_up_accepts_the_terms_shown(page_client, terms):
     page = page_client().get("/signup").content.decode()
     assert "<strong>kind</strong>" in page
-    response = page_client().post(
-        "/signup",
-        {"email": "new@example.com", "nickname": "Newcomer", "password": "a-fine-long-secret"},
+    response = sign_up_on_the_pages(
+        page_client(), "new@example.com", nickname="Newcomer", password="a-fine-long-secret"
     )
-    assert response.status_code == 302
+    assert response.status_code == 302 and response["Location"] == "/"
     assert User.objects.get(email="new@example.com").agreement_term_id == terms.id
 
 

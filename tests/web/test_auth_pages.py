@@ -6,6 +6,8 @@ import pytest
 
 from sns.models import User
 from tests.factories import PASSWORD, make_user
+from tests.accounts.mailbox import code_sent_to, last_mail_to
+from tests.web.account_steps import sign_up_on_the_pages
 from tests.web.conftest import text_of
 
 pytestmark = pytest.mark.django_db
@@ -19,45 +21,95 @@ def test_pages_need_a_session(page_client):
         assert response["Location"].startswith("/login?next=")
 
 
-def test_sign_up_creates_the_account_through_the_service_and_logs_in(page_client):
+def test_sign_up_goes_through_the_mailed_code_and_logs_in(page_client):
     client = page_client()
-    response = client.post(
-        "/signup",
-        {
-            "email": "Kenji@Example.com",
-            "nickname": "  健二  ",
-            "password": PASSWORD,
-            "locale": "ja_jp",
-            "timezone": "Asia/Tokyo",
-        },
+    assert "/signup/code" not in text_of(client.get("/signup"))
+    # No skipping ahead: the later steps send a person without a ticket back.
+    assert client.get("/signup/code")["Location"] == "/signup"
+    assert client.get("/signup/finish")["Location"] == "/signup"
+    response = sign_up_on_the_pages(
+        client, "Kenji@Example.com", nickname="  健二  ", password=PASSWORD,
+        locale="ja_jp", timezone="Asia/Tokyo",
     )
     assert response.status_code == 302 and response["Location"] == "/"
     user = User.objects.get(email="kenji@example.com")
-    # Normalised by user_signup, not by the page.
+    # Normalised by the services, not by the page.
     assert (user.nickname, user.locale, user.timezone) == ("健二", "ja-JP", "Asia/Tokyo")
-    home = client.get("/")
-    assert "健二" in text_of(home)
+    assert "健二" in text_of(client.get("/"))
 
 
-def test_refused_sign_up_keeps_what_was_typed_except_the_password(page_client, human):
+def test_a_wrong_code_is_said_and_the_account_waits(page_client):
     client = page_client()
+    client.post("/signup", {"email": "wrong@example.com"})
+    wrong = "111111" if code_sent_to("wrong@example.com") == "000000" else "000000"
+    response = client.post("/signup/code", {"code": wrong}, follow=True)
+    assert "Verification code mismatch." in text_of(response)
+    assert client.get("/signup/finish").status_code == 200  # the ticket is still there...
+    response = client.post("/signup/finish", {"nickname": "Wrong", "password": PASSWORD}, follow=True)
+    # ...but the code was never right, so nothing is created.
+    assert "Signup info not found or expired." in text_of(response)
+    assert not User.objects.filter(email="wrong@example.com").exists()
+
+
+def test_a_taken_address_looks_like_a_free_one_on_the_page(page_client, human):
+    client = page_client()
+    response = client.post("/signup", {"email": human.email})
+    assert response.status_code == 302 and response["Location"] == "/signup/code"
+    assert "already exists" in last_mail_to(human.email).body
+    response = client.post("/signup/code", {"code": "123456"}, follow=True)
+    assert "Verification code mismatch." in text_of(response)
+
+
+def test_refused_finish_keeps_the_nickname_but_not_the_password(page_client):
+    client = page_client()
+    response = sign_up_on_the_pages(client, "x@example.com", nickname="Second Alice", password="short")
+    assert response["Location"] == "/signup/finish"
+    body = text_of(client.get("/signup/finish"))
+    assert "too short" in body and 'value="Second Alice"' in body and 'value="short"' not in body
+    assert not User.objects.filter(nickname="Second Alice").exists()
+    response = client.post("/signup/finish", {"nickname": "Second Alice", "password": PASSWORD})
+    assert response["Location"] == "/"
+
+
+def test_forgot_password_from_the_login_page(page_client, human):
+    client = page_client()
+    assert "/password-reset" in text_of(client.get("/login"))
+    response = client.post("/password-reset", {"email": human.email})
+    assert response["Location"] == "/password-reset/code"
+    code = code_sent_to(human.email)
     response = client.post(
-        "/signup",
-        {"email": human.email, "nickname": "Second Alice", "password": PASSWORD},
+        "/password-reset/code",
+        {"code": code, "new_password": "a-new-long-secret", "new_password2": "a-new-long-secret"},
+    )
+    assert response.status_code == 302 and response["Location"] == "/login"
+    human.refresh_from_db()
+    assert human.check_password("a-new-long-secret")
+    response = client.post("/login", {"email": human.email, "password": "a-new-long-secret"})
+    assert response["Location"] == "/"
+
+
+def test_forgot_password_for_an_unknown_address_reads_the_same(page_client):
+    client = page_client()
+    response = client.post("/password-reset", {"email": "nobody@example.com"})
+    assert response["Location"] == "/password-reset/code"
+    response = client.post(
+        "/password-reset/code",
+        {"code": "123456", "new_password": "a-new-long-secret", "new_password2": "a-new-long-secret"},
         follow=True,
     )
-    body = text_of(response)
-    assert "email is already in use" in body
-    assert 'value="Second Alice"' in body
-    assert PASSWORD not in body
-    assert User.objects.filter(nickname="Second Alice").count() == 0
+    assert "Mail verification code mismatch" in text_of(response)
 
 
-def test_weak_password_message_comes_from_the_validators(page_client):
-    response = page_client().post(
-        "/signup", {"email": "x@example.com", "nickname": "X", "password": "short"}, follow=True
-    )
-    assert "too short" in text_of(response)
+def test_e_mail_change_from_the_settings_page(page_client, human):
+    client = page_client(human)
+    assert "/settings/email" in text_of(client.get("/settings"))
+    response = client.post("/settings/email", {"email": "alice.moved@example.com"})
+    assert response["Location"] == "/settings/email/code"
+    response = client.post("/settings/email/code", {"code": code_sent_to("alice.moved@example.com")})
+    assert response["Location"] == "/settings"
+    human.refresh_from_db()
+    assert human.email == "alice.moved@example.com"
+    assert "alice.moved@example.com" in text_of(client.get("/settings"))
 
 
 def test_log_in_and_log_out(page_client, human):

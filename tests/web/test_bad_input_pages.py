@@ -26,15 +26,11 @@ HUGE_NUMBERS = ["9223372036854775808", "1" + "0" * 30, "-1", "1" * 5000]
 FORMS = [
     (
         "/signup",
-        {
-            "email": "new@example.com",
-            "nickname": "New",
-            "password": "a-long-password-1",
-            "locale": "en-US",
-            "timezone": "UTC",
-        },
+        {"email": "new@example.com", "locale": "en-US", "timezone": "UTC"},
         "anonymous",
     ),
+    ("/password-reset", {"email": "alice@example.com"}, "anonymous"),
+    ("/settings/email", {"email": "alice.moved@example.com"}, "alice"),
     ("/login", {"email": "alice@example.com", "password": PASSWORD}, "anonymous"),
     (
         "/compose",

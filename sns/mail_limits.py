@@ -1,0 +1,77 @@
+"""How often verification mail may go out, and how many sign-ups an hour may finish.
+
+The original's limits (docs/accounts.md §4): at most STGY_MAIL_ADDRESS_LIMIT_PER_MIN
+mails a minute to one address, STGY_MAIL_DOMAIN_LIMIT_PER_MIN to one domain and
+STGY_MAIL_GLOBAL_LIMIT_PER_MIN in all; STGY_HOURLY_GLOBAL_SIGNUP_COUNT_LIMIT sign-ups
+an hour site-wide. Counters live in the cache in one-minute buckets, like sns/throttle.py;
+check-then-count is not atomic across processes, so a burst may overshoot by the number
+of concurrent requests, which is acceptable for a throttle.
+
+A mail is counted whether or not it carries a code, and a password reset for an
+address without an account is counted too: the limits must not tell a stranger which
+addresses are registered.
+"""
+
+from __future__ import annotations
+
+import time
+
+from django.conf import settings
+from django.core.cache import cache
+
+from .errors import InvalidInput, Throttled
+
+_SIGNUP_WINDOW_MINUTES = 60
+
+
+def _minute() -> int:
+    return int(time.time() // 60)
+
+
+def _bucket_keys(base: str, minutes: int) -> list[str]:
+    now = _minute()
+    return [f"{base}:{m}" for m in range(now - minutes + 1, now + 1)]
+
+
+def _sum(keys: list[str]) -> int:
+    return sum(int(v) for v in cache.get_many(keys).values())
+
+
+def _count(key: str, ttl: int) -> None:
+    cache.add(key, 0, ttl)
+    try:
+        cache.incr(key)
+    except ValueError:
+        cache.set(key, 1, ttl)
+
+
+def _mail_bases(address: str) -> list[tuple[str, str, str]]:
+    domain = address.rsplit("@", 1)[-1].lower()
+    return [
+        ("mail:sent:all", "STGY_MAIL_GLOBAL_LIMIT_PER_MIN", "global limit exceeded"),
+        (f"mail:sent:domain:{domain}", "STGY_MAIL_DOMAIN_LIMIT_PER_MIN", "domain limit exceeded"),
+        (f"mail:sent:address:{address}", "STGY_MAIL_ADDRESS_LIMIT_PER_MIN", "address limit exceeded"),
+    ]
+
+
+def mail_allow(address: str) -> None:
+    """Refuse (400, the original's reasons) a mail to `address` over the per-minute
+    limits, or count it. The window is the current clock minute: a limit of N lets N
+    mails through in a minute, at most 2N in 60 seconds across a minute's edge."""
+    bases = _mail_bases(address)
+    for base, setting, reason in bases:
+        if _sum(_bucket_keys(base, 1)) >= getattr(settings, setting):
+            raise InvalidInput(reason)
+    for base, _, _ in bases:
+        _count(_bucket_keys(base, 1)[-1], 120)
+
+
+def signup_room() -> None:
+    """403 `too often signups` when this hour's sign-ups reached the limit."""
+    keys = _bucket_keys("signup:done", _SIGNUP_WINDOW_MINUTES)
+    if _sum(keys) >= settings.STGY_HOURLY_GLOBAL_SIGNUP_COUNT_LIMIT:
+        raise Throttled("too often signups")
+
+
+def signup_done() -> None:
+    _count(_bucket_keys("signup:done", 1)[-1], (_SIGNUP_WINDOW_MINUTES + 1) * 60)

@@ -1,0 +1,218 @@
+"""The mailed-code pages (docs/accounts.md §7): sign-up (address → code → nickname and
+password), "forgot password" from the login page, and e-mail change from the settings
+page. The ticket a step hands to the next (the verification id, the reset's web code)
+is kept in the session, never in the page."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth import login
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_http_methods
+
+from sns import auth_backend, selectors_agreements
+from sns.services import accounts, agreements
+
+from .account_forms import CodeForm, EmailForm, ResetForm, SignupEmailForm, SignupFinishForm
+from .auth_pages import _terms_for
+from .pageview import bound_form, page
+
+_SIGNUP = "accounts:signup"
+_RESET = "accounts:reset"
+_EMAIL = "accounts:email"
+
+
+def _step(request, form, *, title, intro, action, button, back=None, back_label=""):
+    return render(
+        request,
+        "auth/step.html",
+        {
+            "form": form,
+            "title": title,
+            "intro": intro,
+            "action": reverse(action),
+            "button": button,
+            "back_url": reverse(back) if back else "",
+            "back_label": back_label,
+        },
+    )
+
+
+def _ticket(request, key: str):
+    """The ticket an earlier step left, or None (the person came here directly, or the
+    session was renewed); the caller then sends them to the first step."""
+    return request.session.get(key)
+
+
+# ----------------------------------------------------------------------------- sign-up
+
+
+@require_http_methods(["GET", "POST"])
+@page(public=True)
+def signup(request):
+    if request.user.is_authenticated:
+        return redirect("web:home")
+    form = bound_form(request, SignupEmailForm)
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        row = accounts.signup_start(
+            email=data["email"], locale=data["locale"] or None, timezone_name=data["timezone"] or None
+        )
+        request.session[_SIGNUP] = str(row.id)
+        return redirect("web:signup-code")
+    return render(request, "auth/signup.html", {"form": form, **_terms_for(request)})
+
+
+@require_http_methods(["GET", "POST"])
+@page(public=True)
+def signup_code(request):
+    signup_id = _ticket(request, _SIGNUP)
+    if not signup_id:
+        return redirect("web:signup")
+    form = bound_form(request, CodeForm)
+    if request.method == "POST" and form.is_valid():
+        accounts.signup_check_code(signup_id, form.cleaned_data["code"])
+        return redirect("web:signup-finish")
+    return _step(
+        request,
+        form,
+        title="Check your mail",
+        intro="We sent a verification code to the address you gave. Enter it here.",
+        action="web:signup-code",
+        button="Continue",
+        back="web:signup",
+        back_label="Use another address",
+    )
+
+
+@require_http_methods(["GET", "POST"])
+@page(public=True)
+def signup_finish(request):
+    signup_id = _ticket(request, _SIGNUP)
+    if not signup_id:
+        return redirect("web:signup")
+    form = bound_form(request, SignupFinishForm)
+    if request.method == "POST" and form.is_valid():
+        user = accounts.signup_complete(
+            signup_id, nickname=form.cleaned_data["nickname"], password=form.cleaned_data["password"]
+        )
+        del request.session[_SIGNUP]
+        # The first step showed the newest terms and said signing up accepts them.
+        latest = selectors_agreements.agreement_latest_id()
+        if latest is not None:
+            agreements.agreement_accept(user, latest)
+        login(request, user, backend=auth_backend.PATH)
+        messages.success(request, f"Welcome to STGY, {user.nickname}!")
+        return redirect("web:home")
+    return _step(
+        request,
+        form,
+        title="Choose a nickname and a password",
+        intro="Your address is verified. One last step.",
+        action="web:signup-finish",
+        button="Sign up",
+    )
+
+
+# ----------------------------------------------------------------------------- forgot password
+
+
+@require_http_methods(["GET", "POST"])
+@page(public=True)
+def password_reset(request):
+    form = bound_form(request, EmailForm)
+    if request.method == "POST" and form.is_valid():
+        row, web_code = accounts.password_reset_start(form.cleaned_data["email"])
+        request.session[_RESET] = {"id": str(row.id), "web": web_code, "email": row.email}
+        return redirect("web:password-reset-code")
+    return _step(
+        request,
+        form,
+        title="Forgot your password?",
+        intro="Enter the address of your account; we will mail you a code to set a new password.",
+        action="web:password-reset",
+        button="Send the code",
+        back="web:login",
+        back_label="Back to log in",
+    )
+
+
+@require_http_methods(["GET", "POST"])
+@page(public=True)
+def password_reset_code(request):
+    ticket = _ticket(request, _RESET)
+    if not ticket:
+        return redirect("web:password-reset")
+    form = bound_form(request, ResetForm)
+    if request.method == "POST" and form.is_valid():
+        accounts.password_reset_verify(
+            email=ticket["email"],
+            reset_password_id=ticket["id"],
+            web_code=ticket["web"],
+            mail_code=form.cleaned_data["code"],
+            new_password=form.cleaned_data["new_password"],
+        )
+        del request.session[_RESET]
+        messages.success(request, "Your password has been reset. Log in with the new one.")
+        return redirect("web:login")
+    return _step(
+        request,
+        form,
+        title="Set a new password",
+        intro="If an account uses that address, we mailed it a code. Enter it with your new password.",
+        action="web:password-reset-code",
+        button="Set the new password",
+        back="web:password-reset",
+        back_label="Send another code",
+    )
+
+
+# ----------------------------------------------------------------------------- e-mail change
+
+
+@require_http_methods(["GET", "POST"])
+@page
+def email_change(request):
+    form = bound_form(request, EmailForm)
+    if request.method == "POST" and form.is_valid():
+        row = accounts.email_change_start(request.user, request.user.id, form.cleaned_data["email"])
+        request.session[_EMAIL] = str(row.id)
+        return redirect("web:email-code")
+    return _step(
+        request,
+        form,
+        title="Change e-mail address",
+        intro=f"Now {request.user.email}. We will mail a code to the new address.",
+        action="web:email",
+        button="Send the code",
+        back="web:settings",
+        back_label="Back to settings",
+    )
+
+
+@require_http_methods(["GET", "POST"])
+@page
+def email_code(request):
+    update_id = _ticket(request, _EMAIL)
+    if not update_id:
+        return redirect("web:email")
+    form = bound_form(request, CodeForm)
+    if request.method == "POST" and form.is_valid():
+        user = accounts.email_change_verify(
+            request.user, request.user.id, update_id, form.cleaned_data["code"]
+        )
+        del request.session[_EMAIL]
+        messages.success(request, f"Your e-mail address is now {user.email}.")
+        return redirect("web:settings")
+    return _step(
+        request,
+        form,
+        title="Check your mail",
+        intro="We sent a verification code to the new address. Enter it here.",
+        action="web:email-code",
+        button="Change the address",
+        back="web:email",
+        back_label="Use another address",
+    )
+
