@@ -302,3 +302,5 @@ from .models_messages import (  # noqa: F401
     Message,
     MessageReport,
 )
+
+from .models_media import MediaImage  # noqa: E402,F401  (docs/media.md §5)

@@ -11,6 +11,7 @@ api_patterns = [
     path("", include("sns.api.urls")),
     path("", include("agents.api.urls")),
     path("", include("agents.api.ai_posts_urls")),
+    path("", include("sns.api.media_urls")),
     path("openapi.yml", SpectacularAPIView.as_view(permission_classes=[]), name="openapi"),
     path("docs", ApiDocsView.as_view(url_name="openapi"), name="api-docs"),
     re_path(r"", api_not_found),  # last: every other /api/ path
@@ -22,6 +23,7 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("agents/", include("agents.web.urls")),
     path("api/", include(api_patterns)),
+    path("storage/", include("sns.media.urls")),  # the local store's uploads and files (docs/media.md)
     # The same API under the path the original's frontend and import tools use behind
     # their proxy; names namespaced, so reverse() keeps giving /api/ URLs.
     path("backend/", include((api_patterns, "backend"))),
