@@ -144,3 +144,11 @@ def user_name(user) -> str:
     from sns.web.cards import user_name_html
 
     return user_name_html(user)
+
+
+@register.simple_tag
+def avatar(user, large=False) -> str:
+    """`{% avatar u large=True %}`: the uploaded icon or the initial (sns/web/cards.py)."""
+    from sns.web.cards import avatar_html
+
+    return avatar_html(user, large=bool(large))
