@@ -428,16 +428,15 @@ STGY_EAGER_TASKS_INLINE = env.bool("STGY_EAGER_TASKS_INLINE", default=False)
 # "local": files under STGY_MEDIA_DIR, uploads signed by this site; "s3": an
 # S3-compatible store (MinIO, AWS) through django-storages and boto3.
 STGY_STORAGE_DRIVER = env.str("STGY_STORAGE_DRIVER", default="local")
-STGY_MEDIA_DIR = Path(env.str("STGY_MEDIA_DIR", default=str(VAR_DIR / "media")))
+STGY_MEDIA_DIR = Path(env.str("STGY_MEDIA_DIR", default="") or VAR_DIR / "media")
 STGY_STORAGE_S3_ENDPOINT = env.str("STGY_STORAGE_S3_ENDPOINT", default="http://localhost:9000")
 STGY_STORAGE_S3_REGION = env.str("STGY_STORAGE_S3_REGION", default="us-east-1")
 STGY_STORAGE_S3_ACCESS_KEY_ID = env.str("STGY_STORAGE_S3_ACCESS_KEY_ID", default="stgy")
 STGY_STORAGE_S3_SECRET_ACCESS_KEY = env.str("STGY_STORAGE_S3_SECRET_ACCESS_KEY", default="")
 STGY_STORAGE_S3_FORCE_PATH_STYLE = env.bool("STGY_STORAGE_S3_FORCE_PATH_STYLE", default=True)
 STGY_STORAGE_S3_BUCKET_PREFIX = env.str("STGY_STORAGE_S3_BUCKET_PREFIX", default="stgy")
-STGY_STORAGE_PUBLIC_URL_PREFIX = env.str(
-    "STGY_STORAGE_S3_PUBLIC_URL_PREFIX",
-    default="http://localhost:9000/{bucket}/" if STGY_STORAGE_DRIVER == "s3" else "/storage/{bucket}/",
+STGY_STORAGE_PUBLIC_URL_PREFIX = env.str("STGY_STORAGE_S3_PUBLIC_URL_PREFIX", default="") or (
+    "http://localhost:9000/{bucket}/" if STGY_STORAGE_DRIVER == "s3" else "/storage/{bucket}/"
 )
 STGY_MEDIA_IMAGE_BYTE_LIMIT = _num("STGY_MEDIA_IMAGE_BYTE_LIMIT", 10 * 1024 * 1024)
 STGY_MEDIA_IMAGE_BYTE_LIMIT_PER_MONTH = _num("STGY_MEDIA_IMAGE_BYTE_LIMIT_PER_MONTH", 100 * 1024 * 1024)
