@@ -4,6 +4,7 @@ delete, with the original's limits, key layout and error texts. Every refusal is
 
 from __future__ import annotations
 
+import logging
 import re
 import uuid
 from datetime import datetime, timezone
@@ -19,6 +20,7 @@ from ..media import images, keys, signing, storage
 from ..models import User
 from ..models_media import MediaImage
 
+log = logging.getLogger(__name__)
 IMAGE_POSTS = throttle.Limit("image-posts", "STGY_HOURLY_IMAGE_POSTS_COUNT_LIMIT", None, "too often image posts")
 SLOTS = ("avatar",)
 _YYYYMM = re.compile(r"^\d{6}$")
@@ -296,3 +298,18 @@ def avatar_thumb_url(avatar: str | None) -> str | None:
         return None
     slot = parts[2].rsplit(".", 1)[0]
     return storage.public_url(bucket, keys.profile_thumb_key(parts[0], slot))
+
+
+def media_delete_all(user_hex: str) -> None:
+    """Every stored object of a deleted account (the original's deleteAllImagesAndProfiles).
+    A store that fails here leaves files behind, never a failed account deletion."""
+    targets = ((storage.images_bucket(), (f"{user_hex}/masters/", f"{user_hex}/thumbs/", f"staging/{user_hex}/")),
+               (storage.profiles_bucket(), (f"{user_hex}/masters/", f"{user_hex}/thumbs/",
+                                            f"profiles-staging/{user_hex}/")))
+    try:
+        for bucket, prefixes in targets:
+            for prefix in prefixes:
+                for obj in storage.list_objects(bucket, prefix):
+                    storage.delete(bucket, obj.key)
+    except Exception:  # noqa: BLE001 - storage errors of any backend
+        log.exception("could not delete the stored media of %s", user_hex)

@@ -7,6 +7,7 @@ import io
 import os
 
 import pytest
+from django.test import TestCase
 from PIL import Image
 
 from sns.media import storage
@@ -263,3 +264,23 @@ def test_hourly_image_throttle(human, settings):
     assert full_flow(client, human, make_image()).status_code == 200
     second = full_flow(client, human, make_image())
     assert second.status_code == 403 and second.json() == {"error": "too often image posts"}
+
+
+def test_deleting_the_account_deletes_its_files(settings):
+    from sns import services
+
+    alice, bob = make_user("Alice"), make_user("Bob")
+    full_flow(login_client(alice), alice, make_image())
+    full_flow(login_client(alice), alice, make_image("PNG"), "me.png", kind="avatar")
+    kept = full_flow(login_client(bob), bob, make_image()).json()["key"]
+    with TestCase.captureOnCommitCallbacks(execute=True):
+        services.user_delete(alice, alice.id)
+    assert [f for f in _files(settings) if alice.hex_id in f] == []
+    assert storage.read("stgy-images", kept) is not None
+
+
+def test_folder_keys_read_as_not_found(human):
+    client = login_client(human)
+    meta = full_flow(client, human, make_image()).json()
+    folder = "/".join(meta["key"].split("/")[1:3])  # "masters/<revMM>"
+    assert client.get(f"/api/media/{human.hex_id}/images/{folder}").json() == {"error": "not found"}
