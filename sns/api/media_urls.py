@@ -10,6 +10,8 @@ urlpatterns = [
          name="media-images-presigned"),
     path("media/<str:user_id>/images/finalize", media_views.ImagesFinalizeView.as_view(),
          name="media-images-finalize"),
+    path("media/<str:user_id>/images/import", media_views.ImagesImportView.as_view(),
+         name="media-images-import"),
     path("media/<str:user_id>/images/<path:rest>", media_views.ImageView.as_view(), name="media-image"),
     path("media/<str:user_id>/profiles/<str:slot>/presigned", media_views.ProfilePresignedView.as_view(),
          name="media-profile-presigned"),

@@ -86,6 +86,24 @@ class ImagesFinalizeView(APIView):
         return Response(media.image_finalize(request.user, parse_id(user_id), data["key"]))
 
 
+@extend_schema_serializer(component_name="MediaImportInput")
+class ImportInput(BodySerializer):
+    schema_required = ("url",)
+    url = PassedText(default="")
+
+
+class ImagesImportView(APIView):
+    @extend_schema(request=ImportInput, responses={**BYTES, **WRITE_ERRORS},
+                   description="Admin only: the image at `url`, fetched by the server.")
+    def post(self, request, user_id):
+        data = body(request, ImportInput)
+        payload, content_type = media.image_import(request.user, parse_id(user_id), data["url"],
+                                                   request.get_host())
+        response = _bytes(payload, content_type)
+        response["Cache-Control"] = "no-store"
+        return response
+
+
 class ImageView(APIView):
     @extend_schema(responses={**BYTES, **READ_ERRORS})
     def get(self, request, user_id, rest):

@@ -14,9 +14,9 @@ from django.utils import timezone as dj_timezone
 
 from .. import throttle
 from ..access import access_user_self_or_admin, access_writable
-from ..errors import InvalidInput
+from ..errors import Forbidden, InvalidInput
 from ..ids import id_to_hex
-from ..media import images, keys, signing, storage
+from ..media import images, keys, remote, signing, storage
 from ..models import User
 from ..models_media import MediaImage
 
@@ -141,6 +141,17 @@ def image_finalize(actor: User, user_id: int, staging_key) -> dict:
         defaults={"owner": target, "width": clean.width, "height": clean.height, "size": len(clean.data)},
     )
     return _meta(bucket, master_key, len(clean.data), mime, clean.width, clean.height)
+
+
+def image_import(actor: User, user_id: int, url, site_host: str) -> tuple[bytes, str]:
+    """An admin's fetch of a remote image for the editor (sns/media/remote.py): the bytes
+    go back to the admin's browser, which uploads them through the presigned flow."""
+    access_writable(actor)
+    if not actor.is_admin:
+        raise Forbidden("admin only")
+    if actor.id != user_id:
+        raise Forbidden("forbidden")
+    return remote.fetch(url, site_host=site_host, max_bytes=settings.STGY_MEDIA_IMAGE_BYTE_LIMIT)
 
 
 def image_list(actor: User, user_id: int, offset: int, limit: int, after: str | None) -> list[dict]:
