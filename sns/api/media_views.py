@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from django.http import HttpResponse
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_serializer
+from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_field, extend_schema_serializer
+from rest_framework import serializers
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
@@ -28,11 +29,16 @@ READ_ERRORS = schema.errors(400, 401, 403, 404)
 WRITE_ERRORS = schema.errors(400, 401, 403, 404)
 
 
+@extend_schema_field(OpenApiTypes.NUMBER)
+class PassedNumber(serializers.JSONField):
+    """A number in the schema, passed through as sent (the service says `invalid sizeBytes`)."""
+
+
 @extend_schema_serializer(component_name="MediaPresignInput")
 class PresignInput(BodySerializer):
     schema_required = ("filename", "sizeBytes")
     filename = PassedText(default="")
-    sizeBytes = PassedText(default=0, source="size_bytes")
+    sizeBytes = PassedNumber(default=0, source="size_bytes")
 
 
 @extend_schema_serializer(component_name="MediaFinalizeInput")
@@ -76,7 +82,8 @@ class ImagesPresignedView(APIView):
     @extend_schema(request=PresignInput, responses={200: PRESIGNED, **WRITE_ERRORS})
     def post(self, request, user_id):
         data = body(request, PresignInput)
-        return Response(media.image_presign(request.user, parse_id(user_id), data["filename"], data["size_bytes"]))
+        return Response(media.image_presign(request.user, parse_id(user_id), data["filename"], data["size_bytes"],
+                                            request.build_absolute_uri("/")))
 
 
 class ImagesFinalizeView(APIView):
@@ -119,7 +126,8 @@ class ProfilePresignedView(APIView):
     @extend_schema(request=PresignInput, responses={200: PRESIGNED, **WRITE_ERRORS})
     def post(self, request, user_id, slot):
         data = body(request, PresignInput)
-        return Response(media.profile_presign(request.user, parse_id(user_id), slot, data["filename"], data["size_bytes"]))
+        return Response(media.profile_presign(request.user, parse_id(user_id), slot, data["filename"],
+                                              data["size_bytes"], request.build_absolute_uri("/")))
 
 
 class ProfileFinalizeView(APIView):

@@ -35,7 +35,9 @@ def _sign(policy: str) -> str:
     return hmac.new(_secret(), policy.encode(), hashlib.sha256).hexdigest()
 
 
-def presign(bucket: str, key: str, content_type: str, max_bytes: int | None) -> dict:
+def presign(bucket: str, key: str, content_type: str, max_bytes: int | None, site_url: str = "") -> dict:
+    """`site_url` ("https://host/"): the local upload URL is absolute, as S3's is, for
+    clients that post to it as given (the original's scripts/upload-embedded-images.py)."""
     expires = settings.STGY_MEDIA_UPLOAD_EXPIRES_SECONDS
     if settings.STGY_STORAGE_DRIVER == "s3":
         conditions: list = [{"Content-Type": content_type}]
@@ -53,7 +55,7 @@ def presign(bucket: str, key: str, content_type: str, max_bytes: int | None) -> 
             "maxBytes": max_bytes or 0, "expires": int(time.time()) + expires,
             "nonce": secrets.token_hex(12),
         }, separators=(",", ":")).encode()).decode()
-        url = reverse("media-local-upload")
+        url = site_url.rstrip("/") + reverse("media-local-upload")
         fields = {"key": key, "Content-Type": content_type, "policy": policy, "signature": _sign(policy)}
     return {"url": url, "fields": fields, "objectKey": key, "maxBytes": max_bytes or 0,
             "expiresInSec": expires}

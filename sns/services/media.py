@@ -62,7 +62,7 @@ def _meta(bucket: str, key: str, size: int, mime: str, width: int, height: int) 
 
 # --- images ---
 
-def image_presign(actor: User, user_id: int, filename, size_bytes) -> dict:
+def image_presign(actor: User, user_id: int, filename, size_bytes, site_url: str = "") -> dict:
     target = _target(actor, user_id, write=True)
     size = _valid_size(size_bytes)
     skip = _skips_byte_limits(actor, target)
@@ -77,7 +77,7 @@ def image_presign(actor: User, user_id: int, filename, size_bytes) -> dict:
         if used + size > settings.STGY_MEDIA_IMAGE_BYTE_LIMIT_PER_MONTH:
             raise InvalidInput("monthly quota exceeded")
     key = f"staging/{id_to_hex(target.id)}/{uuid.uuid4()}{keys.EXTENSIONS[mime]}"
-    return signing.presign(storage.images_bucket(), key, mime, None if skip else limit_single)
+    return signing.presign(storage.images_bucket(), key, mime, None if skip else limit_single, site_url)
 
 
 def _load_staged(bucket: str, key: str, size_limit: int | None) -> tuple[bytes, str]:
@@ -230,7 +230,7 @@ def _content_type(key: str) -> str:
 
 # --- profile images (the avatar slot) ---
 
-def profile_presign(actor: User, user_id: int, slot: str, filename, size_bytes) -> dict:
+def profile_presign(actor: User, user_id: int, slot: str, filename, size_bytes, site_url: str = "") -> dict:
     target = _target(actor, user_id, write=True)
     _check_slot(slot)
     size = _valid_size(size_bytes)
@@ -241,7 +241,7 @@ def profile_presign(actor: User, user_id: int, slot: str, filename, size_bytes) 
     if mime is None:
         raise InvalidInput("unsupported content type")
     key = f"profiles-staging/{id_to_hex(target.id)}/{slot}/{uuid.uuid4()}{keys.EXTENSIONS[mime]}"
-    return signing.presign(storage.profiles_bucket(), key, mime, limit or None)
+    return signing.presign(storage.profiles_bucket(), key, mime, limit or None, site_url)
 
 
 def _delete_profile_objects(bucket: str, user_hex: str, slot: str) -> None:

@@ -111,7 +111,9 @@ def test_limits_and_quota(human, settings):
         assert response.json() == {"error": "invalid sizeBytes"}
     # The signed policy holds the limit: bytes over it are refused at upload.
     presigned = presign(client, human, b"x" * 10, "a.png").json()
-    assert presigned["maxBytes"] == 1000
+    assert presigned["maxBytes"] == 1000 and presigned["expiresInSec"] == 300
+    # Absolute, as S3's is: the original's upload script posts to it as given.
+    assert presigned["url"] == "http://testserver/storage/upload"
     refused = upload(presigned, make_image("PNG", size=(300, 300)) + b"\0" * 1000)
     assert refused.status_code == 400 and refused.json() == {"error": "file size out of range"}
     settings.STGY_MEDIA_IMAGE_BYTE_LIMIT = 10_000_000
