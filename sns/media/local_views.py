@@ -13,6 +13,8 @@ from django.http import FileResponse, Http404, HttpResponse, JsonResponse
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_POST
 
+from sns.api.cors import origin_allowed
+
 from . import keys, signing, storage
 
 
@@ -20,7 +22,22 @@ def _refuse(status: int, message: str) -> JsonResponse:
     return JsonResponse({"error": message}, status=status)
 
 
+def _allow_frontend(view):
+    """A frontend on another origin (STGY_CORS_ALLOWED_ORIGINS, e.g. the original's) may
+    read the answer, as MinIO's CORS setting lets it for S3 uploads."""
+
+    def wrapped(request, *args, **kwargs):
+        response = view(request, *args, **kwargs)
+        origin = request.META.get("HTTP_ORIGIN")
+        if origin_allowed(origin):
+            response["Access-Control-Allow-Origin"] = origin
+        return response
+
+    return wrapped
+
+
 @csrf_exempt  # no cookie is used: the signature is the credential
+@_allow_frontend
 @require_POST
 def upload(request):
     if settings.STGY_STORAGE_DRIVER != "local":

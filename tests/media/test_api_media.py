@@ -7,7 +7,8 @@ import io
 import os
 
 import pytest
-from django.test import TestCase
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.test import Client, TestCase
 from PIL import Image
 
 from sns.media import storage
@@ -286,3 +287,14 @@ def test_folder_keys_read_as_not_found(human):
     meta = full_flow(client, human, make_image()).json()
     folder = "/".join(meta["key"].split("/")[1:3])  # "masters/<revMM>"
     assert client.get(f"/api/media/{human.hex_id}/images/{folder}").json() == {"error": "not found"}
+
+
+def test_an_allowed_frontend_origin_may_read_the_upload_answer(human, settings):
+    settings.STGY_CORS_ALLOWED_ORIGINS = ["http://localhost:3000"]
+    data = make_image()
+    presigned = presign(login_client(human), human, data, "a.jpg").json()
+    fields = dict(presigned["fields"], file=SimpleUploadedFile("a.jpg", data, content_type="image/jpeg"))
+    answer = Client().post(presigned["url"], fields, HTTP_ORIGIN="http://localhost:3000")
+    assert answer.status_code == 204 and answer["Access-Control-Allow-Origin"] == "http://localhost:3000"
+    other = Client().post(presigned["url"], fields, HTTP_ORIGIN="http://evil.example")
+    assert "Access-Control-Allow-Origin" not in other
