@@ -112,11 +112,12 @@ class ImagesImportView(APIView):
 
 
 class ImageView(APIView):
-    @extend_schema(responses={**BYTES, **READ_ERRORS})
+    # Named: the generated id would collide with the list's (GET .../images).
+    @extend_schema(operation_id="api_media_image_retrieve", responses={**BYTES, **READ_ERRORS})
     def get(self, request, user_id, rest):
         return _bytes(*media.image_bytes(request.user, parse_id(user_id), rest))
 
-    @extend_schema(responses={200: schema.OK, **WRITE_ERRORS})
+    @extend_schema(operation_id="api_media_image_destroy", responses={200: schema.OK, **WRITE_ERRORS})
     def delete(self, request, user_id, rest):
         media.image_delete(request.user, parse_id(user_id), rest)
         return Response({"result": "ok"})
