@@ -195,6 +195,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--latency", type=float, default=2.0, help="seconds before each answer")
     args = parser.parse_args(argv)
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "stgy.settings")
+    os.environ.setdefault("SECRET_KEY", "bench-not-secret")
     import django
 
     django.setup()

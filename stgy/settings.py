@@ -31,7 +31,9 @@ def _num(name, default, cast=int):
         raise ImproperlyConfigured(f"{name} must be a number, got {raw!r}") from exc
 
 
-DEBUG = env.bool("DEBUG", default=True)
+# Off unless asked for: a deployment that forgets a variable must not run with debug
+# pages and a fixed key. bin/demo and the test settings (tests/settings.py) turn it on.
+DEBUG = env.bool("DEBUG", default=False)
 SECRET_KEY = env.str("SECRET_KEY", default="")
 if not SECRET_KEY:
     if not DEBUG:
@@ -277,10 +279,12 @@ LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
+    "filters": {"plain_refusals": {"()": "stgy.log_filters.PlainRefusals"}},
     "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
     "root": {"handlers": ["console"], "level": env.str("LOG_LEVEL", default="INFO")},
     "loggers": {
         "django.db.backends": {"level": "INFO"},
+        "django.request": {"filters": ["plain_refusals"]},
         # One line per LLM HTTP request drowns everything else; usage rows record them.
         "httpx": {"level": "WARNING"},
         "httpx2": {"level": "WARNING"},
@@ -381,22 +385,30 @@ STGY_AI_USER_SKIP_PEER_IMPRESSION_UPDATE_DAYS = _num(
 )
 STGY_AI_USER_SKIP_INTEREST_UPDATE_DAYS = _num("STGY_AI_USER_SKIP_INTEREST_UPDATE_DAYS", 0.0, float)
 STGY_AI_USER_SKIP_NEW_POST_DAYS = _num("STGY_AI_USER_SKIP_NEW_POST_DAYS", 1.0, float)
+# Hourly caps on what AI users write, by the cycle and the respond path alike
+# (agents/rate_limits.py; docs/respond-path.md, "Rate limits").
 STGY_AI_USER_HOURLY_ROOT_POSTS_LIMIT = _num("STGY_AI_USER_HOURLY_ROOT_POSTS_LIMIT", 4)
+STGY_AI_USER_HOURLY_REPLIES_LIMIT = _num("STGY_AI_USER_HOURLY_REPLIES_LIMIT", 10)
+STGY_AI_USER_HOURLY_MESSAGES_LIMIT = _num("STGY_AI_USER_HOURLY_MESSAGES_LIMIT", 6)
+STGY_AI_USER_HOURLY_MESSAGES_TO_ONE_LIMIT = _num("STGY_AI_USER_HOURLY_MESSAGES_TO_ONE_LIMIT", 2)
+STGY_AI_HOURLY_ACTIONS_LIMIT = _num("STGY_AI_HOURLY_ACTIONS_LIMIT", 600)
+# An AI user writing first to a friend (agents/cycle/outreach.py): the share of cycles
+# in which it looks, and how recently the person must have written to it.
+STGY_AI_USER_OUTREACH_PROBABILITY = _num("STGY_AI_USER_OUTREACH_PROBABILITY", 0.2, float)
+STGY_AI_USER_OUTREACH_RECENT_DAYS = _num("STGY_AI_USER_OUTREACH_RECENT_DAYS", 30.0, float)
 STGY_AI_USER_FOLLOWEE_ACTIVE_DAYS = _num("STGY_AI_USER_FOLLOWEE_ACTIVE_DAYS", 30.0, float)
 
 # --- The respond path: answers to people who reply to an AI user (docs/respond-path.md) ---
 STGY_RESPOND_BATCH = _num("STGY_RESPOND_BATCH", 5)
 STGY_RESPOND_LEASE_SECONDS = _num("STGY_RESPOND_LEASE_SECONDS", 900)
-STGY_RESPOND_HOURLY_LIMIT = _num("STGY_RESPOND_HOURLY_LIMIT", 10)
-STGY_RESPOND_FLEET_HOURLY_LIMIT = _num("STGY_RESPOND_FLEET_HOURLY_LIMIT", 600)
+# How long a cycle's writing stage waits for a respond run of the same AI user to end.
+STGY_CYCLE_WRITING_WAIT_SECONDS = _num("STGY_CYCLE_WRITING_WAIT_SECONDS", 120, float)
 STGY_RESPOND_MAX_AI_TURNS = _num("STGY_RESPOND_MAX_AI_TURNS", 6)
 STGY_RESPOND_LENGTH = _num("STGY_RESPOND_LENGTH", 500)
 STGY_RESPOND_SWEEP_MIN_AGE_SECONDS = _num("STGY_RESPOND_SWEEP_MIN_AGE_SECONDS", 60)
 STGY_RESPOND_EVENT_RETENTION_DAYS = _num("STGY_RESPOND_EVENT_RETENTION_DAYS", 31)
 # Direct messages to AI users (docs/respond-path.md, "Direct messages").
 STGY_RESPOND_AI_MESSAGES = env.bool("STGY_RESPOND_AI_MESSAGES", default=False)
-STGY_RESPOND_DM_HOURLY_LIMIT = _num("STGY_RESPOND_DM_HOURLY_LIMIT", 6)
-STGY_RESPOND_DM_PER_PERSON_HOURLY_LIMIT = _num("STGY_RESPOND_DM_PER_PERSON_HOURLY_LIMIT", 2)
 STGY_MENTION_NOTIFY_LIMIT = _num("STGY_MENTION_NOTIFY_LIMIT", 5)
 # Relationships of AI users with their peers (docs/respond-path.md, "Relationships").
 STGY_RELATIONSHIP_HALF_LIFE_DAYS = _num("STGY_RELATIONSHIP_HALF_LIFE_DAYS", 14.0, float)

@@ -11,6 +11,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from sns import selectors, services
 from sns.access import access_post
+from sns.extensions import page_extras
 from sns.ids import id_to_hex, parse_id
 
 from .forms import LOCALE_CHOICES, PostForm, ReplyForm
@@ -23,14 +24,13 @@ REPLY_PAGE_SIZE = 50
 
 
 def _related(post, viewer, *, compute: bool) -> list | None:
-    """ "Related posts" from agents.recommend when available; like "For you", an extra
-    whose failure is logged and hidden. None: not ready without computing it."""
-    try:
-        from agents.recommend import related_posts
-    except ImportError:
+    """ "Related posts" from the page extras (sns/extensions.py); like "For you", an
+    extra whose failure is logged and hidden. None: not ready without computing it."""
+    provider = page_extras().related_posts
+    if provider is None:
         return []
     try:
-        return related_posts(post, viewer, limit=RELATED_LIMIT, compute=compute)
+        return provider(post, viewer, limit=RELATED_LIMIT, compute=compute)
     except Exception:
         log.exception("related posts of %s failed", post.id)
         return []

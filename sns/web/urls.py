@@ -33,7 +33,6 @@ urlpatterns = [
     path("posts/<str:post_hex>/unlike", post_pages.post_unlike, name="post-unlike"),
     path("users", user_pages.users_list, name="users"),
     path("users/<str:user_hex>", user_pages.profile, name="profile"),
-    path("users/<str:user_hex>/memory", user_pages.memory, name="memory"),
     path("users/<str:user_hex>/follow", user_pages.follow, name="follow"),
     path("users/<str:user_hex>/unfollow", user_pages.unfollow, name="unfollow"),
     path("users/<str:user_hex>/block", user_pages.block, name="block"),
