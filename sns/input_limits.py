@@ -24,6 +24,11 @@ from django.shortcuts import render
 from .api.parsers import json_depth
 
 _API_PREFIX = "/api/"
+LOCAL_UPLOAD_PATH = "/storage/upload"  # sns/media/urls.py
+
+
+def local_upload_body_limit() -> int:
+    return max(settings.STGY_MEDIA_IMAGE_BYTE_LIMIT, settings.STGY_MEDIA_AVATAR_BYTE_LIMIT) + 65536
 
 
 def _refusal(request, status: int, message: str):
@@ -73,6 +78,9 @@ class InputLimitsMiddleware:
         except ValueError:
             return _refusal(request, 400, "invalid content length")
         limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
+        if request.path == LOCAL_UPLOAD_PATH:
+            # Image bytes for the local store; the signed policy holds the real limit.
+            limit = local_upload_body_limit()
         if limit is not None and length > limit:
             return _refusal(request, 413, "request body is too large")
         problem = _query_problem(request)

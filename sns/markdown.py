@@ -20,7 +20,12 @@ _ALLOWED_TAGS = {
     "pre", "blockquote", "ul", "ol", "li", "a", "img", "table", "thead", "tbody", "tr", "th",
     "td",
 }
-_ALLOWED_ATTRIBUTES = {"a": {"href", "title"}, "img": {"src", "alt", "title"}, "ol": {"start"}}
+_ALLOWED_ATTRIBUTES = {
+    "a": {"href", "title"},
+    "img": {"src", "alt", "title", "width", "height", "loading", "decoding"},
+    "ol": {"start"},
+}
+_IMAGE_ATTRIBUTE_BLOCK = re.compile(r"^\{[A-Za-z0-9 _-]*\}")
 _CACHED_RENDERINGS = 2048
 _CACHED_TEXT_CHARS = 12000  # a post's content limit is 10,000 pseudo tokens
 
@@ -52,6 +57,7 @@ def _render(markdown_text: str, mentions: tuple = ()) -> str:
     tokens = parser.parse(markdown_text)
     if mentions:
         _link_mentions(tokens, dict(mentions))
+    _prepare_images(tokens)
     html = parser.renderer.render(tokens, parser.options, {})
     return nh3.clean(
         html,
@@ -60,6 +66,36 @@ def _render(markdown_text: str, mentions: tuple = ()) -> str:
         url_schemes={"http", "https", "mailto"},
         link_rel="nofollow noopener noreferrer",
     )
+
+
+def _prepare_images(tokens) -> None:
+    """Every image loads lazily; our uploads (`/images/...`) point at the store and get
+    their width and height (docs/media.md §6)."""
+    from .media import embeds
+
+    images = []
+    for block in tokens:
+        children = (block.children or []) if block.type == "inline" else []
+        for index, child in enumerate(children):
+            if child.type != "image":
+                continue
+            images.append(child)
+            after = children[index + 1] if index + 1 < len(children) else None
+            if after is not None and after.type == "text":
+                # The original's editor writes "![](/images/...){grid}"; the block is layout.
+                after.content = _IMAGE_ATTRIBUTE_BLOCK.sub("", after.content, count=1)
+    if not images:
+        return
+    resolved = embeds.resolve([str(image.attrs.get("src", "")) for image in images])
+    for image in images:
+        image.attrs["loading"] = "lazy"
+        image.attrs["decoding"] = "async"
+        found = resolved.get(str(image.attrs.get("src", "")))
+        if found:
+            url, width, height = found
+            image.attrs["src"] = url
+            if width and height:
+                image.attrs["width"], image.attrs["height"] = str(width), str(height)
 
 
 def _link_mentions(tokens, mentions: dict[str, str]) -> None:

@@ -319,3 +319,4 @@ from .models_messages import (  # noqa: F401
 
 # E-mail verifications of sign-up, e-mail change and password reset (docs/accounts.md).
 from .models_accounts import EmailVerification  # noqa: E402,F401
+from .models_media import MediaImage  # noqa: E402,F401  (docs/media.md §5)

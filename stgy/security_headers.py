@@ -9,8 +9,21 @@ injects styles and runs a search worker) sets its own header, which is kept.
 
 from __future__ import annotations
 
+from urllib.parse import urlsplit
+
+from django.conf import settings
+
+
+def _storage_origin() -> str:
+    """The image store's origin when it is not this site (S3/MinIO, docs/media.md): pages
+    show images from it and the upload script posts files to it."""
+    parts = urlsplit(settings.STGY_STORAGE_PUBLIC_URL_PREFIX.replace("{bucket}", "b"))
+    return f" {parts.scheme}://{parts.netloc}" if parts.scheme and parts.netloc else ""
+
+
 CONTENT_SECURITY_POLICY = (
-    "default-src 'self'; img-src 'self' https: data:; script-src 'self'; style-src 'self'; "
+    f"default-src 'self'; img-src 'self' https: data:{_storage_origin()}; "
+    f"connect-src 'self'{_storage_origin()}; script-src 'self'; style-src 'self'; "
     "object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
 )
 # Redoc, served from our own static files: styles it injects and its search worker.

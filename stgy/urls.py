@@ -13,6 +13,7 @@ api_patterns = [
     path("", include("agents.api.urls")),
     path("", include("agents.api.ai_posts_urls")),
     path("", include("stgy.ops.urls")),
+    path("", include("sns.api.media_urls")),
     path("openapi.yml", SpectacularAPIView.as_view(permission_classes=[]), name="openapi"),
     path("docs", ApiDocsView.as_view(url_name="openapi"), name="api-docs"),
     re_path(r"", api_not_found),  # last: every other /api/ path
@@ -26,6 +27,7 @@ urlpatterns = [
     # Among the users' pages, but the agents app's: sns links to it only by name.
     path("users/<str:user_hex>/memory", ai_memory_page, name="ai-memory"),
     path("api/", include(api_patterns)),
+    path("storage/", include("sns.media.urls")),  # the local store's uploads and files (docs/media.md)
     # The same API under the path the original's frontend and import tools use behind
     # their proxy; names namespaced, so reverse() keeps giving /api/ URLs.
     path("backend/", include((api_patterns, "backend"))),

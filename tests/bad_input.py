@@ -4,7 +4,7 @@ request must leave as they were."""
 from __future__ import annotations
 
 from agents.models import Interest, PeerImpression, PostImpression, PostSummary
-from sns.models import AgreementTerm, Block, Follow, Like, Notification, Post, PostTag, User
+from sns.models import AgreementTerm, Block, Follow, Like, MediaImage, Notification, Post, PostTag, User
 from sns.models_accounts import EmailVerification
 from sns.models_messages import (
     AiBoundaries,
@@ -18,7 +18,7 @@ from sns.models_messages import (
 SOCIAL_TABLES = [
     User, Post, PostTag, Like, Follow, Block, Notification, AgreementTerm,
     Interest, PeerImpression, PostImpression, PostSummary,
-    Conversation, ConversationMember, Message, MessageReport, AiBoundaries, AiStop,
+    Conversation, ConversationMember, Message, MessageReport, AiBoundaries, AiStop, MediaImage,
     EmailVerification,
 ]
 

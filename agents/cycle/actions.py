@@ -18,7 +18,7 @@ from agents.llm.parsing import parse_reply
 from agents.models import PeerImpression, PostImpression
 from agents.rate_limits import HourlyWrites
 from agents.respond.contact import contact_refusal
-from agents.textmeasure import truncate_pt
+from agents.prompt_text import post_prompt_text
 from sns import services
 from sns.errors import Conflict, DomainError
 from sns.ids import parse_id
@@ -177,7 +177,7 @@ def _write_replies(ctx: StageContext, items: list[dict]) -> list[dict]:
         post = item["post"]
         locale = inputs.post_locale(post, me.locale)
         impression = own.get(post.id, {})
-        content = truncate_pt(post.content, settings.STGY_AI_USER_POST_TEXT_LIMIT)
+        content = post_prompt_text(post.content, settings.STGY_AI_USER_POST_TEXT_LIMIT)
         payload = {
             "replyChain": inputs.context_posts(chains[post.id], me=me, summaries=summaries),
             "post": {

@@ -16,6 +16,7 @@ from agents import memory
 from agents.llm.parsing import parse_peer_impression, parse_post_impression
 from agents.models import PeerImpression, PostImpression
 from agents.textmeasure import truncate_pt
+from agents.prompt_text import post_prompt_text
 from sns.ids import id_to_hex, parse_id
 from sns.models import Post, User
 
@@ -58,7 +59,7 @@ def post_impressions(ctx: StageContext) -> dict[str, Any]:
     for post in pending:
         locale = inputs.post_locale(post, me.locale)
         peer_payload = peers.get(post.owner_id, ({}, None))[0]
-        content = truncate_pt(post.content, limit)
+        content = post_prompt_text(post.content, limit)
         payload = {
             "replyChain": inputs.context_posts(chains[post.id], me=me, summaries=summaries),
             "post": {

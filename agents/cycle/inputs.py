@@ -12,6 +12,8 @@ from django.db.models import Exists, OuterRef
 from agents.models import Interest, PeerImpression, PostImpression, PostSummary
 from agents.tags import parse_tags_field
 from agents.textmeasure import truncate_pt
+from agents.prompt_text import post_prompt_text
+from sns.media.embeds import images_as_alt_text
 from sns.api.presenters import iso
 from sns.models import Block, Post, User
 
@@ -101,7 +103,7 @@ def summary_unless_whole(summaries: dict[int, PostSummary], post: Post, shown: s
     """The summary only when the prompt shows `post` cut (`shown` is its content as put
     in the prompt): next to the whole text a summary repeats it and only costs tokens
     (short posts' summaries are often the text itself)."""
-    return "" if shown == post.content else summary_text(summaries, post.id)
+    return "" if shown == images_as_alt_text(post.content) else summary_text(summaries, post.id)
 
 
 def peer_payloads(user_id: int, peer_ids: Iterable[int]) -> dict[int, tuple[dict[str, Any], PeerImpression]]:
@@ -139,7 +141,7 @@ def ancestor_chains(viewer_id: int, posts: list[Post], *, depth: int, with_summa
 
 def context_post(post: Post, *, me: User, content_limit: int, summaries: dict[int, PostSummary]) -> dict[str, Any]:
     """The ReplyContextPost shape: {locale, author, isSelf, createdAt, content, summary}."""
-    content = truncate_pt(post.content, content_limit)
+    content = post_prompt_text(post.content, content_limit)
     return {
         "locale": post_locale(post, me.locale),
         "author": post.owner.nickname,

@@ -22,6 +22,7 @@ from agents.llm.parsing import parse_interest
 from agents.models import CycleRun, Interest, PeerImpression, PostImpression
 from agents.tags import normalize_interest_tags
 from agents.textmeasure import truncate_pt
+from agents.prompt_text import post_prompt_text
 from agents.vectors import blend_interest
 from sns.models import Block
 
@@ -75,7 +76,7 @@ def _interest_input(ctx: StageContext) -> dict[str, Any]:
         if post is None:
             continue
         payload = inputs.parse_payload(row.payload)
-        content = truncate_pt(post.content, peer_text_limit)
+        content = post_prompt_text(post.content, peer_text_limit)
         posts.append({
             "locale": inputs.post_locale(post, me.locale),
             "authorNickname": post.owner.nickname,

@@ -15,7 +15,7 @@ from agents.models import AiPostTag
 from agents.rate_limits import HourlyWrites
 from agents.recent_texts import recent_ai_texts, title_of
 from agents.tags import parse_tags_field
-from agents.textmeasure import truncate_pt
+from agents.prompt_text import post_prompt_text
 from sns import services
 from sns.models import Post
 
@@ -68,7 +68,7 @@ def new_post(ctx: StageContext) -> dict[str, Any]:
     for tag in AiPostTag.objects.filter(post_id__in=[p.id for p in seeds]).order_by("name"):
         ai_tags.setdefault(tag.post_id, []).append(tag.name)
     def seed(post: Post) -> dict[str, Any]:
-        content = truncate_pt(post.content, settings.STGY_AI_USER_POST_TEXT_LIMIT)
+        content = post_prompt_text(post.content, settings.STGY_AI_USER_POST_TEXT_LIMIT)
         return {
             "locale": inputs.post_locale(post, me.locale),
             "createdAt": inputs.prompt_time(post.created_at),

@@ -14,6 +14,7 @@ from agents.cycle.llm_calls import LlmJob, fluctuated_length
 from agents.llm.parsing import parse_respond
 from agents.relationships import relationship_annotated
 from agents.textmeasure import truncate_pt
+from agents.prompt_text import post_prompt_text
 from sns.models import User
 
 from .facts import EventFacts
@@ -24,7 +25,7 @@ LENGTH_STEP = 50
 
 def respond_payload(ai: User, facts: EventFacts) -> dict[str, Any]:
     post = facts.post
-    content = truncate_pt(post.content, settings.STGY_AI_USER_POST_TEXT_LIMIT)
+    content = post_prompt_text(post.content, settings.STGY_AI_USER_POST_TEXT_LIMIT)
     peer = inputs.parse_payload(post.my_peer_impression)
     return {
         "replyChain": inputs.context_posts(facts.chain, me=ai, summaries=facts.summaries),

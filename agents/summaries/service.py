@@ -29,6 +29,7 @@ from ..prompts import is_cjk, render_summary_prompt
 from ..runner import submit_task
 from ..tags import normalize_keyword
 from ..textmeasure import len16, truncate_pt
+from ..prompt_text import post_prompt_text
 from .store import summary_store_features, summary_store_version
 
 log = logging.getLogger(__name__)
@@ -76,7 +77,7 @@ def summary_lengths(text: str, locale: str) -> tuple[int | float, int | float]:
 
 def summary_request(post: Post) -> SummaryRequest:
     locale = post.locale or post.owner.locale or "en"
-    text = truncate_pt(post.content, settings.STGY_AI_SUMMARY_POST_TEXT_LIMIT)
+    text = post_prompt_text(post.content, settings.STGY_AI_SUMMARY_POST_TEXT_LIMIT)
     max_chars, tag_chars = summary_lengths(text, locale)
     return SummaryRequest(
         locale=locale,

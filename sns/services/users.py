@@ -238,4 +238,9 @@ def user_delete(actor: User, user_id: int) -> None:
         parents = Post.objects.filter(owner_id=user.id, reply_to__isnull=False).values_list("reply_to", flat=True)
         for parent_id in parents:
             Post.objects.filter(pk=parent_id, reply_count__gt=0).update(reply_count=F("reply_count") - 1)
+        user_hex = user.hex_id
         user.delete()
+        # Their stored images and avatar go too, once the rows are gone (docs/media.md §4).
+        from .media import media_delete_all
+
+        transaction.on_commit(lambda: media_delete_all(user_hex))

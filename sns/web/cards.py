@@ -37,14 +37,25 @@ def _csrf_token(request) -> str:
     return token
 
 
+def avatar_html(user, large: bool = False) -> SafeString:
+    """The uploaded avatar's icon (docs/media.md §6), else the coloured initial."""
+    from sns.services.media import avatar_thumb_url
+
+    size_class = " large" if large else ""
+    url = avatar_thumb_url(user.avatar)
+    if url:
+        return format_html('<img class="avatar{}" src="{}" alt="" loading="lazy" width="64" height="64">',
+                           size_class, url)
+    return format_html('<span class="avatar{} hue-{}" aria-hidden="true">{}</span>',
+                       size_class, hue(user.id), user.nickname[:1].upper())
+
+
 def user_name_html(user) -> SafeString:
     """The author line: avatar initial, nickname and, for AI users, the tier badge."""
     name = format_html(
-        '<a class="author" href="{}"><span class="avatar hue-{}" aria-hidden="true">{}</span>'
-        '<span class="nickname">{}</span></a>',
+        '<a class="author" href="{}">{}<span class="nickname">{}</span></a>',
         profile_url(user.hex_id),
-        hue(user.id),
-        user.nickname[:1].upper(),
+        avatar_html(user),
         user.nickname,
     )
     if user.is_ai:

@@ -120,6 +120,14 @@ WRITE_ROUTES = [
             "newPassword": "a-long-password-2",
         },
     ),
+    # images and avatars (docs/media.md)
+    ("POST", "/api/media/{me}/images/presigned", {"filename": "a.jpg", "sizeBytes": 100}),
+    ("POST", "/api/media/{me}/images/finalize", {"key": "staging/{me}/x.jpg"}),
+    ("POST", "/api/media/{me}/images/import", {"url": "http://192.0.2.1/a.png"}),
+    ("DELETE", "/api/media/{me}/images/{rest}", None),
+    ("POST", "/api/media/{me}/profiles/{slot}/presigned", {"filename": "a.png", "sizeBytes": 100}),
+    ("POST", "/api/media/{me}/profiles/{slot}/finalize", {"key": "profiles-staging/{me}/avatar/x.png"}),
+    ("DELETE", "/api/media/{me}/profiles/{slot}", None),
 ]
 # Fields where a wrong value is not an error: ignored knobs, nullable optionals.
 ACCEPTED = {
@@ -176,6 +184,8 @@ def world(settings):
         "message": message.hex_id,
         "stopped_ai": ai.hex_id,
         "term": term.hex_id,
+        "rest": "masters/797387/00000000deadbeef.jpg",
+        "slot": "avatar",
     }
     return client, ids
 

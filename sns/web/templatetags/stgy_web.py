@@ -105,3 +105,9 @@ def theme_choices() -> tuple:
 def live_poll_seconds() -> int:
     """How often the pages poll /live (static/stgy.js)."""
     return settings.STGY_LIVE_POLL_SECONDS
+
+
+@register.simple_tag
+def avatar(user, large=False) -> str:
+    """`{% avatar u large=True %}`: the uploaded icon or the initial (sns/web/cards.py)."""
+    return cards.avatar_html(user, large=bool(large))
