@@ -22,10 +22,11 @@ from django.utils import timezone
 from agents.budget import budget_refusal
 from agents.llm.parsing import parse_respond
 from agents.models import AttentionEvent, PeerImpression, Relationship
+from agents.prompt_text import post_prompt_text
 from agents.rate_limits import HourlyWrites
 from agents.relationships import LEVELS, relationship_now
 from agents.respond.contact import backoff_refusal
-from agents.textmeasure import truncate_pt
+from agents.respond.prompt_input import conversation_turns
 from sns.errors import DomainError
 from sns.ids import id_to_hex
 from sns.models import Follow, Post
@@ -153,18 +154,10 @@ def _job(ctx: StageContext, person, closeness: dict) -> LlmJob:
             "relationship": closeness["level"],
         },
         "theirPosts": [
-            {"createdAt": inputs.prompt_time(p.created_at), "content": truncate_pt(p.content, TEXT_LIMIT)}
+            {"createdAt": inputs.prompt_time(p.created_at), "content": post_prompt_text(p.content, TEXT_LIMIT)}
             for p in posts
         ],
-        "conversation": [
-            {
-                "author": me.nickname if m.sender_id == me.id else person.nickname,
-                "isSelf": m.sender_id == me.id,
-                "createdAt": inputs.prompt_time(m.created_at),
-                "content": truncate_pt(m.content, TEXT_LIMIT),
-            }
-            for m in turns
-        ],
+        "conversation": conversation_turns(me, person.nickname, turns),
     }
     tag_num = min(max(2, settings.STGY_AI_USER_NEW_POST_TAGS), settings.STGY_AI_TAG_MAX_COUNT)
     rng = random.Random(f"{ctx.run.pk}:outreach:{id_to_hex(person.id)}")

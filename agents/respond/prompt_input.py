@@ -62,6 +62,20 @@ def respond_job(ai: User, facts: EventFacts, *, run_id: int) -> LlmJob:
 MESSAGE_TEXT_LIMIT = 1000  # each earlier message of the conversation, as existing replies
 
 
+def conversation_turns(ai: User, peer_nickname: str, messages) -> list[dict[str, Any]]:
+    """Messages between the AI user and one person as the prompts show them, oldest
+    first, isSelf on the AI user's own."""
+    return [
+        {
+            "author": ai.nickname if m.sender_id == ai.id else peer_nickname,
+            "isSelf": m.sender_id == ai.id,
+            "createdAt": inputs.prompt_time(m.created_at),
+            "content": truncate_pt(m.content, MESSAGE_TEXT_LIMIT),
+        }
+        for m in messages
+    ]
+
+
 def message_payload(ai: User, facts) -> dict[str, Any]:
     """The conversation's recent messages, oldest first, isSelf on the AI user's; the
     message answered (whole, up to the post text limit); whether it is a request."""
@@ -69,15 +83,7 @@ def message_payload(ai: User, facts) -> dict[str, Any]:
     peer = inputs.parse_payload(sender.my_peer_impression)
     earlier = [m for m in facts.recent if m.id != message.id]
     return {
-        "conversation": [
-            {
-                "author": ai.nickname if m.sender_id == ai.id else sender.nickname,
-                "isSelf": m.sender_id == ai.id,
-                "createdAt": inputs.prompt_time(m.created_at),
-                "content": truncate_pt(m.content, MESSAGE_TEXT_LIMIT),
-            }
-            for m in earlier
-        ],
+        "conversation": conversation_turns(ai, sender.nickname, earlier),
         "message": {
             "locale": _message_locale(ai, facts),
             "author": sender.nickname,
