@@ -146,6 +146,12 @@ class Post(IdDated, models.Model):
             models.Index(
                 fields=["owner", "id"], condition=Q(reply_to__isnull=True), name="post_owner_root_idx"
             ),
+            # Public posts of an owner by publication time (docs/publication.md §2).
+            models.Index(
+                fields=["owner", "published_at", "id"],
+                condition=Q(published_at__isnull=False),
+                name="post_owner_published_idx",
+            ),
         ]
 
     def __str__(self):
@@ -302,3 +308,4 @@ from .models_messages import (  # noqa: F401
     Message,
     MessageReport,
 )
+from .models_publication import PostPubView, PubConfig  # noqa: F401,E402

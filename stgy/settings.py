@@ -423,3 +423,7 @@ STGY_AI_POST_RECOMMEND_VEC_CANDIDATES = _num("STGY_AI_POST_RECOMMEND_VEC_CANDIDA
 
 # Embedded mode runs tasks on a background thread; tests set this to run them inline.
 STGY_EAGER_TASKS_INLINE = env.bool("STGY_EAGER_TASKS_INLINE", default=False)
+
+# --- Public sites (docs/publication.md) ---
+# Days of page views that pub-ranking and pub-stats count (the original's default).
+STGY_PUB_VIEW_RETENTION_DAYS = max(1, _num("STGY_PUB_VIEW_RETENTION_DAYS", 15))
