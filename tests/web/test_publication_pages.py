@@ -268,3 +268,25 @@ def test_public_pages_skip_the_agreement_redirect(page_client, human, admin):
     assert client.get("/").status_code == 302  # logged-in pages ask for the terms first
     assert client.get(f"/pub/{post.hex_id}").status_code == 200
     assert client.get(f"/sites/{human.hex_id}").status_code == 200
+
+
+def test_compose_and_edit_publish_a_post(page_client, human):
+    client = page_client(human)
+    client.post("/compose", {"content": "made public", "tags": "", "locale": "en-US", "publish": "on"})
+    client.post("/compose", {"content": "kept private", "tags": "", "locale": "en-US"})
+    public = text_of(page_client().get(f"/sites/{human.hex_id}"))
+    assert "made public" in public and "kept private" not in public
+    from sns.models import Post
+
+    post = Post.objects.get(content="made public")
+    first_time = post.published_at
+    detail = text_of(client.get(f"/posts/{post.hex_id}"))
+    assert 'data-testid="public-page"' in detail
+    edit = {"content": "made public, edited", "tags": "", "locale": "en-US", "publish": "on"}
+    client.post(f"/posts/{post.hex_id}/edit", edit)
+    post.refresh_from_db()
+    assert post.published_at == first_time  # staying public keeps the original time
+    client.post(f"/posts/{post.hex_id}/edit", {**edit, "publish": ""})
+    post.refresh_from_db()
+    assert post.published_at is None
+    assert page_client().get(f"/pub/{post.hex_id}").status_code == 404
