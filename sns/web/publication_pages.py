@@ -50,7 +50,7 @@ def _site_context(request, user, config) -> dict:
         "site_title": site.site_title(config),
         "site_url": site_url,
         "feed_url": reverse("web:pub-feed", args=[user.hex_id]),
-        "intro_html": render_html(site.site_introduction(config)),
+        "intro_text": site.site_introduction(config),
     }
 
 
@@ -81,11 +81,11 @@ def pub_site(request, user_hex):
 
 
 def _entry(post) -> dict:
-    return {
-        "post": post,
-        "title": site.article_title(post.content),
-        "snippet": site.snippet_of(post),
-    }
+    """A post in a list: its heading as the title and the text after it as the excerpt
+    (the snippet alone would repeat the title)."""
+    title = site.article_title(post.content)
+    excerpt = site.article_description(post.content) if title else site.snippet_of(post)
+    return {"post": post, "title": title, "snippet": excerpt}
 
 
 @require_GET
@@ -110,7 +110,6 @@ def pub_post(request, post_hex):
     context.update(
         {
             "post": post,
-            "post_html": render_html(post.content),
             "title": title,
             "page_title": f"{site_name}: {title}" if site_name else title,
             "author": config.author.strip(),

@@ -290,3 +290,41 @@ def test_compose_and_edit_publish_a_post(page_client, human):
     post.refresh_from_db()
     assert post.published_at is None
     assert page_client().get(f"/pub/{post.hex_id}").status_code == 404
+
+
+XSS = '<script>alert(1)</script> <img src=x onerror=alert(1)> [x](javascript:alert(1)) "quoted"'
+
+
+def _tags_of(body: str) -> list[tuple[str, list]]:
+    found = []
+
+    class Collect(HTMLParser):
+        def handle_starttag(self, tag, attrs):
+            found.append((tag, attrs))
+
+    Collect().feed(body)
+    return found
+
+
+def test_user_text_on_public_pages_is_escaped_or_sanitised(page_client, db):
+    evil = make_user("<b>Eve</b>")
+    pub_config_update(
+        evil,
+        evil.id,
+        {"siteName": '"><script>x</script>', "subtitle": XSS[:50], "author": '"><b>', "introduction": XSS},
+    )
+    post = _published(evil, "# " + XSS + "\n\n" + XSS, tags=['<script>"tag"'])
+    for path in (f"/sites/{evil.hex_id}", f"/sites/{evil.hex_id}?tab=plain", f"/pub/{post.hex_id}"):
+        body = text_of(page_client().get(path))
+        assert "<script>" not in body, path
+        tags = _tags_of(body)
+        assert not [a for _t, attrs in tags for a, _v in attrs if a.startswith("on")], path
+        assert not [v for _t, attrs in tags for a, v in attrs if a == "href" and "javascript:" in (v or "")], path
+        assert "script" not in {t for t, _a in tags}, path
+        assert "<b>" not in body, path
+    feed = page_client().get(f"/sites/{evil.hex_id}/feed")
+    root = ET.fromstring(feed.content)  # still well-formed XML
+    summary = root.find(f"{ATOM}entry/{ATOM}summary").text
+    tags = _tags_of(summary)  # the entry's HTML, once the XML escaping is undone
+    assert tags and "script" not in {t for t, _a in tags}
+    assert not [a for _t, attrs in tags for a, v in attrs if a.startswith("on") or "javascript:" in (v or "")]
