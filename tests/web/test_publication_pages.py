@@ -328,3 +328,25 @@ def test_user_text_on_public_pages_is_escaped_or_sanitised(page_client, db):
     tags = _tags_of(summary)  # the entry's HTML, once the XML escaping is undone
     assert tags and "script" not in {t for t, _a in tags}
     assert not [a for _t, attrs in tags for a, v in attrs if a.startswith("on") or "javascript:" in (v or "")]
+
+
+def test_public_pages_cost_the_same_queries_for_more_posts(page_client, page_queries, human):
+    def counts():
+        latest = _published(human, f"# Post {len(counts.made)}\n\ntext", ago_minutes=1)
+        counts.made.append(latest)
+        PostPubView.objects.get_or_create(post=latest, owner=human, day=timezone.now().date(), defaults={"count": 1})
+        client = page_client()
+        return (
+            len(page_queries(client, f"/sites/{human.hex_id}")),
+            len(page_queries(client, f"/sites/{human.hex_id}/feed")),
+            len(page_queries(page_client(), f"/pub/{latest.hex_id}", REMOTE_ADDR=f"198.51.100.{len(counts.made)}")),
+        )
+
+    counts.made = []
+    for i in range(3):
+        _published(human, f"older {i}", ago_minutes=60 + i)
+    counts()  # the first counted view of the day also purges old counts (one DELETE)
+    few = counts()
+    for i in range(12):
+        _published(human, f"more {i}", ago_minutes=30 + i)
+    assert counts() == few
