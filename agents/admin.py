@@ -12,8 +12,10 @@ from __future__ import annotations
 import json
 
 from django.contrib import admin
-from django.utils.html import format_html
+from django.utils.html import format_html, linebreaks
+from django.utils.safestring import mark_safe
 
+from sns.admin_base import ReadOnlyAdmin
 from sns.ids import id_to_hex
 
 from .models import (
@@ -31,19 +33,6 @@ from .models import (
 from .relationships import relationship_now, relationships_rebuild
 
 
-class ReadOnlyAdmin(admin.ModelAdmin):
-    deletable = False
-
-    def has_add_permission(self, request, obj=None):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return self.deletable and super().has_delete_permission(request, obj)
-
-
 def _pretty_json(value) -> str:
     return format_html(
         "<pre>{}</pre>", json.dumps(value, ensure_ascii=False, indent=2, sort_keys=True)
@@ -59,6 +48,41 @@ def _vector_info(blob, model: str) -> str:
 def _short(text, n: int = 80) -> str:
     text = str(text or "")
     return text if len(text) <= n else text[: n - 1] + "…"
+
+
+def _impression(payload) -> tuple[str, list[str]]:
+    """The impression's prose and tags from its stored JSON (raw text if it is not)."""
+    try:
+        data = json.loads(payload or "")
+    except (TypeError, ValueError):
+        data = None
+    if not isinstance(data, dict):
+        return str(payload or ""), []
+    tags = data.get("tags")
+    return str(data.get("impression", "")), [str(t) for t in tags] if isinstance(tags, list) else []
+
+
+class ImpressionAdmin(ReadOnlyAdmin):
+    """An impression as prose with its tags, filterable by AI user and by peer."""
+
+    deletable = True
+    list_select_related = ("user", "peer")
+    list_filter = (("user", admin.RelatedOnlyFieldListFilter), ("peer", admin.RelatedOnlyFieldListFilter))
+    search_fields = ("user__nickname", "peer__nickname", "payload")
+    date_hierarchy = "updated_at"
+    exclude = ("payload",)
+
+    @admin.display(description="impression")
+    def summary(self, obj):
+        return _short(_impression(obj.payload)[0], 120)
+
+    @admin.display(description="impression")
+    def impression_text(self, obj):
+        return mark_safe(linebreaks(_impression(obj.payload)[0], autoescape=True))
+
+    @admin.display(description="tags")
+    def impression_tags(self, obj):
+        return ", ".join(_impression(obj.payload)[1]) or "-"
 
 
 class PendingFilter(admin.SimpleListFilter):
@@ -126,11 +150,15 @@ class InterestAdmin(ReadOnlyAdmin):
     deletable = True
     list_display = ("user", "updated_at", "tag_list", "summary")
     list_select_related = ("user",)
-    list_filter = ("user__ai_model",)
+    list_filter = ("user__ai_model", ("user", admin.RelatedOnlyFieldListFilter))
     search_fields = ("user__nickname", "interest")
     date_hierarchy = "updated_at"
-    exclude = ("features",)
-    readonly_fields = ("vector",)
+    exclude = ("features", "interest")
+    readonly_fields = ("user", "updated_at", "interest_text", "tag_list", "vector")
+
+    @admin.display(description="interest")
+    def interest_text(self, obj):
+        return mark_safe(linebreaks(obj.interest, autoescape=True))
 
     @admin.display(description="tags")
     def tag_list(self, obj):
@@ -146,17 +174,9 @@ class InterestAdmin(ReadOnlyAdmin):
 
 
 @admin.register(PeerImpression)
-class PeerImpressionAdmin(ReadOnlyAdmin):
-    deletable = True
+class PeerImpressionAdmin(ImpressionAdmin):
     list_display = ("user", "peer", "updated_at", "summary")
-    list_select_related = ("user", "peer")
-    search_fields = ("user__nickname", "peer__nickname", "payload")
-    date_hierarchy = "updated_at"
-    raw_id_fields = ("user", "peer")
-
-    @admin.display(description="impression")
-    def summary(self, obj):
-        return _short(obj.payload)
+    readonly_fields = ("user", "peer", "updated_at", "impression_text", "impression_tags")
 
 
 @admin.register(Relationship)
@@ -182,21 +202,14 @@ class RelationshipAdmin(ReadOnlyAdmin):
 
 
 @admin.register(PostImpression)
-class PostImpressionAdmin(ReadOnlyAdmin):
-    deletable = True
+class PostImpressionAdmin(ImpressionAdmin):
     list_display = ("user", "peer", "post_hex", "updated_at", "summary")
-    list_select_related = ("user", "peer")
-    search_fields = ("user__nickname", "peer__nickname", "payload")
-    date_hierarchy = "updated_at"
-    raw_id_fields = ("user", "peer", "post")
+    readonly_fields = ("user", "peer", "post_hex", "updated_at", "impression_text", "impression_tags")
+    exclude = ("payload", "post")
 
     @admin.display(description="post", ordering="post_id")
     def post_hex(self, obj):
         return id_to_hex(obj.post_id)
-
-    @admin.display(description="impression")
-    def summary(self, obj):
-        return _short(obj.payload)
 
 
 @admin.register(AgentState)

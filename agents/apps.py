@@ -5,3 +5,12 @@ class AgentsConfig(AppConfig):
     name = "agents"
     verbose_name = "AI users"
     default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self):
+        # The rulebook's seam (sns/extensions.py): agents answers its signals and adds
+        # its extras to the pages; sns never imports agents.
+        from . import hooks
+        from .web import extras
+
+        hooks.connect()
+        extras.register()

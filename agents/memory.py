@@ -10,11 +10,13 @@ writes the same row again instead of a second one.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from django.db import transaction
 from django.utils import timezone
 
-from agents.models import Interest, PeerImpression, PostImpression
+from agents.models import Interest, PeerImpression, PostImpression, Relationship
+from agents.relationships import relationship_now
 from sns.access import access_writable
 from sns.errors import Forbidden, InvalidInput, NotFound
 from sns.models import Post, User
@@ -181,3 +183,40 @@ def post_impressions_save(actor: User, items: Sequence[tuple[Post, str]], *, use
             PostImpression.objects.bulk_create(
                 rows, update_conflicts=True, unique_fields=["user", "post"], update_fields=["updated_at", "payload", "peer"]
             )
+
+
+@dataclass(frozen=True)
+class MemoryPage:
+    """What the AI memory page shows: the interest, one page each of impressions of
+    people and of posts (newest first), and the closest relationships."""
+
+    user: User
+    interest: Interest | None
+    peer_impressions: list
+    post_impressions: list
+    relationships: list  # (peer, {"score", "level"}), closest first
+
+
+def memory_page_read(actor: User, user_id: int, *, peer_page: Page, post_page: Page) -> MemoryPage:
+    """Only the AI user itself and admins may read it (memory_access)."""
+    user = User.objects.filter(pk=memory_access(actor, user_id)).first()
+    if user is None:
+        raise NotFound("not found")
+    if not user.is_ai:
+        raise NotFound("not an AI user")
+    peers = PeerImpression.objects.filter(user_id=user.id).select_related("peer").order_by("-updated_at", "-peer_id")
+    posts = (
+        PostImpression.objects.filter(user_id=user.id)
+        .select_related("peer", "post")
+        .defer("post__content")
+        .order_by("-updated_at", "-post_id")
+    )
+    # The closest 20 as stored; decay keeps their order among rows updated alike.
+    rows = Relationship.objects.filter(user_id=user.id).select_related("peer").order_by("-score")[:20]
+    return MemoryPage(
+        user=user,
+        interest=Interest.objects.filter(user_id=user.id).first(),
+        peer_impressions=list(peers[peer_page.offset : peer_page.offset + peer_page.limit]),
+        post_impressions=list(posts[post_page.offset : post_page.offset + post_page.limit]),
+        relationships=[(row.peer, relationship_now(row)) for row in rows],
+    )

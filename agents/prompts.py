@@ -31,6 +31,7 @@ AGENT_TASK_PLACEHOLDERS: dict[str, str] = {
     "reply-post": "{{POST_JSON}}",
     "respond": "{{POST_JSON}}",
     "respond-message": "{{POST_JSON}}",
+    "open-message": "{{POST_JSON}}",
 }
 AGENT_TASKS = tuple(AGENT_TASK_PLACEHOLDERS)
 TASKS = (COMMON_PROFILE, *AGENT_TASKS, SUMMARY_TASK)

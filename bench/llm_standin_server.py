@@ -21,19 +21,6 @@ import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 CHAT_PATH = "/v1/chat/completions"
-AGENT_TASKS = (
-    "post-impression", "peer-impression", "interest", "new-post", "reply-post", "respond", "respond-message",
-)
-PAYLOAD_PLACEHOLDER = {
-    "post-impression": "{{POST_JSON}}",
-    "peer-impression": "{{PROFILE_JSON}}",
-    "interest": "{{POSTS_JSON}}",
-    "new-post": "{{POST_JSON}}",
-    "reply-post": "{{POST_JSON}}",
-    "respond": "{{POST_JSON}}",
-    "respond-message": "{{POST_JSON}}",
-    "post-summary": "{{POST_JSON}}",
-}
 LANGS = ("en", "ja")
 
 
@@ -47,17 +34,19 @@ class TaskReader:
     """Recognises a rendered prompt's task and language and extracts its JSON inputs."""
 
     def __init__(self) -> None:
-        from agents.prompts import COMMON_PROFILE, load_prompt
+        from agents.prompts import AGENT_TASK_PLACEHOLDERS, COMMON_PROFILE, SUMMARY_TASK, load_prompt
+
+        placeholders = {**AGENT_TASK_PLACEHOLDERS, SUMMARY_TASK: "{{POST_JSON}}"}
 
         self.tasks: list[tuple[str, str, str, str]] = []  # heading, task, lang, payload anchor
         self.profile_anchor: dict[str, str] = {}
         for lang in LANGS:
             common = load_prompt(COMMON_PROFILE, lang)
             self.profile_anchor[lang] = _anchor(common, "{{PROFILE_JSON}}")
-            for task in (*AGENT_TASKS, "post-summary"):
+            for task, placeholder in placeholders.items():
                 template = load_prompt(task, lang)
                 heading = template.strip().split("\n", 1)[0]
-                self.tasks.append((heading, task, lang, _anchor(template, PAYLOAD_PLACEHOLDER[task])))
+                self.tasks.append((heading, task, lang, _anchor(template, placeholder)))
         self.decoder = json.JSONDecoder()
 
     def _json_after(self, text: str, anchor: str, start: int) -> dict:
@@ -195,6 +184,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--latency", type=float, default=2.0, help="seconds before each answer")
     args = parser.parse_args(argv)
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "stgy.settings")
+    os.environ.setdefault("SECRET_KEY", "bench-not-secret")
     import django
 
     django.setup()

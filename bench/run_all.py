@@ -73,7 +73,10 @@ def template_name(size: str, seed: int) -> str:
 
 
 def manage(db: str, *args: str, log=None) -> None:
-    env = {**os.environ, "DATABASE_URL": pg_url(db), "DJANGO_SETTINGS_MODULE": "stgy.settings"}
+    env = {
+        "SECRET_KEY": "bench-not-secret", **os.environ, "DATABASE_URL": pg_url(db),
+        "DJANGO_SETTINGS_MODULE": "stgy.settings",
+    }
     for name in [k for k in env if k.startswith("STGY_") or k == "REDIS_URL"]:
         env.pop(name)
     subprocess.run([PYTHON, "manage.py", *args], cwd=ROOT, env=env, check=True, stdout=log, stderr=log)

@@ -15,6 +15,7 @@ from django import forms
 from django.contrib import admin
 
 from . import services
+from .admin_base import ReadOnlyAdmin
 from .services import agreements
 from .errors import DomainError
 from .ids import id_to_hex
@@ -55,17 +56,6 @@ class ServiceAdmin(admin.ModelAdmin):
         # counters; the read-only admins of those rows must not veto it.
         deleted, counts, _perms_needed, protected = super().get_deleted_objects(objs, request)
         return deleted, counts, set(), protected
-
-
-class ReadOnlyAdmin(admin.ModelAdmin):
-    def has_add_permission(self, request, obj=None):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
 
 
 # ------------------------------------------------------------------------- users
@@ -320,7 +310,7 @@ class PostAdmin(ServiceAdmin):
 
     @admin.display(description="content")
     def short(self, obj):
-        return obj.snippet[:80]
+        return obj.snippet_text[:80]
 
     def delete_model(self, request, obj):
         services.post_delete(request.user, obj.id)

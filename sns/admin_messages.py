@@ -11,7 +11,7 @@ from django.contrib import admin, messages
 from django.db.models import Exists, OuterRef
 from django.utils.html import format_html, format_html_join
 
-from .admin import ReadOnlyAdmin
+from .admin_base import ReadOnlyAdmin
 from .ids import id_to_hex
 from .models_messages import Conversation, Message, MessageReport, ReportStatus
 from .services import messages as message_services

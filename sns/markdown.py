@@ -1,4 +1,5 @@
-"""Markdown for posts and introductions: sanitised HTML, plain text and snippets.
+"""Markdown for posts and introductions: sanitised HTML and plain text. (The stored
+`snippet` is the original's node tree, made by sns/mdtree.)
 
 markdown-it-py renders CommonMark with raw HTML disabled; nh3 (Ammonia) then
 sanitises the result, so no script, event handler or javascript: URL survives even
@@ -20,8 +21,6 @@ _ALLOWED_TAGS = {
     "td",
 }
 _ALLOWED_ATTRIBUTES = {"a": {"href", "title"}, "img": {"src", "alt", "title"}, "ol": {"start"}}
-_SNIPPET_CHARS = 300
-_SNIPPET_LINES = 10
 _CACHED_RENDERINGS = 2048
 _CACHED_TEXT_CHARS = 12000  # a post's content limit is 10,000 pseudo tokens
 
@@ -156,17 +155,6 @@ def _inline_text(token) -> str:
         elif child.type == "image":
             parts.append(child.content)
     return "".join(parts)
-
-
-def make_snippet(markdown_text: str) -> str:
-    """A short plain-text excerpt for cards and list views."""
-    text = to_plain_text(markdown_text)
-    lines = text.split("\n")
-    cut = len(lines) > _SNIPPET_LINES
-    text = "\n".join(lines[:_SNIPPET_LINES])
-    if len(text) > _SNIPPET_CHARS:
-        text, cut = text[:_SNIPPET_CHARS], True
-    return text.rstrip() + ("…" if cut else "")
 
 
 def folded_plain_text(markdown_text: str) -> str:

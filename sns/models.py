@@ -14,6 +14,7 @@ from django.utils.crypto import salted_hmac
 from django.db.models import Q
 
 from .ids import HexIdentified, IdDated, id_to_hex, new_id
+from .mdtree import make_snippet, snippet_text
 
 
 class AiTier(models.TextChoices):
@@ -29,6 +30,7 @@ class UserManager(BaseUserManager):
         if not email:
             raise ValueError("email is required")
         fields.setdefault("nickname", email.split("@")[0][:50])
+        fields.setdefault("snippet", make_snippet(fields.get("introduction", "")))
         user = self.model(email=self.normalize_email(email).lower(), **fields)
         user.set_password(password)
         user.save(using=self._db)
@@ -44,7 +46,8 @@ class User(IdDated, AbstractBaseUser):
     email = models.EmailField(max_length=100, unique=True)
     nickname = models.CharField(max_length=50)
     introduction = models.TextField(blank=True, default="")
-    snippet = models.CharField(max_length=4096, blank=True, default="")
+    # The original's serialised snippet tree (sns/mdtree, docs/data-model.md "Snippets").
+    snippet = models.TextField(blank=True, default="")
     avatar = models.CharField(max_length=100, null=True, blank=True)
     locale = models.CharField(max_length=50, default="en-US")
     timezone = models.CharField(max_length=50, default="UTC")
@@ -84,6 +87,11 @@ class User(IdDated, AbstractBaseUser):
     @property
     def is_ai(self) -> bool:
         return self.ai_model is not None
+
+    @property
+    def snippet_text(self) -> str:
+        """The snippet as plain text, for our own pages."""
+        return snippet_text(self.snippet)
 
     # Django admin integration: admins are staff and superusers.
     @property
@@ -126,7 +134,8 @@ class Post(IdDated, models.Model):
     # No foreign key, as in the original: deleting a parent leaves its replies in place.
     reply_to = models.BigIntegerField(null=True, blank=True)
     content = models.TextField()
-    snippet = models.CharField(max_length=4096, blank=True, default="")
+    # The original's serialised snippet tree (sns/mdtree, docs/data-model.md "Snippets").
+    snippet = models.TextField(blank=True, default="")
     locale = models.CharField(max_length=50, null=True, blank=True)
     allow_likes = models.BooleanField(default=True)
     allow_replies = models.BooleanField(default=True)
@@ -160,6 +169,11 @@ class Post(IdDated, models.Model):
     @property
     def is_reply(self) -> bool:
         return self.reply_to is not None
+
+    @property
+    def snippet_text(self) -> str:
+        """The snippet as plain text, for our own pages."""
+        return snippet_text(self.snippet)
 
     @property
     def tag_names(self) -> list[str]:

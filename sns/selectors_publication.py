@@ -171,4 +171,4 @@ def pub_stats(owner_id: int) -> PubStats:
 
 def digest(post: Post) -> str:
     """A one-line plain-text excerpt of a post, at most DIGEST_CHARS characters."""
-    return " ".join((post.snippet or "").split())[:DIGEST_CHARS]
+    return " ".join(post.snippet_text.split())[:DIGEST_CHARS]

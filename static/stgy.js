@@ -1,11 +1,38 @@
 // STGY pages work without JavaScript; this file only adds conveniences: a Markdown
 // preview (rendered and sanitised by the server, the same code as the post page),
 // filling the sign-up form's language and time zone from the browser, and loading a
-// post page's "Related posts" box after the page when it was not ready in time, and
-// filters that apply when chosen.
+// post page's "Related posts" box after the page when it was not ready in time,
+// filters that apply when chosen, character counters, the header's counts and "N new
+// posts" kept current by light polling (/live), and older posts loaded on scroll.
 "use strict";
 
 document.addEventListener("DOMContentLoaded", function () {
+  // A live character count under every box with a limit (the browser's maxlength stops
+  // typing at it; JavaScript strings count UTF-16 units, as the server does).
+  document.querySelectorAll("textarea[data-limit]").forEach(function (box) {
+    var limit = parseInt(box.getAttribute("data-limit"), 10);
+    var counter = document.createElement("span");
+    counter.className = "char-counter small";
+    counter.id = (box.id || "box") + "-counter";
+    counter.setAttribute("aria-live", "polite");
+    box.insertAdjacentElement("afterend", counter);
+    var described = box.getAttribute("aria-describedby");
+    box.setAttribute("aria-describedby", (described ? described + " " : "") + counter.id);
+    function update() {
+      var left = limit - box.value.length;
+      counter.textContent = box.value.length.toLocaleString() + " / " + limit.toLocaleString() + " characters";
+      counter.classList.toggle("near", left < limit / 10);
+    }
+    box.addEventListener("input", update);
+    update();
+  });
+  live();
+  infiniteTimeline();
+  // A link to a reply folded deep in a thread opens the folds around it.
+  var target = location.hash && document.getElementById(location.hash.slice(1));
+  for (var node = target; node; node = node.parentElement) {
+    if (node.tagName === "DETAILS") node.open = true;
+  }
   // A filter that applies as soon as it is chosen (the form also has a button without JS).
   document.querySelectorAll("select[data-autosubmit]").forEach(function (select) {
     select.addEventListener("change", function () { select.form.submit(); });
@@ -77,3 +104,79 @@ document.addEventListener("DOMContentLoaded", function () {
     }
   });
 });
+
+// Light polling (every 30 s while the page is visible): the header's unread counts and,
+// on the first page of a timeline, "N new posts" — a link that reloads the tab.
+function live() {
+  var timeline = document.querySelector("[data-live-url]:not(body)");
+  var url = (timeline || document.body).getAttribute("data-live-url");
+  if (!url) return;
+  function setCount(link, n, testid) {
+    if (!link) return;
+    var badge = link.querySelector(".count");
+    if (!n) { if (badge) badge.remove(); return; }
+    if (!badge) {
+      badge = document.createElement("span");
+      badge.className = "count";
+      badge.setAttribute("data-testid", testid);
+      link.appendChild(document.createTextNode(" "));
+      link.appendChild(badge);
+    }
+    badge.textContent = String(n);
+  }
+  function poll() {
+    if (document.hidden) return;
+    fetch(url, { credentials: "same-origin", headers: { Accept: "application/json" } })
+      .then(function (r) { return r.ok ? r.json() : null; })
+      .then(function (data) {
+        if (!data) return;
+        setCount(document.querySelector(".nav-notifications"), data.unreadNotifications, "unread-count");
+        setCount(document.querySelector(".nav-messages"), data.unreadMessages, "unread-messages");
+        var banner = document.querySelector("[data-new-posts]");
+        if (banner && data.newPosts) {
+          banner.querySelector("a").textContent = (data.newPosts > 99 ? "99+" : data.newPosts) +
+            (data.newPosts === 1 ? " new post" : " new posts") + " — show";
+          banner.hidden = false;
+        }
+      })
+      .catch(function () {});
+  }
+  var seconds = parseFloat(document.body.getAttribute("data-live-seconds")) || 30;
+  setInterval(poll, seconds * 1000);
+  document.addEventListener("visibilitychange", poll);
+}
+
+// Older posts load as the reader reaches the end of a timeline; the pager's "Older" link
+// stays the way without JavaScript (and is what is fetched).
+function infiniteTimeline() {
+  var timeline = document.querySelector("[data-infinite]");
+  if (!timeline || !("IntersectionObserver" in window)) return;
+  var loading = false;
+  var observer = new IntersectionObserver(function (entries) {
+    entries.forEach(function (entry) {
+      if (!entry.isIntersecting || loading) return;
+      var next = entry.target;
+      loading = true;
+      fetch(next.href, { credentials: "same-origin" })
+        .then(function (r) { return r.ok ? r.text() : null; })
+        .then(function (html) {
+          if (!html) return;
+          var doc = new DOMParser().parseFromString(html, "text/html");
+          doc.querySelectorAll("[data-testid=timeline] > article.post").forEach(function (post) {
+            timeline.appendChild(document.importNode(post, true));
+          });
+          var pager = document.querySelector("nav.pager");
+          var fresh = doc.querySelector("nav.pager");
+          observer.unobserve(next);
+          if (pager && fresh) { pager.replaceWith(document.importNode(fresh, true)); watch(); }
+          else if (pager) { pager.remove(); }
+        })
+        .finally(function () { loading = false; });
+    });
+  }, { rootMargin: "400px" });
+  function watch() {
+    var older = document.querySelector("nav.pager a[rel=next]");
+    if (older) observer.observe(older);
+  }
+  watch();
+}

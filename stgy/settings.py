@@ -31,7 +31,9 @@ def _num(name, default, cast=int):
         raise ImproperlyConfigured(f"{name} must be a number, got {raw!r}") from exc
 
 
-DEBUG = env.bool("DEBUG", default=True)
+# Off unless asked for: a deployment that forgets a variable must not run with debug
+# pages and a fixed key. bin/demo and the test settings (tests/settings.py) turn it on.
+DEBUG = env.bool("DEBUG", default=False)
 SECRET_KEY = env.str("SECRET_KEY", default="")
 if not SECRET_KEY:
     if not DEBUG:
@@ -58,6 +60,7 @@ MIDDLEWARE = [
     "stgy.security_headers.SecurityHeadersMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    "stgy.ops.middleware.RequestMetricsMiddleware",  # after static files: routes only
     "sns.api.cors.ApiCorsMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "sns.sessions.SlidingSessionMiddleware",
@@ -277,10 +280,12 @@ LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
+    "filters": {"plain_refusals": {"()": "stgy.log_filters.PlainRefusals"}},
     "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
     "root": {"handlers": ["console"], "level": env.str("LOG_LEVEL", default="INFO")},
     "loggers": {
         "django.db.backends": {"level": "INFO"},
+        "django.request": {"filters": ["plain_refusals"]},
         # One line per LLM HTTP request drowns everything else; usage rows record them.
         "httpx": {"level": "WARNING"},
         "httpx2": {"level": "WARNING"},
@@ -305,6 +310,8 @@ STGY_NOTIFICATION_PAYLOAD_RECORDS = _num("STGY_NOTIFICATION_PAYLOAD_RECORDS", 10
 STGY_NOTIFICATION_RETENTION_DAYS = _num("STGY_NOTIFICATION_RETENTION_DAYS", 31)
 STGY_NOTIFY_FROM_AI_USERS = env.bool("STGY_NOTIFY_FROM_AI_USERS", default=True)
 # Direct messages and AI boundaries (docs/messages.md)
+# How often open pages ask /live for new posts and unread counts (static/stgy.js).
+STGY_LIVE_POLL_SECONDS = _num("STGY_LIVE_POLL_SECONDS", 30, float)
 STGY_MESSAGE_LENGTH_LIMIT = _num("STGY_MESSAGE_LENGTH_LIMIT", 10000)
 STGY_HOURLY_MESSAGES_COUNT_LIMIT = _num("STGY_HOURLY_MESSAGES_COUNT_LIMIT", 60)
 STGY_HOURLY_MESSAGES_TO_ONE_COUNT_LIMIT = _num("STGY_HOURLY_MESSAGES_TO_ONE_COUNT_LIMIT", 20)
@@ -381,22 +388,30 @@ STGY_AI_USER_SKIP_PEER_IMPRESSION_UPDATE_DAYS = _num(
 )
 STGY_AI_USER_SKIP_INTEREST_UPDATE_DAYS = _num("STGY_AI_USER_SKIP_INTEREST_UPDATE_DAYS", 0.0, float)
 STGY_AI_USER_SKIP_NEW_POST_DAYS = _num("STGY_AI_USER_SKIP_NEW_POST_DAYS", 1.0, float)
+# Hourly caps on what AI users write, by the cycle and the respond path alike
+# (agents/rate_limits.py; docs/respond-path.md, "Rate limits").
 STGY_AI_USER_HOURLY_ROOT_POSTS_LIMIT = _num("STGY_AI_USER_HOURLY_ROOT_POSTS_LIMIT", 4)
+STGY_AI_USER_HOURLY_REPLIES_LIMIT = _num("STGY_AI_USER_HOURLY_REPLIES_LIMIT", 10)
+STGY_AI_USER_HOURLY_MESSAGES_LIMIT = _num("STGY_AI_USER_HOURLY_MESSAGES_LIMIT", 6)
+STGY_AI_USER_HOURLY_MESSAGES_TO_ONE_LIMIT = _num("STGY_AI_USER_HOURLY_MESSAGES_TO_ONE_LIMIT", 2)
+STGY_AI_HOURLY_ACTIONS_LIMIT = _num("STGY_AI_HOURLY_ACTIONS_LIMIT", 600)
+# An AI user writing first to a friend (agents/cycle/outreach.py): the share of cycles
+# in which it looks, and how recently the person must have written to it.
+STGY_AI_USER_OUTREACH_PROBABILITY = _num("STGY_AI_USER_OUTREACH_PROBABILITY", 0.2, float)
+STGY_AI_USER_OUTREACH_RECENT_DAYS = _num("STGY_AI_USER_OUTREACH_RECENT_DAYS", 30.0, float)
 STGY_AI_USER_FOLLOWEE_ACTIVE_DAYS = _num("STGY_AI_USER_FOLLOWEE_ACTIVE_DAYS", 30.0, float)
 
 # --- The respond path: answers to people who reply to an AI user (docs/respond-path.md) ---
 STGY_RESPOND_BATCH = _num("STGY_RESPOND_BATCH", 5)
 STGY_RESPOND_LEASE_SECONDS = _num("STGY_RESPOND_LEASE_SECONDS", 900)
-STGY_RESPOND_HOURLY_LIMIT = _num("STGY_RESPOND_HOURLY_LIMIT", 10)
-STGY_RESPOND_FLEET_HOURLY_LIMIT = _num("STGY_RESPOND_FLEET_HOURLY_LIMIT", 600)
+# How long a cycle's writing stage waits for a respond run of the same AI user to end.
+STGY_CYCLE_WRITING_WAIT_SECONDS = _num("STGY_CYCLE_WRITING_WAIT_SECONDS", 120, float)
 STGY_RESPOND_MAX_AI_TURNS = _num("STGY_RESPOND_MAX_AI_TURNS", 6)
 STGY_RESPOND_LENGTH = _num("STGY_RESPOND_LENGTH", 500)
 STGY_RESPOND_SWEEP_MIN_AGE_SECONDS = _num("STGY_RESPOND_SWEEP_MIN_AGE_SECONDS", 60)
 STGY_RESPOND_EVENT_RETENTION_DAYS = _num("STGY_RESPOND_EVENT_RETENTION_DAYS", 31)
 # Direct messages to AI users (docs/respond-path.md, "Direct messages").
 STGY_RESPOND_AI_MESSAGES = env.bool("STGY_RESPOND_AI_MESSAGES", default=False)
-STGY_RESPOND_DM_HOURLY_LIMIT = _num("STGY_RESPOND_DM_HOURLY_LIMIT", 6)
-STGY_RESPOND_DM_PER_PERSON_HOURLY_LIMIT = _num("STGY_RESPOND_DM_PER_PERSON_HOURLY_LIMIT", 2)
 STGY_MENTION_NOTIFY_LIMIT = _num("STGY_MENTION_NOTIFY_LIMIT", 5)
 # Relationships of AI users with their peers (docs/respond-path.md, "Relationships").
 STGY_RELATIONSHIP_HALF_LIFE_DAYS = _num("STGY_RELATIONSHIP_HALF_LIFE_DAYS", 14.0, float)
@@ -424,6 +439,25 @@ STGY_AI_POST_RECOMMEND_VEC_CANDIDATES = _num("STGY_AI_POST_RECOMMEND_VEC_CANDIDA
 # Embedded mode runs tasks on a background thread; tests set this to run them inline.
 STGY_EAGER_TASKS_INLINE = env.bool("STGY_EAGER_TASKS_INLINE", default=False)
 
+# --- Operator endpoints: /health, /metrics, /db-stats (docs/operations.md) ---
+# Who may read /metrics besides an admin's session: a scraper sending
+# "Authorization: Bearer <token>", or a client from these networks.
+STGY_METRICS_TOKEN = env.str("STGY_METRICS_TOKEN", default="")
+STGY_METRICS_ALLOWED_NETWORKS = env.list(
+    "STGY_METRICS_ALLOWED_NETWORKS", default=["127.0.0.0/8", "::1/128"]
+)
+# The private API roots of every web backend, for /metrics/aggregation (empty: this one).
+STGY_BACKEND_API_PRIVATE_URL_LIST = env.list("STGY_BACKEND_API_PRIVATE_URL_LIST", default=[])
+
+# --- Geocoding: /geo/encode, /geo/decode (docs/api.md, "Geo") ---
+# NDJSON place files in the original's format; the default is a small sample of a few
+# places around Tokyo. Point it at the original's generated geo-japan.ndjson for Japan.
+STGY_GEO_STATIC_JSON_FILES = env.list("STGY_GEO_STATIC_JSON_FILE", default=[]) or [
+    str(BASE_DIR / "sns" / "geo" / "sample.ndjson")
+]
+# Geocoder time per user and day (admins unlimited), the day counted in this zone.
+STGY_DAILY_GEO_TIMER_LIMIT_MS = _num("STGY_DAILY_GEO_TIMER_LIMIT_MS", 120_000)
+STGY_DEFAULT_TIMEZONE = env.str("STGY_DEFAULT_TIMEZONE", default="Asia/Tokyo")
 # --- Public sites (docs/publication.md) ---
 # Days of page views that pub-ranking and pub-stats count (the original's default).
 STGY_PUB_VIEW_RETENTION_DAYS = max(1, _num("STGY_PUB_VIEW_RETENTION_DAYS", 15))

@@ -4,6 +4,7 @@ from django.urls import include, path, re_path
 from django.views.generic.base import RedirectView
 from drf_spectacular.views import SpectacularAPIView
 
+from agents.web.memory_page import memory as ai_memory_page
 from sns.api.errors import api_not_found
 from stgy.api_docs import ApiDocsView
 
@@ -11,6 +12,7 @@ api_patterns = [
     path("", include("sns.api.urls")),
     path("", include("agents.api.urls")),
     path("", include("agents.api.ai_posts_urls")),
+    path("", include("stgy.ops.urls")),
     path("openapi.yml", SpectacularAPIView.as_view(permission_classes=[]), name="openapi"),
     path("docs", ApiDocsView.as_view(url_name="openapi"), name="api-docs"),
     re_path(r"", api_not_found),  # last: every other /api/ path
@@ -21,6 +23,8 @@ urlpatterns = [
     path("favicon.ico", RedirectView.as_view(url=static("favicon.svg"), permanent=True)),
     path("admin/", admin.site.urls),
     path("agents/", include("agents.web.urls")),
+    # Among the users' pages, but the agents app's: sns links to it only by name.
+    path("users/<str:user_hex>/memory", ai_memory_page, name="ai-memory"),
     path("api/", include(api_patterns)),
     # The same API under the path the original's frontend and import tools use behind
     # their proxy; names namespaced, so reverse() keeps giving /api/ URLs.

@@ -9,13 +9,14 @@ from rest_framework import serializers
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from agents.access import access_ai_model, chat_tier
 from agents.embeddings import UnsupportedEmbedder, embed_features
 from agents.llm import gateway
 from agents.vectors import features_to_b64
 from sns.api.params import optional_id
 from sns.api import schema
 from sns.api.permissions import LoginRequired, Public
-from sns.errors import Forbidden, InvalidInput, NotFound
+from sns.errors import InvalidInput, NotFound
 
 from .common import (
     AiDisabled,
@@ -94,19 +95,7 @@ def _chat_tier(user, body: dict) -> str:
     """Whose tier a proxied chat uses: an admin may name one, everyone else uses their own."""
     raw = body.get("model")
     requested = raw.strip() if isinstance(raw, str) else ("" if raw is None else str(raw))
-    if user.is_admin:
-        if requested:
-            if requested not in gateway.TIERS:
-                raise InvalidInput("no such model")
-            return requested
-        if not user.ai_model:
-            raise InvalidInput("model is required")
-        return user.ai_model
-    if requested:
-        raise Forbidden("model override not allowed")
-    if not user.ai_model:
-        raise Forbidden("no model configured for this user")
-    return user.ai_model
+    return chat_tier(user, requested)
 
 
 def _chat_messages(body: dict) -> list[dict[str, str]]:
@@ -195,8 +184,7 @@ class AiFeaturesView(APIView):
         body = json_object(request)
         if "model" in body:
             raise InvalidInput("model is not accepted for feature generation")
-        if not request.user.is_admin and not request.user.ai_model:
-            raise Forbidden("no model configured for this user")
+        access_ai_model(request.user)
         text = body.get("input")
         if not isinstance(text, str) or not text.strip():
             raise InvalidInput("input is required")

@@ -12,6 +12,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from agents import memory
+from agents.access import access_ai_model
 from agents.embeddings import model_name
 from agents.embeddings.inputs import interest_embedding_input
 from agents.llm import gateway
@@ -19,7 +20,7 @@ from agents.tags import normalize_interest_tags
 from agents.vectors import DIM, features_from_b64
 from sns.api import schema
 from sns.api.params import optional_id
-from sns.errors import Forbidden, InvalidInput, NotFound
+from sns.errors import InvalidInput, NotFound
 
 from . import shapes
 from .ai_views import embed_for_api
@@ -81,8 +82,7 @@ def _interest_features(request, body: dict, interest: str, tags: list[str]) -> t
         raise InvalidInput("features is required")
     if "model" in body:
         raise InvalidInput("model is not accepted for feature generation")
-    if not request.user.is_admin and not request.user.ai_model:
-        raise Forbidden("no model configured for this user")
+    access_ai_model(request.user)
     text = interest_embedding_input(interest.strip(), tags[:SERVER_EMBED_TAGS], "")
     return embed_for_api(text, request.user)
 

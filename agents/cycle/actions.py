@@ -16,6 +16,7 @@ from django.db.models import OuterRef, Subquery
 
 from agents.llm.parsing import parse_reply
 from agents.models import PeerImpression, PostImpression
+from agents.rate_limits import HourlyWrites
 from agents.respond.contact import contact_refusal
 from agents.textmeasure import truncate_pt
 from sns import services
@@ -106,6 +107,8 @@ def likes_and_replies(ctx: StageContext) -> dict[str, Any]:
     ctx.details["likes"] = likes
 
     to_reply, replies = _contact_allowed(me, [item for item in plan if item["reply"]])
+    to_reply, capped = _within_hourly_caps(me, to_reply)
+    replies += capped
     if to_reply:
         replies += _write_replies(ctx, to_reply)
     ctx.details["replies"] = replies
@@ -123,11 +126,32 @@ def _contact_allowed(me, items: list[dict]) -> tuple[list[dict], list[dict]]:
         if refusal is None:
             allowed.append(item)
             continue
-        gate, why = refusal
-        refused.append({
-            "postId": post.hex_id, "rank": item["rank"], "sim": item["sim"], "judgement": "shouldReply",
-            "error": f"refused: {gate}: {why}",
-        })
+        refused.append(_refusal_record(item, *refusal))
+    return allowed, refused
+
+
+def _refusal_record(item: dict, gate: str, why: str) -> dict:
+    return {
+        "postId": item["post"].hex_id, "rank": item["rank"], "sim": item["sim"], "judgement": "shouldReply",
+        "error": f"refused: {gate}: {why}",
+    }
+
+
+def _within_hourly_caps(me, items: list[dict]) -> tuple[list[dict], list[dict]]:
+    """The replies the hourly caps leave room for (the AI user's and the fleet's,
+    shared with the respond path: agents/rate_limits.py), best-ranked first."""
+    if not items:
+        return [], []
+    writes = HourlyWrites.load(me.id)
+    allowed, refused = [], []
+    for item in items:
+        for gate, why in (("hourly_fleet", writes.fleet_refusal()), ("hourly_replies", writes.replies_refusal())):
+            if why is not None:
+                refused.append(_refusal_record(item, gate, why))
+                break
+        else:
+            allowed.append(item)
+            writes.count("reply")
     return allowed, refused
 
 

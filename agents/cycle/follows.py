@@ -28,6 +28,7 @@ from sns.selectors import newest_posts_q
 
 from . import inputs
 from .context import StageContext
+from .outreach import outreach
 
 POSTS_FETCHED = 12
 VECTORS_USED = 10
@@ -144,7 +145,10 @@ def follow_management(ctx: StageContext) -> dict[str, Any]:
         for uid in to_follow
     ]
     ctx.details["follows"], ctx.details["unfollows"] = follows, unfollows
-    return {"candidates": len(candidate_ids), "followees": len(current_ids), "followed": len(follows), "unfollowed": len(unfollows)}
+    return {
+        "candidates": len(candidate_ids), "followees": len(current_ids), "followed": len(follows),
+        "unfollowed": len(unfollows), **outreach(ctx),
+    }
 
 
 def _raise_if_refused(outcome) -> None:

@@ -12,11 +12,11 @@ from django.utils import timezone
 
 from agents.llm.parsing import parse_new_post
 from agents.models import AiPostTag
+from agents.rate_limits import HourlyWrites
 from agents.recent_texts import recent_ai_texts, title_of
 from agents.tags import parse_tags_field
 from agents.textmeasure import truncate_pt
 from sns import services
-from sns.ids import min_id_at
 from sns.models import Post
 
 from . import inputs
@@ -51,18 +51,12 @@ def new_post(ctx: StageContext) -> dict[str, Any]:
         ctx.details["newPost"] = {"skipped": f"latest root post is younger than {skip_days} days"}
         return {"skipped": "recent root post"}
 
-    limit = settings.STGY_AI_USER_HOURLY_ROOT_POSTS_LIMIT
-    if limit > 0:
-        hour_ago = timezone.now() - timedelta(hours=1)
-        recent_roots = Post.objects.filter(
-            owner_id=me.id, reply_to__isnull=True, id__gte=min_id_at(hour_ago)
-        ).count()
-        if recent_roots >= limit:
-            # A refusal, recorded like a rule's verdict: the limit binds, nothing broke.
-            ctx.details["newPost"] = {
-                "refused": "hourly_root_posts", "limit": limit, "count": recent_roots,
-            }
-            return {"skipped": f"{recent_roots} root posts in the last hour (limit {limit})"}
+    writes = HourlyWrites.load(me.id)
+    for gate, why in (("hourly_fleet", writes.fleet_refusal()), ("hourly_root_posts", writes.root_posts_refusal())):
+        if why is not None:
+            # A refusal, recorded like a rule's verdict: the cap binds, nothing broke.
+            ctx.details["newPost"] = {"refused": gate, "why": why}
+            return {"skipped": why}
 
     seeds = own[: min(SEED_POSTS, settings.STGY_AI_USER_READ_POST_LIMIT)]
     chains = inputs.ancestor_chains(me.id, seeds, depth=CONTEXT_ITEMS, with_summary=True)

@@ -16,6 +16,7 @@ from django.db.models import Count, Q, Sum
 from django.utils import timezone
 
 from agents.models import CycleRun, Interest, LlmUsage
+from agents.respond.turn import WritingTurnBusy, writing_turn
 from sns.models import User
 
 from . import STAGES
@@ -40,6 +41,8 @@ STAGE_FUNCTIONS = {
     "follow_management": follow_management,
 }
 assert tuple(STAGE_FUNCTIONS) == STAGES
+# The stages that write as the AI user take the writing turn the respond path takes.
+WRITING_STAGES = frozenset({"likes_and_replies", "new_post", "follow_management"})
 
 
 def cycle_begin(user_id: int) -> CycleRun | None:
@@ -74,7 +77,14 @@ def stage_execute(run_id: int, stage: str) -> dict[str, Any]:
     ctx = StageContext(run=run, stage=stage)
     started = time.monotonic()
     try:
-        result = STAGE_FUNCTIONS[stage](ctx) or {}
+        if stage in WRITING_STAGES:
+            try:
+                with writing_turn(run.user_id, run.pk):
+                    result = STAGE_FUNCTIONS[stage](ctx) or {}
+            except WritingTurnBusy as busy:
+                result = {"skipped": str(busy)}
+        else:
+            result = STAGE_FUNCTIONS[stage](ctx) or {}
         outcome = "skipped" if "skipped" in result else "ok"
         record = {"outcome": outcome, **result}
     except Exception as exc:  # the chain never breaks: record and go on

@@ -12,7 +12,7 @@ from __future__ import annotations
 from django.db import IntegrityError, transaction
 
 from sns import services
-from sns.markdown import make_snippet
+from sns.mdtree import make_snippet
 from sns.models import User
 
 from . import seed_data

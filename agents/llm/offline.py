@@ -14,7 +14,7 @@ import json
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from agents.llm.offline_respond import respond_answer
+from agents.llm.offline_respond import open_message, respond_answer
 from agents.llm.offline_tags import NDC_LABELS, make_tags, ndc_tag
 from agents.llm.offline_talk import TALK, conversation, load_recent, pick_fresh
 from agents.llm.offline_text import (
@@ -41,6 +41,7 @@ DEFAULT_MAX_CHARS = {
     "reply-post": 1000,
     "respond": 500,
     "respond-message": 500,
+    "open-message": 500,
     "post-summary": 1000,
 }
 
@@ -325,6 +326,7 @@ _WRITERS: dict[str, Callable[[_Ctx], dict[str, Any]]] = {
     "reply-post": _reply_post,
     "respond": respond_answer,
     "respond-message": respond_answer,
+    "open-message": open_message,
     "post-summary": _post_summary,
 }
 

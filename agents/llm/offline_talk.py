@@ -82,6 +82,12 @@ TALK: dict[str, dict[str, Any]] = {
             "Thanks for the message, {nick}; tell me a little more and I will answer properly.",
             "{nick}, thanks for writing; what would you like to talk about?",
         ),
+        # Writing first, about something the person wrote (task open-message).
+        "reach_out": (
+            "Something you wrote came back to me today.",
+            "I kept thinking about your last post.",
+            "Your post stayed with me.",
+        ),
     },
     "ja": {
         "open": {
@@ -140,6 +146,11 @@ TALK: dict[str, dict[str, Any]] = {
         "bare_dm": (
             "{nick}さん、メッセージありがとうございます。もう少し聞かせてもらえたら、きちんとお返事します。",
             "{nick}さん、メッセージありがとうございます。何について話しましょう？",
+        ),
+        "reach_out": (
+            "今日、あなたが書いていたことをふと思い出しました。",
+            "この前の投稿のことを、ずっと考えていました。",
+            "あの投稿が心に残っています。",
         ),
     },
 }

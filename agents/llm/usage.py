@@ -16,6 +16,7 @@ from django.conf import settings
 from django.utils import timezone
 
 from agents.models import LlmUsage
+from stgy.ops.metrics import record_llm_call
 
 log = logging.getLogger(__name__)
 _MILLION = Decimal(1_000_000)
@@ -78,8 +79,9 @@ def usage_row(
     attempts: int = 0,
     error: str = "",
 ) -> LlmUsage:
-    """An unsaved usage row; `usage_record` saves it at once."""
-    return LlmUsage(
+    """An unsaved usage row; `usage_record` saves it at once. Every gateway call makes
+    exactly one, so the Prometheus counters of model calls are counted here."""
+    row = LlmUsage(
         created_at=timezone.now(),
         user_id=user_id,
         run_id=run_id,
@@ -98,6 +100,12 @@ def usage_row(
         outcome=outcome,
         error=error[:_ERROR_LIMIT],
     )
+    record_llm_call(
+        provider=row.provider, model=row.model, task=row.task, outcome=outcome,
+        prompt_tokens=prompt_tokens, completion_tokens=completion_tokens,
+        cached_tokens=cached_tokens, cost=row.cost, latency_ms=latency_ms,
+    )
+    return row
 
 
 def usage_record(**fields) -> LlmUsage:

@@ -9,17 +9,14 @@ a refusal closes the event as refused.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
-from datetime import timedelta
+from dataclasses import dataclass
 from types import SimpleNamespace
 
 from django.conf import settings
-from django.db.models import Count
-from django.utils import timezone
 
 from agents.budget import budget_refusal
 from agents.llm.gateway import ai_enabled
-from agents.models import AttentionEvent
+from agents.rate_limits import HourlyWrites
 from sns.access import is_blocked_annotated
 from sns.models import User
 from sns.selectors_boundaries import ai_contact_allowed, ai_contact_annotated
@@ -33,40 +30,10 @@ AI_RUN_LENGTH = 3
 
 
 @dataclass
-class RateCounts:
-    """Answers written through this path in the last hour, kept current by the run."""
-
-    user: int
-    fleet: int
-    messages: int = 0  # messages the AI user answered
-    messages_to: dict[int, int] = field(default_factory=dict)  # ...per person
-
-    @classmethod
-    def load(cls, user_id: int) -> RateCounts:
-        since = timezone.now() - timedelta(hours=1)
-        answered = AttentionEvent.objects.filter(status=AttentionEvent.Status.ANSWERED, handled_at__gte=since)
-        per_person = dict(
-            answered.filter(user_id=user_id, kind=AttentionEvent.Kind.MESSAGE)
-            .values("sender_id").annotate(n=Count("id")).values_list("sender_id", "n")
-        )
-        return cls(
-            user=answered.filter(user_id=user_id).count(), fleet=answered.count(),
-            messages=sum(per_person.values()), messages_to=per_person,
-        )
-
-    def count_answer(self, event: AttentionEvent) -> None:
-        self.user += 1
-        self.fleet += 1
-        if event.kind == AttentionEvent.Kind.MESSAGE:
-            self.messages += 1
-            self.messages_to[event.sender_id] = self.messages_to.get(event.sender_id, 0) + 1
-
-
-@dataclass
 class GateInput:
     ai: User
     facts: EventFacts  # or facts_message.MessageFacts for a message event
-    counts: RateCounts
+    counts: HourlyWrites
 
 
 def _ai_enabled(g: GateInput) -> str | None:
@@ -136,14 +103,12 @@ def _loop_breaker(g: GateInput) -> str | None:
     return None
 
 
-def _hourly_user(g: GateInput) -> str | None:
-    limit = settings.STGY_RESPOND_HOURLY_LIMIT
-    return f"{g.counts.user} answers in the last hour (limit {limit})" if g.counts.user >= limit else None
+def _hourly_replies(g: GateInput) -> str | None:
+    return g.counts.replies_refusal()
 
 
 def _hourly_fleet(g: GateInput) -> str | None:
-    limit = settings.STGY_RESPOND_FLEET_HOURLY_LIMIT
-    return f"{g.counts.fleet} answers by all AI users in the last hour (limit {limit})" if g.counts.fleet >= limit else None
+    return g.counts.fleet_refusal()
 
 
 def _budget(g: GateInput) -> str | None:
@@ -161,7 +126,7 @@ GATES: tuple[tuple[str, Callable[[GateInput], str | None]], ...] = (
     ("allow_replies", _allow_replies),
     ("not_answered", _not_answered),
     ("loop_breaker", _loop_breaker),
-    ("hourly_user", _hourly_user),
+    ("hourly_replies", _hourly_replies),
     ("hourly_fleet", _hourly_fleet),
     ("budget", _budget),
 )

@@ -5,8 +5,6 @@ for messages per AI user and to one person."""
 
 from __future__ import annotations
 
-from django.conf import settings
-
 from . import gates as g_
 from .gates import GateInput
 
@@ -42,17 +40,11 @@ def _person_is_answering(g: GateInput) -> bool:
 
 
 def _hourly_messages(g: GateInput) -> str | None:
-    limit = settings.STGY_RESPOND_DM_HOURLY_LIMIT
-    n = g.counts.messages
-    return f"{n} messages answered in the last hour (limit {limit})" if n >= limit else None
+    return g.counts.messages_refusal()
 
 
 def _hourly_to_person(g: GateInput) -> str | None:
-    limit = settings.STGY_RESPOND_DM_PER_PERSON_HOURLY_LIMIT
-    n = g.counts.messages_to.get(g.facts.event.sender_id, 0)
-    if n < limit or _person_is_answering(g):
-        return None
-    return f"{n} messages to this person in the last hour, who is not answering (limit {limit})"
+    return g.counts.messages_to_refusal(g.facts.event.sender_id, answering=_person_is_answering(g))
 
 
 MESSAGE_GATES = (
@@ -64,7 +56,6 @@ MESSAGE_GATES = (
     ("boundaries", g_._boundaries),
     ("backoff", g_._backoff),
     ("not_answered", _not_answered),
-    ("hourly_user", g_._hourly_user),
     ("hourly_fleet", g_._hourly_fleet),
     ("hourly_messages", _hourly_messages),
     ("hourly_to_person", _hourly_to_person),

@@ -1,8 +1,11 @@
-"""The respond lease: at most one respond run of an AI user at a time.
+"""The respond lease: at most one writer among an AI user's respond runs and its
+cycle's writing stages (turn.py) at a time.
 
-It sits on the user's AgentState row beside the cycle's lease and is independent of
-it (a respond run never waits for a cycle). Claimed by a conditional UPDATE; it expires
-on its own, so a worker that dies mid-run never locks the user's answers out.
+It sits on the user's AgentState row beside the cycle's lease, which is independent of
+it (a cycle's reading stages never wait, and a respond run never waits at all).
+Claimed by a conditional UPDATE; it expires on its own, so a worker that dies mid-run
+never locks the user's answers out, and the same run may claim it again (a redelivered
+stage).
 """
 
 from __future__ import annotations
@@ -21,7 +24,7 @@ from agents.models import AgentState
 def respond_lease_claim(user_id: int, run_id: int) -> bool:
     now = timezone.now()
     until = now + timedelta(seconds=settings.STGY_RESPOND_LEASE_SECONDS)
-    free = Q(respond_lease_until__isnull=True) | Q(respond_lease_until__lt=now)
+    free = Q(respond_lease_until__isnull=True) | Q(respond_lease_until__lt=now) | Q(respond_lease_run=run_id)
     if AgentState.objects.filter(free, user_id=user_id).update(
         respond_lease_until=until, respond_lease_run=run_id
     ):

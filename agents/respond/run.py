@@ -17,6 +17,7 @@ from django.utils import timezone
 from agents.cycle import inputs
 from agents.cycle.llm_calls import run_job
 from agents.models import AttentionEvent, CycleRun, Interest
+from agents.rate_limits import HourlyWrites
 from sns.errors import DomainError
 from sns.ids import id_to_hex
 from sns.models import User
@@ -24,7 +25,7 @@ from sns.models import User
 from .events import event_close, events_claim, events_owed, respond_enqueue
 from .facts import EventFacts, facts_gather
 from .facts_message import MessageFacts, message_facts_gather
-from .gates import GATES, GateInput, RateCounts, gates_check
+from .gates import GATES, GateInput, gates_check
 from .gates_message import MESSAGE_GATES
 from .lease import respond_lease_claim, respond_lease_held, respond_lease_release
 from .prompt_input import message_job, respond_job
@@ -75,7 +76,7 @@ def _handle(ai: User, run: CycleRun, events: list[AttentionEvent]) -> list[dict[
     except Interest.DoesNotExist:
         interest = None
     profile = inputs.profile_excerpt(ai, interest)
-    counts = RateCounts.load(ai.id)
+    counts = HourlyWrites.load(ai.id)
     records = []
     posts = iter(facts_gather(ai, [e for e in events if e.kind != AttentionEvent.Kind.MESSAGE]))
     # In the claimed order; message events gather their facts one by one.
@@ -108,7 +109,7 @@ def _close(record: dict, event: AttentionEvent, status: str, why: str) -> None:
     record["result"], record["reason"] = status, why
 
 
-def _handle_one(ai: User, run: CycleRun, facts: EventFacts, counts: RateCounts, profile: dict) -> dict[str, Any]:
+def _handle_one(ai: User, run: CycleRun, facts: EventFacts, counts: HourlyWrites, profile: dict) -> dict[str, Any]:
     record = _record(facts)
     event = facts.event
     is_message = isinstance(facts, MessageFacts)
@@ -139,12 +140,12 @@ def _handle_one(ai: User, run: CycleRun, facts: EventFacts, counts: RateCounts, 
     if reply is None:
         _close(record, event, Status.REFUSED, "not_answered: the AI user replied to the post meanwhile")
         return record
-    counts.count_answer(event)
+    counts.count("reply")
     record["result"], record["replyId"] = Status.ANSWERED, reply.hex_id
     return record
 
 
-def _write_message(ai: User, run: CycleRun, facts: MessageFacts, job, counts: RateCounts, record: dict) -> dict:
+def _write_message(ai: User, run: CycleRun, facts: MessageFacts, job, counts: HourlyWrites, record: dict) -> dict:
     event = facts.event
     try:
         answer = message_answer_write(ai, event, facts, job.result, run)
@@ -154,7 +155,7 @@ def _write_message(ai: User, run: CycleRun, facts: MessageFacts, job, counts: Ra
     if answer is None:
         _close(record, event, Status.REFUSED, "not_answered: the AI user wrote in the conversation meanwhile")
         return record
-    counts.count_answer(event)
+    counts.count("message", to=event.sender_id)
     record["result"], record["answerMessageId"] = Status.ANSWERED, answer.hex_id
     if facts.is_request:
         record["request"] = "accepted"

@@ -21,6 +21,8 @@ from sns.errors import InvalidInput
 from sns.ids import parse_id
 from sns.models import User
 
+from .names import names_for
+
 RUNS_PER_PAGE = 25
 
 
@@ -43,6 +45,7 @@ def activity(request):
         runs = runs.filter(user=selected) if selected else runs.none()
     page = Paginator(runs, RUNS_PER_PAGE).get_page(request.GET.get("page"))
     rows = [_activity_row(run) for run in page]
+    names = names_for(*[{"newPost": row["details"].get("newPost")} for row in rows])
     ai_users = User.objects.filter(ai_model__isnull=False).order_by("nickname")
     return render(
         request,
@@ -53,6 +56,7 @@ def activity(request):
             "ai_users": ai_users,
             "selected": selected,
             "stage_names": STAGES,
+            "names": names,
             "llm": _llm_status(),
         },
     )
@@ -118,5 +122,6 @@ def run_detail(request, run_id: int):
             "usages": usages,
             "details": details,
             "candidates": details.get("candidates", [])[:100],
+            "names": names_for(details),
         },
     )

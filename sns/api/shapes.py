@@ -39,9 +39,12 @@ class UserLite(serializers.Serializer):
     countPosts = serializers.IntegerField()
 
 
+_SNIPPET_HELP = "JSON text: the serialised, cut Markdown node tree (docs/data-model.md, Snippets)"
+
+
 class User(UserLite):
     avatar = serializers.CharField(allow_null=True)
-    snippet = serializers.CharField()
+    snippet = serializers.CharField(help_text=_SNIPPET_HELP)
     isFollowedByFocusUser = _optional_flag()
     isFollowingFocusUser = _optional_flag()
     isBlockedByFocusUser = _optional_flag()
@@ -77,7 +80,7 @@ class PostLite(serializers.Serializer):
 
 
 class Post(PostLite):
-    snippet = serializers.CharField()
+    snippet = serializers.CharField(help_text=_SNIPPET_HELP)
     locale = serializers.CharField(allow_null=True)
     isLikedByFocusUser = _optional_flag()
     isRepliedByFocusUser = _optional_flag()

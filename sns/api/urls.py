@@ -4,6 +4,7 @@ from . import (
     agreement_views,
     auth_views,
     boundaries_views,
+    geo_views,
     messages_views,
     notifications_views,
     posts_views,
@@ -76,6 +77,9 @@ urlpatterns = [
     path("posts/<str:post_id>/lite", posts_views.PostLiteView.as_view(), name="post-lite"),
     path("posts/<str:post_id>/like", posts_views.PostLikeView.as_view(), name="post-like"),
     path("posts/<str:post_id>/likers", posts_views.PostLikersView.as_view(), name="post-likers"),
+    # geocoding (docs/api.md, "Geo")
+    path("geo/encode", geo_views.GeoEncodeView.as_view(), name="geo-encode"),
+    path("geo/decode", geo_views.GeoDecodeView.as_view(), name="geo-decode"),
     # notifications (docs/api.md §4)
     path("notifications/feed", notifications_views.NotificationsFeedView.as_view(), name="notifications-feed"),
     path("notifications/mark", notifications_views.NotificationMarkView.as_view(), name="notifications-mark"),

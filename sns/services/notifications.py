@@ -18,6 +18,7 @@ from django.utils import timezone
 
 from ..access import access_writable
 from ..errors import InvalidInput
+from ..mdtree import notification_text
 from ..models import Notification, Post, User
 from ..textguard import refuse_invalid
 
@@ -57,7 +58,7 @@ def notify_post_event(*, recipient_id: int, slot: str, actor: User, post) -> Non
             "userId": actor.hex_id,
             "userNickname": actor.nickname,
             "postId": post.hex_id,
-            "postSnippet": post.snippet[:200],
+            "postSnippet": notification_text(post.snippet),
         }
         transaction.on_commit(
             lambda: _record_event(recipient_id, slot, record, actor_id=actor.id, post_pk=post.id)

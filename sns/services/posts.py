@@ -13,7 +13,7 @@ from .. import mentions, throttle
 from ..access import access_post, access_writable, block_annotations, is_blocked_annotated
 from ..errors import Conflict, InvalidInput
 from ..ids import parse_id
-from ..markdown import make_snippet
+from ..mdtree import make_snippet
 from ..models import Follow, Post, PostTag, User
 from ..selectors_boundaries import ai_contact_annotated, ai_contact_annotations
 from ..text import normalize_content, normalize_locale, normalize_post_tags

@@ -13,7 +13,7 @@ from django.utils import timezone
 from .. import throttle
 from ..access import access_admin, access_user_self_or_admin, access_writable
 from ..errors import Conflict, Forbidden, InvalidInput
-from ..markdown import make_snippet
+from ..mdtree import make_snippet
 from ..models import AiTier, Follow, Like, Post, User
 from ..text import normalize_locale, normalize_timezone
 from ..textguard import checked_text, refuse_invalid, strip_invisible

@@ -22,7 +22,7 @@ from sns.ids import id_to_hex
 from sns.markdown import render_html
 from sns.mentions import mention_links
 
-from .templatetags.stgy_web import ago, hue, is_long, post_url, profile_url
+from .display import ago, hue, is_long, post_url, profile_url
 
 _REPLY_ICON = mark_safe(
     '<svg class="icon" viewBox="0 0 24 24" aria-hidden="true"><path d="M4 5h16v11H9l-5 4z"/></svg>'

@@ -5,6 +5,7 @@ is the services' to enforce, so a form never refuses what the API would accept."
 from __future__ import annotations
 
 from django import forms
+from django.conf import settings
 
 LOCALE_CHOICES = [
     ("en-US", "English (US)"),
@@ -83,6 +84,13 @@ class PasswordForm(forms.Form):
         return data
 
 
+def limit_length(field: forms.Field, limit: int) -> None:
+    """The limit the service enforces, shown to the person: the browser stops typing at
+    it (maxlength counts UTF-16 units, as the services do) and static/stgy.js shows a
+    live counter; the service still decides."""
+    field.widget.attrs.update({"maxlength": str(limit), "data-limit": str(limit)})
+
+
 class PostForm(forms.Form):
     content = forms.CharField(
         label="Post",
@@ -104,6 +112,10 @@ class PostForm(forms.Form):
     allow_likes = forms.BooleanField(label="Allow likes", required=False, initial=True)
     allow_replies = forms.BooleanField(label="Allow replies", required=False, initial=True)
     publish = forms.BooleanField(label="Public on my site", required=False)
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        limit_length(self.fields["content"], settings.STGY_CONTENT_LENGTH_LIMIT)
 
     def tag_list(self) -> list[str]:
         return [t for t in (self.cleaned_data.get("tags") or "").split(",") if t.strip()]
@@ -137,6 +149,10 @@ class ReplyForm(forms.Form):
             attrs={"rows": 3, "placeholder": "Write a reply…", "data-preview-source": ""}
         ),
     )
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        limit_length(self.fields["content"], settings.STGY_CONTENT_LENGTH_LIMIT)
 
 
 class ProfileForm(forms.Form):

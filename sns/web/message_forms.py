@@ -6,6 +6,8 @@ from __future__ import annotations
 from django import forms
 from django.conf import settings
 
+from .forms import limit_length
+
 STOP_CHOICES = [("48h", "for a while"), ("forever", "for good")]
 
 
@@ -26,7 +28,7 @@ class MessageForm(forms.Form):
         super().__init__(*args, **kwargs)
         limit = settings.STGY_MESSAGE_LENGTH_LIMIT
         # The browser's own counter, and a hint: the service still decides.
-        self.fields["content"].widget.attrs["maxlength"] = str(limit)
+        limit_length(self.fields["content"], limit)
         self.fields["content"].help_text = f"Up to {limit:,} characters."
 
 

@@ -11,7 +11,9 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from sns import selectors, services
 from sns.access import access_post
+from sns.extensions import page_extras
 from sns.ids import id_to_hex, parse_id
+from sns.reply_tree import reply_tree
 
 from .forms import LOCALE_CHOICES, PostForm, ReplyForm
 from .pageview import back_url, bound_form, page, paged
@@ -23,14 +25,13 @@ REPLY_PAGE_SIZE = 50
 
 
 def _related(post, viewer, *, compute: bool) -> list | None:
-    """ "Related posts" from agents.recommend when available; like "For you", an extra
-    whose failure is logged and hidden. None: not ready without computing it."""
-    try:
-        from agents.recommend import related_posts
-    except ImportError:
+    """ "Related posts" from the page extras (sns/extensions.py); like "For you", an
+    extra whose failure is logged and hidden. None: not ready without computing it."""
+    provider = page_extras().related_posts
+    if provider is None:
         return []
     try:
-        return related_posts(post, viewer, limit=RELATED_LIMIT, compute=compute)
+        return provider(post, viewer, limit=RELATED_LIMIT, compute=compute)
     except Exception:
         log.exception("related posts of %s failed", post.id)
         return []
@@ -51,15 +52,18 @@ def post_detail(request, post_hex):
     viewer = request.user
     post = selectors.post_get(_post_id(post_hex), focus_user_id=viewer.id, with_neighbours=True)
     older_id, newer_id = selectors.post_neighbours(post)
+    replies = paged(
+        request,
+        lambda p: selectors.posts_list(page=p, reply_to=post.id, focus_user_id=viewer.id),
+        size=REPLY_PAGE_SIZE,
+        order="asc",
+    )
     context = {
         "post": post,
         "ancestors": selectors.reply_chain(post, limit=ANCESTOR_LIMIT),
-        "replies": paged(
-            request,
-            lambda p: selectors.posts_list(page=p, reply_to=post.id, focus_user_id=viewer.id),
-            size=REPLY_PAGE_SIZE,
-            order="asc",
-        ),
+        "replies": replies,
+        # The replies' own conversations, a few levels deep (sns/reply_tree.py).
+        "tree": reply_tree(list(replies.items), focus_user_id=viewer.id),
         "older_id": older_id,
         "newer_id": newer_id,
         "form": bound_form(request, ReplyForm),

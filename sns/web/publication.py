@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 from rest_framework.throttling import BaseThrottle
 
-from sns.markdown import make_snippet, to_plain_text
+from sns.markdown import to_plain_text
 
 # The original's themes; only these names ever reach a page, as class names.
 THEMES = (
@@ -81,7 +81,8 @@ def site_description(config) -> str:
 
 
 def snippet_of(post) -> str:
-    return post.snippet or make_snippet(post.content)
+    """The post's stored snippet (the original's node tree) as plain text."""
+    return post.snippet_text
 
 
 def reader_address(request) -> str | None:

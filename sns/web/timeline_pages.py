@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import logging
 
-from django.core.cache import cache
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from sns import selectors, services
+from sns.extensions import page_extras
 from sns.markdown import render_html
 from sns.selectors import Page
 
@@ -18,44 +18,28 @@ from .forms import LOCALE_CHOICES, PostForm
 from .pageview import bound_form, page, paged, safe_next
 
 log = logging.getLogger(__name__)
-_WARMING_SECONDS = 60  # one background ranking per user at a time
 
 
 def _for_you(viewer, page_: Page) -> list | None:
-    """Recommended posts (agents.recommend), or None when there are none to offer.
-    Recommendations are an extra: a failure is logged and the tab hidden, never a
-    broken home page."""
-    try:
-        from agents.recommend import recommended_posts_for_user
-    except ImportError:
+    """Recommended posts from the page extras (sns/extensions.py), or None when there are
+    none to offer. An extra: a failure is logged and the tab hidden, never a broken home
+    page."""
+    provider = page_extras().recommended_posts
+    if provider is None:
         return None
     try:
-        return list(recommended_posts_for_user(viewer, offset=page_.offset, limit=page_.limit))
+        return provider(viewer, offset=page_.offset, limit=page_.limit)
     except Exception:
         log.exception("recommendations for user %s failed", viewer.id)
         return None
 
 
 def _for_you_available(viewer, *, asked: bool) -> bool:
-    """Whether to offer the "For you" tab. Ranking a user's recommendations costs more
-    than the rest of the page (seed clusters, candidate queries), so a page that did
-    not ask for the tab only looks at a cached ranking; without one it has the ranking
-    made in the background and offers the tab from the next page on."""
-    try:
-        from agents.recommend import user_recommended_ids, user_recommended_ids_cached
-        from agents.runner import submit_task
-        from agents.tasks import warm_recommendations
-    except ImportError:
+    provider = page_extras().recommendations_offered
+    if provider is None:
         return False
     try:
-        if asked:
-            return bool(user_recommended_ids(viewer.id))
-        ids = user_recommended_ids_cached(viewer.id)
-        if ids is None:
-            if cache.add(f"recommend-warming:{viewer.id}", 1, _WARMING_SECONDS):
-                submit_task(warm_recommendations, viewer.id)
-            return False
-        return bool(ids)
+        return provider(viewer, asked=asked)
     except Exception:
         log.exception("recommendations for user %s failed", viewer.id)
         return False

@@ -4,18 +4,16 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.shortcuts import redirect, render
-from django.urls import reverse
+from django.urls import NoReverseMatch, reverse
 from django.views.decorators.http import require_GET, require_POST
 
 from sns import selectors, selectors_boundaries, services
 from sns.ids import parse_id
 from sns.privacy import can_see_private
-from sns.selectors import Page
 
 from .message_forms import StopForm
-from .pageview import Paged, back_url, page, page_number, paged
+from .pageview import back_url, page, paged
 
-MEMORY_PAGE_SIZE = 20
 
 
 def _user_id(user_hex: str) -> int:
@@ -54,12 +52,18 @@ def profile(request, user_hex):
             "posts": posts,
             "is_self": user.id == viewer.id,
             "show_private": private,
-            "memory_url": reverse("web:memory", args=[user.hex_id])
-            if private and user.is_ai
-            else "",
+            "memory_url": _memory_url(user) if private and user.is_ai else "",
             **_ai_stop_context(viewer, user),
         },
     )
+
+
+def _memory_url(user) -> str:
+    """The AI memory page, which the agents app serves when installed."""
+    try:
+        return reverse("ai-memory", args=[user.hex_id])
+    except NoReverseMatch:
+        return ""
 
 
 def _ai_stop_context(viewer, user) -> dict:
@@ -70,37 +74,6 @@ def _ai_stop_context(viewer, user) -> dict:
         "ai_stop": selectors_boundaries.ai_stop_get(viewer.id, user.id),
         "stop_choices": StopForm().fields["duration"].choices,
     }
-
-
-@require_GET
-@page
-def memory(request, user_hex):
-    """Interest and impressions of an AI user; the selector refuses everyone but the
-    AI user itself and admins (403)."""
-    peer_number = page_number(request, "peers")
-    post_number = page_number(request, "posts")
-    size = MEMORY_PAGE_SIZE
-    mem = selectors.ai_memory_get(
-        request.user,
-        _user_id(user_hex),
-        peer_page=Page(offset=peer_number * size, limit=size + 1),
-        post_page=Page(offset=post_number * size, limit=size + 1),
-    )
-    return render(
-        request,
-        "users/memory.html",
-        {
-            "profile": mem.user,
-            "interest": mem.interest,
-            "peers": Paged(
-                mem.peer_impressions[:size], peer_number, len(mem.peer_impressions) > size, "peers"
-            ),
-            "post_impressions": Paged(
-                mem.post_impressions[:size], post_number, len(mem.post_impressions) > size, "posts"
-            ),
-            "relationships": mem.relationships,
-        },
-    )
 
 
 def _relation_action(action, done: str):

@@ -1,3 +1,5 @@
+import json
+
 import pytest
 from django.test import Client
 
@@ -68,3 +70,54 @@ def test_admin_runs_a_real_health_check_from_the_activity_page(settings, admin, 
     assert "LLM answered" in body and "Last health check:</strong>\n    ok" in body
     assert len(llm_server.chat_requests()) == 1  # it really called the model
     assert _client(human).post("/agents/llm-check").status_code == 403
+
+
+@pytest.mark.django_db
+def test_the_run_detail_speaks_in_names(admin, finished_run, human, ai_user):
+    body = _client(admin).get(f"/agents/runs/{finished_run.pk}").content.decode()
+    read = finished_run.details["reads"][0]
+    # The post read shows its opening words and its author's nickname; the id is on hover.
+    assert f'title="{read["postId"]}"' in body and f">{read['postId']}<" not in body
+    assert "“Fermentation of miso and koji" in body or "“Sourdough starters love rye" in body
+    assert f'<a href="/users/{human.hex_id}" title="{human.hex_id}">{human.nickname}</a>' in body
+
+
+@pytest.mark.django_db
+def test_the_activity_page_explains_the_stage_chips(admin, finished_run):
+    body = _client(admin).get("/agents/activity").content.decode()
+    assert 'data-testid="stage-legend"' in body
+    for meaning in ("ok", "skipped", "failed", "not run yet"):
+        assert meaning in body
+
+
+@pytest.mark.django_db
+def test_a_refusal_is_a_styled_page_and_no_traceback(human, caplog):
+    with caplog.at_level("WARNING", logger="django.request"):
+        response = _client(human).get("/agents/activity")
+    body = response.content.decode()
+    assert response.status_code == 403
+    assert "<h1>Not allowed</h1>" in body and "Admin only." in body
+    assert 'class="nav' in body  # the site's own layout, not a bare page
+    [record] = [r for r in caplog.records if r.name == "django.request"]
+    assert record.getMessage() == "Forbidden (Permission denied): /agents/activity"
+    assert record.exc_info is None
+
+
+@pytest.mark.django_db
+def test_an_unknown_page_is_a_styled_404(admin):
+    response = _client(admin).get("/agents/runs/999999999")
+    assert response.status_code == 404
+    assert "<h1>Not found</h1>" in response.content.decode()
+
+
+@pytest.mark.django_db
+def test_impressions_read_as_prose_in_django_admin(admin, finished_run, ai_user):
+    from agents.models import PostImpression
+
+    impression = PostImpression.objects.filter(user=ai_user).first()
+    client = _client(admin)
+    page = client.get(f"/admin/agents/postimpression/{impression.pk}/change/").content.decode()
+    prose = json.loads(impression.payload)["impression"]
+    assert prose[:30] in page and '"impression":' not in page
+    listing = client.get(f"/admin/agents/postimpression/?user__id__exact={ai_user.id}")
+    assert listing.status_code == 200 and prose[:30] in listing.content.decode()

@@ -22,6 +22,7 @@ TASK_PLACEHOLDERS = {
     "reply-post": {"{{POST_JSON}}"},
     "respond": {"{{POST_JSON}}"},
     "respond-message": {"{{POST_JSON}}"},
+    "open-message": {"{{POST_JSON}}"},
     "post-summary": {"{{POST_JSON}}"},
 }
 LENGTH_PLACEHOLDERS = {"{{MAX_CHARS}}", "{{TAG_CHARS}}", "{{TAG_NUM}}", "{{LOCALE}}"}
@@ -33,6 +34,7 @@ OUTPUT_KEYS = {
     "reply-post": ("content", "tags"),
     "respond": ("answer", "content", "tags"),
     "respond-message": ("answer", "content", "tags"),
+    "open-message": ("answer", "content", "tags"),
 }
 EXPLAINED_INPUT_KEYS = {
     "post-impression": ("replyChain", "isSelf", "content", "summary", "peerImpression", "peerTags"),
@@ -43,6 +45,7 @@ EXPLAINED_INPUT_KEYS = {
                    "peerImpression", "tags"),
     "respond": ("message", "replyChain", "existingReplies", "isSelf", "peerImpression", "relationship"),
     "respond-message": ("message", "conversation", "isSelf", "peerImpression", "isRequest", "relationship"),
+    "open-message": ("person", "theirPosts", "conversation", "isSelf", "peerImpression", "relationship"),
 }
 REQUIRED_OUTPUT_KEY = {
     "post-impression": "impression",
@@ -52,6 +55,7 @@ REQUIRED_OUTPUT_KEY = {
     "reply-post": "content",
     "respond": "content",
     "respond-message": "content",
+    "open-message": "content",
     "post-summary": "summary",
 }
 

@@ -51,24 +51,23 @@ def test_cycle_overhead_produces_figures(community):
 
 
 def test_generated_texts_match_the_site_functions(settings):
-    """The generator's shortcuts give what make_snippet and post_embedding_input give."""
+    """The generator's shortcuts give what to_plain_text and post_embedding_input give."""
     from agents.embeddings.inputs import post_embedding_input
-    from bench.community import text
-    from sns.markdown import make_snippet, to_plain_text
+    from agents.synthetic_community import text
+    from sns.markdown import to_plain_text
 
     rng = random.Random(9)
     for _ in range(300):
         body = text.post_text(rng, lang=rng.choice(["en", "ja"]), topic=rng.randrange(16),
                               side_topic=rng.randrange(16), is_reply=rng.random() < 0.2)
         assert to_plain_text(body.content) == body.plain
-        assert make_snippet(body.content) == text.snippet(body.plain)
         assert post_embedding_input(body.summary, body.keywords, body.content) == text.embedding_input(
             body, settings.STGY_AI_SUMMARY_SUMMARY_LENGTH)
 
 
 def test_same_seed_same_texts():
-    from bench.community.generate import _post_chunk, _post_jobs
-    from bench.community.plan import make_plan
+    from agents.synthetic_community.generate import _post_chunk, _post_jobs
+    from agents.synthetic_community.plan import make_plan
 
     plans = [make_plan(users=20, posts=40, seed=8, ai_share=0.2, anchor_ms=1790000000000) for _ in range(2)]
     chunks = [_post_chunk(next(_post_jobs(p, p.counters(), 8))) for p in plans]

@@ -29,6 +29,8 @@ PAYLOADS = {
                 "message": {"author": "Bob", "content": "Which owls?"}},
     "respond-message": {"conversation": [{"author": "Aiko", "isSelf": True, "content": "Owls at dawn."}],
                         "message": {"author": "Bob", "content": "Which owls?"}, "isRequest": True},
+    "open-message": {"person": {"nickname": "Bob", "relationship": "friend"},
+                     "theirPosts": [{"content": "Owls at dawn again."}], "conversation": []},
 }
 
 

@@ -52,7 +52,7 @@ def test_the_fifth_root_post_of_the_hour_is_a_recorded_refusal(ai_user):
     run = run_cycle_sync(ai_user.id)
     stage = run.stages["new_post"]
     assert stage["outcome"] == "skipped" and "limit 4" in stage["skipped"]
-    assert run.details["newPost"] == {"refused": "hourly_root_posts", "limit": 4, "count": 4}
+    assert run.details["newPost"] == {"refused": "hourly_root_posts", "why": "4 root posts in the last hour (limit 4)"}
     assert run.status == "done" and run.stages["follow_management"]["outcome"] != "failed"
     assert Post.objects.filter(owner=ai_user, reply_to__isnull=True).count() == 4
 

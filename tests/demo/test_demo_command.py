@@ -20,6 +20,8 @@ STAGE_COUNT = 7
 def demo_env(var_dir: Path) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL")}
     env.update(
+        DJANGO_SETTINGS_MODULE="stgy.settings",
+        DEBUG="true",  # as bin/demo sets it
         STGY_VAR_DIR=str(var_dir),
         STGY_AI_PROVIDER="offline",
         STGY_EMBEDDING_PROVIDER="hash",

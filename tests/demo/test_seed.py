@@ -14,6 +14,7 @@ from django.contrib.auth import authenticate
 from agents.demo import seed_data
 from agents.models import PostSummary
 from agents.demo.seed import DEMO_HUMAN_EMAIL, DEMO_PASSWORD, seed_demo_community
+from sns.mdtree import make_snippet
 from sns.models import AiTier, Follow, Post, PostTag, User
 
 ALL_USERS = seed_data.HUMANS + seed_data.AI_USERS
@@ -105,10 +106,13 @@ def test_seed_builds_the_community():
     for ai in ai_users:
         assert ai.ai_personality and ai.ai_personality.strip()
         assert not ai.has_usable_password()
-        assert ai.snippet
+        # the original's snippet tree, whose text our cards show
+        assert ai.snippet == make_snippet(ai.introduction) and ai.snippet.startswith('[{"T":')
+        assert ai.snippet_text and '"T"' not in ai.snippet_text
 
     posts = Post.objects.filter(owner__email__endswith="@demo.stgy.local").select_related("owner")
     assert posts.count() == result["posts"] >= 60
+    assert all(p.snippet == make_snippet(p.content) for p in posts)
     replies = posts.filter(reply_to__isnull=False)
     assert replies.count() >= 15
     japanese = [p for p in posts if p.locale == "ja-JP" or p.owner.locale == "ja-JP"]

@@ -13,6 +13,7 @@ from agents.llm.usage import usage_record
 from agents.models import AttentionEvent, LlmUsage
 from agents.respond.run import respond_run
 from sns import services
+from sns.ids import min_id_at
 from sns.models import Post, User
 from tests.factories import make_ai_user, make_user
 
@@ -100,45 +101,45 @@ def test_already_answered_by_the_ai_user():
     assert refused_by(ai, event) == "not_answered"
 
 
-def answered_events(ai, n: int) -> None:
-    """`n` answers through this path in the last hour."""
-    for _ in range(n):
-        *_, event = conversation(ai=ai, person=make_user())
-        AttentionEvent.objects.filter(pk=event.pk).update(status="answered", handled_at=timezone.now())
+def ai_replies(ai, n: int, *, minutes_ago: float = 0) -> None:
+    """`n` replies the AI user wrote `minutes_ago` (by any path: the caps count writes)."""
+    parent = Post.objects.create(owner=make_user(), content="A question for anyone.")
+    base = min_id_at(timezone.now() - timedelta(minutes=minutes_ago))
+    for i in range(n):
+        Post.objects.create(id=base + i, owner=ai, reply_to=parent.id, content=f"An answer ({i}).")
 
 
 def test_hourly_limit_per_ai_user_at_and_beyond_it(settings):
-    settings.STGY_RESPOND_HOURLY_LIMIT = 3
+    settings.STGY_AI_USER_HOURLY_REPLIES_LIMIT = 3
     ai = make_ai_user("Aiko")
-    answered_events(ai, 2)
+    ai_replies(ai, 2)
     *_, third = conversation(ai=ai, person=make_user())
     *_, fourth = conversation(ai=ai, person=make_user())
     run = respond_run(ai.id)  # both in one run: the run counts its own answers
     third.refresh_from_db(), fourth.refresh_from_db()
     assert third.status == "answered"
-    assert fourth.status == "refused" and fourth.outcome.startswith("hourly_user: 3 answers")
+    assert fourth.status == "refused" and fourth.outcome.startswith("hourly_replies: 3 replies")
     assert [r["result"] for r in run.details["events"]] == ["answered", "refused"]
 
 
-def test_answers_older_than_an_hour_do_not_count(settings):
-    settings.STGY_RESPOND_HOURLY_LIMIT = 1
+def test_replies_older_than_an_hour_do_not_count(settings):
+    settings.STGY_AI_USER_HOURLY_REPLIES_LIMIT = 1
     ai = make_ai_user("Aiko")
-    answered_events(ai, 1)
-    AttentionEvent.objects.update(handled_at=timezone.now() - timedelta(minutes=61))
+    ai_replies(ai, 1, minutes_ago=61)
     *_, event = conversation(ai=ai, person=make_user())
     assert refused_by(ai, event) is None
 
 
 def test_fleet_wide_hourly_limit_at_and_beyond_it(settings):
-    settings.STGY_RESPOND_FLEET_HOURLY_LIMIT = 2
+    settings.STGY_AI_HOURLY_ACTIONS_LIMIT = 3
     other = make_ai_user("Bo")
-    answered_events(other, 1)
+    ai_replies(other, 1)
     ai = make_ai_user("Aiko")
-    *_, first = conversation(ai=ai, person=make_user())
-    assert refused_by(ai, first) is None  # 1 of 2
+    *_, first = conversation(ai=ai, person=make_user())  # its root post: 2 of 3
+    assert refused_by(ai, first) is None  # the answer: 3 of 3
     *_, second = conversation(ai=ai, person=make_user())
-    assert refused_by(ai, second) == "hourly_fleet"  # 2 of 2
-    assert "2 answers by all AI users" in second.outcome
+    assert refused_by(ai, second) == "hourly_fleet"
+    assert "4 posts and messages by all AI users" in second.outcome
 
 
 @pytest.mark.parametrize(("used", "refused"), [(99, False), (100, True)])

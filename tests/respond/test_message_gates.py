@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
-from django.utils import timezone
 
 from agents.models import AttentionEvent, LlmUsage
+from agents.respond.facts_message import CONVERSATION_LIMIT
 from agents.respond.run import respond_run
 from sns import services
 from sns.models import User
@@ -91,32 +91,35 @@ def test_a_burst_of_messages_gets_one_answer_to_the_newest():
     assert [r["result"] for r in run.details["events"]] == ["refused", "answered"]
 
 
-def answered_messages(ai, person, n):
-    for _ in range(n):
-        *_, event = dm(ai=ai, person=person, text="Filler")
-        AttentionEvent.objects.filter(pk=event.pk).update(
-            status="answered", handled_at=timezone.now()
-        )
+def ai_messages(ai, person, n):
+    """`n` messages the AI user sent `person` (by any path: the caps count writes)."""
+    for i in range(n):
+        message_quietly(ai, person, f"A thought about rye ({i}).")
 
 
 def test_hourly_message_limit_of_the_ai_user(settings):
-    settings.STGY_RESPOND_DM_HOURLY_LIMIT = 2
+    settings.STGY_AI_USER_HOURLY_MESSAGES_LIMIT = 2
     ai = make_ai_user("Aiko")
     for _ in range(2):
-        answered_messages(ai, make_user(), 1)
+        ai_messages(ai, make_user(), 1)
     *_, event = dm(ai=ai, person=make_user())
     assert refused_by(ai, event) == "hourly_messages"
-    settings.STGY_RESPOND_DM_HOURLY_LIMIT = 3
+    settings.STGY_AI_USER_HOURLY_MESSAGES_LIMIT = 3
     *_, again = dm(ai=ai, person=make_user())
     assert refused_by(ai, again) is None
 
 
-@pytest.mark.parametrize(("answers", "refused"), [(1, False), (2, True)])
-def test_per_person_limit_for_someone_who_is_not_answering(answers, refused):
-    """The person keeps writing first (the AI user's earlier answers were to messages it
-    never wrote after): STGY_RESPOND_DM_PER_PERSON_HOURLY_LIMIT (2) answers an hour."""
+@pytest.mark.parametrize(("sent", "refused"), [(1, False), (2, True)])
+def test_per_person_limit_for_someone_who_is_not_answering(sent, refused):
+    """The AI user's messages are out of sight: the person wrote a whole screen of
+    messages after them, so the newest does not answer the AI user.
+    STGY_AI_USER_HOURLY_MESSAGES_TO_ONE_LIMIT (2) messages an hour then."""
     ai, person = make_ai_user("Aiko"), make_user("Mina")
-    answered_messages(ai, person, answers)  # counted answers; the AI user wrote nothing
+    services.follow_add(ai, person.id)
+    ai_messages(ai, person, sent)
+    for i in range(CONVERSATION_LIMIT):
+        message_quietly(person, ai, f"And another thing ({i}).")
+    AttentionEvent.objects.filter(user=ai).delete()  # only the newest is asked here
     *_, event = dm(ai=ai, person=person, text="One more thing about rye.")
     assert refused_by(ai, event) == ("hourly_to_person" if refused else None)
 

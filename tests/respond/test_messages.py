@@ -44,7 +44,6 @@ def test_a_message_to_an_ai_user_is_answered_by_message():
         "boundaries",
         "backoff",
         "not_answered",
-        "hourly_user",
         "hourly_fleet",
         "hourly_messages",
         "hourly_to_person",

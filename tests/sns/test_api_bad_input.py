@@ -89,6 +89,12 @@ WRITE_ROUTES = [
     ("POST", "/api/agreement-terms/{term}", None),
     ("DELETE", "/api/agreement-terms/{term}", None),
     ("POST", "/api/users/agreement/{term}", None),
+    # Operator routes (docs/operations.md): no body, admin only.
+    ("POST", "/api/metrics/clear", None),
+    ("POST", "/api/metrics/aggregation/clear", None),
+    ("POST", "/api/db-stats/enable", None),
+    ("POST", "/api/db-stats/disable", None),
+    ("POST", "/api/db-stats/clear", None),
     (
         "PUT",
         "/api/users/{me}/pub-config",

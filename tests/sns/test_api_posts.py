@@ -19,7 +19,7 @@ def test_create_returns_201_detail(human):
     response = login_client(human).post("/api/posts", body, format="json")
     assert response.status_code == 201, response.content
     data = response.json()
-    assert data["content"] == "Hello **world**" and data["snippet"] == "Hello world"
+    assert data["content"] == "Hello **world**" and data["snippet"] == '[{"T":"p","C":[{"X":"Hello "},{"T":"strong","X":"world"}]}]'
     assert data["tags"] == ["greeting"] and data["locale"] == "en-US"
     assert data["allowLikes"] is True and data["allowReplies"] is False
     assert data["ownedBy"] == human.hex_id and data["ownerNickname"] == "Alice"

@@ -116,7 +116,8 @@ def test_admin_creates_ai_user_with_id(admin):
     user = User.objects.get(pk=0xABCDE)
     assert (user.email, user.locale, user.timezone) == ("bot@example.com", "ja-JP", "Asia/Tokyo")
     assert user.block_strangers and user.ai_model == "basic" and user.ai_personality == "terse"
-    assert user.snippet == "I am bot" and user.avatar == "/a.png"
+    assert user.snippet == '[{"T":"p","C":[{"X":"I am "},{"T":"strong","X":"bot"}]}]'
+    assert user.snippet_text == "I am bot" and user.avatar == "/a.png"
     assert user.check_password("long-password-1")
 
 

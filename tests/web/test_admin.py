@@ -171,7 +171,7 @@ def test_admin_edits_and_deletes_posts_through_the_services(page_client, admin, 
     )
     assert response.status_code == 302, response.context["adminform"].form.errors
     root.refresh_from_db()
-    assert root.content == "edited root" and root.snippet == "edited root"
+    assert root.content == "edited root" and root.snippet == '[{"T":"p","X":"edited root"}]'
     assert sorted(root.tags.values_list("name", flat=True)) == ["b", "c"]
 
     client.post(f"/admin/sns/post/{reply.id}/delete/", {"post": "yes"})

@@ -173,7 +173,7 @@ def test_post_page_query_count_does_not_grow_with_replies(
 def test_post_url_filter_gives_the_same_path_as_the_url_patterns(action):
     from django.urls import reverse
 
-    from sns.web.templatetags.stgy_web import post_url
+    from sns.web.display import post_url
 
     name = f"web:post-{action}" if action else "web:post"
     assert post_url("00000000000000AB", action) == reverse(name, args=["00000000000000AB"])
@@ -182,6 +182,6 @@ def test_post_url_filter_gives_the_same_path_as_the_url_patterns(action):
 def test_profile_url_filter_gives_the_same_path_as_the_url_pattern():
     from django.urls import reverse
 
-    from sns.web.templatetags.stgy_web import profile_url
+    from sns.web.display import profile_url
 
     assert profile_url("00000000000000AB") == reverse("web:profile", args=["00000000000000AB"])

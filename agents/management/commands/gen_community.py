@@ -72,8 +72,8 @@ class Command(BaseCommand):
 
     def handle(self, *args, size, users, posts, seed, ai_share, workers, anchor_ms, reset, **options):
         try:
-            from bench.community.generate import SIZES, check_embedder, generate
-            from bench.community.load import reset as reset_tables
+            from agents.synthetic_community.generate import SIZES, check_embedder, generate
+            from agents.synthetic_community.load import reset as reset_tables
         except ImportError as exc:
             raise CommandError(f"the generator lives in bench/ (run from the repository root): {exc}") from None
         from sns.models import User

@@ -7,34 +7,25 @@ sns.markdown.render_html (markdown-it with raw HTML off, then the nh3 sanitiser)
 from __future__ import annotations
 
 import json
-import zlib
-from functools import lru_cache
 
 from django import template
+from django.conf import settings
 from django.urls import NoReverseMatch, reverse
-from django.utils import timezone
 from django.utils.safestring import mark_safe
-from django.utils.timesince import timesince
 
 from sns import selectors
 from sns.ids import id_to_hex
 from sns.markdown import render_html
+from sns.web import cards, display, theme
 
 register = template.Library()
+for _helper in (display.is_long, display.post_url, display.profile_url, display.hue, display.ago):
+    register.filter(_helper.__name__, _helper)
 
 
 @register.filter
 def markdown(text) -> str:
     return mark_safe(render_html(str(text or "")))
-
-
-@register.filter
-def is_long(text, compact=False) -> bool:
-    """Whether a card should clamp this Markdown and offer "Read more": more than about
-    14 lines (5 on a compact card). A heuristic; the clamp itself is CSS."""
-    lines = 5 if compact else 14
-    text = str(text or "")
-    return text.count("\n") >= lines or len(text) > lines * 60
 
 
 @register.filter
@@ -69,52 +60,9 @@ def optional_url(name: str, *args) -> str:
         return ""
 
 
-@lru_cache(maxsize=1)
-def _post_path_prefix() -> str:
-    return reverse("web:post", args=["0"])[:-1]
-
-
-@register.filter
-def post_url(hex_id, action: str = "") -> str:
-    """The path of a post page, or of one of its actions ("like", "unlike", "reply"...),
-    the same as `{% url 'web:post' %}` / `{% url 'web:post-<action>' %}` give. A card
-    has half a dozen such links and resolving each through the URL patterns was a
-    tenth of a timeline's render time."""
-    path = _post_path_prefix() + str(hex_id)
-    return f"{path}/{action}" if action else path
-
-
-@lru_cache(maxsize=1)
-def _profile_path_prefix() -> str:
-    return reverse("web:profile", args=["0"])[:-1]
-
-
-@register.filter
-def profile_url(hex_id) -> str:
-    """The path of a user's profile page, as `{% url 'web:profile' %}` gives."""
-    return _profile_path_prefix() + str(hex_id)
-
-
 @register.filter
 def hexid(value) -> str:
     return id_to_hex(int(value)) if value not in (None, "") else ""
-
-
-@register.filter
-def hue(user_id) -> int:
-    """One of eight avatar colours, stable per user (a class: the CSP allows no inline
-    style). Hashed, because the low bits of an id are a worker number and a sequence."""
-    return zlib.crc32(str(user_id).encode()) % 8
-
-
-@register.filter
-def ago(moment) -> str:
-    """ "just now", "5 minutes ago", "2 days ago" (in the viewer's time zone's now)."""
-    if not moment:
-        return ""
-    if (timezone.now() - moment).total_seconds() < 60:
-        return "just now"
-    return f"{timesince(moment, depth=1)} ago"
 
 
 @register.simple_tag(takes_context=True)
@@ -131,9 +79,7 @@ def page_url(context, param: str, number) -> str:
 @register.simple_tag(takes_context=True)
 def post_card(context, post, compact=False, full=False, hide_reply_to=False) -> str:
     """`{% post_card post compact=True %}`: the card of sns/web/cards.py."""
-    from sns.web.cards import post_card_html
-
-    return post_card_html(
+    return cards.post_card_html(
         post, request=context["request"], compact=bool(compact), full=bool(full), hide_reply_to=bool(hide_reply_to)
     )
 
@@ -141,6 +87,21 @@ def post_card(context, post, compact=False, full=False, hide_reply_to=False) -> 
 @register.simple_tag
 def user_name(user) -> str:
     """`{% user_name u %}`: avatar, nickname and AI badge, as on a post card."""
-    from sns.web.cards import user_name_html
+    return cards.user_name_html(user)
 
-    return user_name_html(user)
+
+@register.simple_tag
+def theme_choice(request) -> str:
+    """The theme picked in the footer ("system", "light" or "dark"; sns/web/theme.py)."""
+    return theme.theme_of(request)
+
+
+@register.simple_tag
+def theme_choices() -> tuple:
+    return theme.THEMES
+
+
+@register.simple_tag
+def live_poll_seconds() -> int:
+    """How often the pages poll /live (static/stgy.js)."""
+    return settings.STGY_LIVE_POLL_SECONDS

@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('sns', '0004_user_agreement_term'),
+        ('sns', '0005_snippet_trees'),
     ]
 
     operations = [

@@ -21,6 +21,8 @@ from django.conf import settings
 from django.contrib.auth.hashers import make_password
 from django.db import connection, transaction
 
+from sns.mdtree import make_snippet
+
 from . import text, vocab
 from .load import RowWriter, analyze, as_json
 from .plan import TIER_SHARES, Plan, make_plan
@@ -82,7 +84,7 @@ def _post_chunk(job: dict) -> dict:
         post_id, created = job["ids"][i], _dt(job["ms"][i])
         locale = None if job["lang"][i] == job["owner_lang"][i] else LOCALES[job["lang"][i]]
         posts.append((
-            post_id, job["owner"][i], job["parent"][i], body.content, text.snippet(body.plain),
+            post_id, job["owner"][i], job["parent"][i], body.content, make_snippet(body.content),
             locale, True, True, None, None, job["likes"][i], job["replies"][i], None,
         ))
         for name in normalize_post_tags(body.author_tags, 5):
@@ -126,8 +128,6 @@ def _post_jobs(plan: Plan, counters: dict[str, np.ndarray], seed: int):
 
 
 def _user_rows(plan: Plan, counters: dict[str, np.ndarray], seed: int):
-    from sns.markdown import make_snippet
-
     rng = random.Random(f"{seed}:users")
     human_password = make_password(BENCH_PASSWORD)
     tiers = [name for name, _ in TIER_SHARES]

@@ -1,0 +1,43 @@
+"""The agents app's answers to the rulebook's signals (sns/extensions.py), connected in
+AgentsConfig.ready(): what an AI user must know when people write."""
+
+from __future__ import annotations
+
+from django.db import transaction
+
+
+def on_post_written(sender, *, post, created: bool, **_) -> None:
+    from agents.respond.events import attention_record_reply
+    from agents.summaries.pending import summary_enqueue, summary_mark_pending
+
+    summary_mark_pending(post, created=created)
+    transaction.on_commit(lambda: summary_enqueue(post.id))
+    if created and post.reply_to is not None:
+        attention_record_reply(post)
+
+
+def on_post_mentioned(sender, *, post, parent, ai_user_ids: list[int], **_) -> None:
+    from agents.respond.events import attention_record_mentions
+
+    attention_record_mentions(post, parent, ai_user_ids)
+
+
+def on_likes_written(sender, *, pairs: list[tuple[int, int]], **_) -> None:
+    from agents.relationships import likes_received
+
+    likes_received(pairs)
+
+
+def on_message_written(sender, *, message, **_) -> None:
+    from agents.respond.events import attention_record_message
+
+    attention_record_message(message)
+
+
+def connect() -> None:
+    from sns import extensions
+
+    extensions.post_written.connect(on_post_written, dispatch_uid="agents.post_written")
+    extensions.post_mentioned.connect(on_post_mentioned, dispatch_uid="agents.post_mentioned")
+    extensions.likes_written.connect(on_likes_written, dispatch_uid="agents.likes_written")
+    extensions.message_written.connect(on_message_written, dispatch_uid="agents.message_written")

@@ -1,0 +1,105 @@
+"""What AI users wrote in the last hour, and the hourly caps on it (docs/respond-path.md,
+"Rate limits").
+
+Counted from what was written — posts, replies, direct messages — whichever path wrote
+it, the cycle or the respond path, so one cap binds both. Ids carry their creation
+time (sns.ids), so "the last hour" is a primary-key range. A refusal is a verdict
+string the caller records; nothing here raises.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import timedelta
+
+from django.conf import settings
+from django.db.models import Case, Count, F, Q, When
+from django.utils import timezone
+
+from sns.ids import min_id_at
+from sns.models import Post
+from sns.models_messages import Message
+
+
+@dataclass
+class HourlyWrites:
+    """One AI user's writes in the last hour and the whole fleet's, kept current by
+    whoever writes next (`count`), so a batch needs one load."""
+
+    replies: int = 0
+    root_posts: int = 0
+    messages: int = 0
+    messages_to: dict[int, int] = field(default_factory=dict)
+    fleet: int = 0  # posts, replies and messages by all AI users
+
+    @classmethod
+    def load(cls, ai_id: int) -> HourlyWrites:
+        """Two queries: the fleet's posts of the hour with this user's among them, and
+        the fleet's messages with this user's grouped by recipient."""
+        since = min_id_at(timezone.now() - timedelta(hours=1))
+        mine = Q(owner_id=ai_id)
+        posts = Post.objects.filter(id__gte=since, owner__ai_model__isnull=False).aggregate(
+            fleet=Count("id"),
+            replies=Count("id", filter=mine & Q(reply_to__isnull=False)),
+            roots=Count("id", filter=mine & Q(reply_to__isnull=True)),
+        )
+        # Rows: (None, the other AI users' messages) and (recipient, this user's to them).
+        my_recipient = Case(
+            When(sender_id=ai_id, conversation__user_low_id=ai_id, then=F("conversation__user_high_id")),
+            When(sender_id=ai_id, then=F("conversation__user_low_id")),
+            default=None,
+        )
+        rows = (
+            Message.objects.filter(id__gte=since, sender__ai_model__isnull=False)
+            .annotate(to=my_recipient).values("to").annotate(n=Count("id")).values_list("to", "n")
+        )
+        per_person, fleet_messages = {}, 0
+        for to, n in rows:
+            fleet_messages += n
+            if to is not None:
+                per_person[to] = n
+        return cls(
+            replies=posts["replies"], root_posts=posts["roots"], messages=sum(per_person.values()),
+            messages_to=per_person, fleet=posts["fleet"] + fleet_messages,
+        )
+
+    def count(self, kind: str, *, to: int | None = None) -> None:
+        """One more write of `kind` ("reply", "post" or "message" to `to`)."""
+        self.fleet += 1
+        if kind == "reply":
+            self.replies += 1
+        elif kind == "post":
+            self.root_posts += 1
+        elif kind == "message":
+            self.messages += 1
+            self.messages_to[to] = self.messages_to.get(to, 0) + 1
+        else:
+            raise ValueError(f"unknown kind {kind!r}")
+
+    def replies_refusal(self) -> str | None:
+        limit = settings.STGY_AI_USER_HOURLY_REPLIES_LIMIT
+        return f"{self.replies} replies in the last hour (limit {limit})" if self.replies >= limit else None
+
+    def root_posts_refusal(self) -> str | None:
+        limit = settings.STGY_AI_USER_HOURLY_ROOT_POSTS_LIMIT
+        if limit > 0 and self.root_posts >= limit:
+            return f"{self.root_posts} root posts in the last hour (limit {limit})"
+        return None
+
+    def messages_refusal(self) -> str | None:
+        limit = settings.STGY_AI_USER_HOURLY_MESSAGES_LIMIT
+        return f"{self.messages} messages in the last hour (limit {limit})" if self.messages >= limit else None
+
+    def messages_to_refusal(self, person_id: int, *, answering: bool) -> str | None:
+        """The cap on messages to one person, lifted while that person is answering."""
+        limit = settings.STGY_AI_USER_HOURLY_MESSAGES_TO_ONE_LIMIT
+        n = self.messages_to.get(person_id, 0)
+        if n < limit or answering:
+            return None
+        return f"{n} messages to this person in the last hour, who is not answering (limit {limit})"
+
+    def fleet_refusal(self) -> str | None:
+        limit = settings.STGY_AI_HOURLY_ACTIONS_LIMIT
+        if self.fleet >= limit:
+            return f"{self.fleet} posts and messages by all AI users in the last hour (limit {limit})"
+        return None

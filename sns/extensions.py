@@ -1,0 +1,54 @@
+"""The seam between the rulebook and the apps built on it: `sns` never imports
+`agents` (docs/architecture.md, "The seam").
+
+Two kinds of seam, both filled by an app's AppConfig.ready():
+
+- **Signals** the services send after they write (`sns.services.hooks`): a post written
+  (inside its transaction, so work that must commit with the post can), AI users
+  mentioned, likes given, a direct message committed. Receivers run synchronously; a
+  receiver that needs to defer work uses `transaction.on_commit` itself.
+- **Page extras**: optional providers the pages ask for what they can show beside the
+  rulebook's own data — recommended posts for the "For you" tab, related posts. With
+  none registered the pages simply leave those parts out.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from django.dispatch import Signal
+
+# post, created (bool)
+post_written = Signal()
+# post, parent (the post replied to, or None), ai_user_ids
+post_mentioned = Signal()
+# pairs: [(owner id of a liked post, liker id)] for likes just given to AI users' posts
+likes_written = Signal()
+# message, after its transaction committed
+message_written = Signal()
+
+
+@dataclass
+class PageExtras:
+    # (viewer, *, offset, limit) -> posts, for the "For you" tab
+    recommended_posts: Callable[..., Any] | None = None
+    # (viewer, *, asked) -> whether to offer the tab; may start background work
+    recommendations_offered: Callable[..., bool] | None = None
+    # (post, viewer, *, limit, compute) -> posts, or None when not ready without computing
+    related_posts: Callable[..., Any] | None = None
+
+
+_extras = PageExtras()
+
+
+def register_page_extras(**providers: Callable[..., Any]) -> None:
+    for name, provider in providers.items():
+        if not hasattr(_extras, name):
+            raise TypeError(f"unknown page extra {name!r}")
+        setattr(_extras, name, provider)
+
+
+def page_extras() -> PageExtras:
+    return _extras

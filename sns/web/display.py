@@ -1,0 +1,58 @@
+"""How the pages show ids, times and lengths: plain functions that the cards
+(sns/web/cards.py) call directly and the templates use as filters (stgy_web)."""
+
+from __future__ import annotations
+
+import zlib
+from functools import lru_cache
+
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.timesince import timesince
+
+
+def is_long(text, compact=False) -> bool:
+    """Whether a card should clamp this Markdown and offer "Read more": more than about
+    14 lines (5 on a compact card). A heuristic; the clamp itself is CSS."""
+    lines = 5 if compact else 14
+    text = str(text or "")
+    return text.count("\n") >= lines or len(text) > lines * 60
+
+
+@lru_cache(maxsize=1)
+def _post_path_prefix() -> str:
+    return reverse("web:post", args=["0"])[:-1]
+
+
+def post_url(hex_id, action: str = "") -> str:
+    """The path of a post page, or of one of its actions ("like", "unlike", "reply"...),
+    the same as `{% url 'web:post' %}` / `{% url 'web:post-<action>' %}` give. A card
+    has half a dozen such links and resolving each through the URL patterns was a
+    tenth of a timeline's render time."""
+    path = _post_path_prefix() + str(hex_id)
+    return f"{path}/{action}" if action else path
+
+
+@lru_cache(maxsize=1)
+def _profile_path_prefix() -> str:
+    return reverse("web:profile", args=["0"])[:-1]
+
+
+def profile_url(hex_id) -> str:
+    """The path of a user's profile page, as `{% url 'web:profile' %}` gives."""
+    return _profile_path_prefix() + str(hex_id)
+
+
+def hue(user_id) -> int:
+    """One of eight avatar colours, stable per user (a class: the CSP allows no inline
+    style). Hashed, because the low bits of an id are a worker number and a sequence."""
+    return zlib.crc32(str(user_id).encode()) % 8
+
+
+def ago(moment) -> str:
+    """ "just now", "5 minutes ago", "2 days ago" (in the viewer's time zone's now)."""
+    if not moment:
+        return ""
+    if (timezone.now() - moment).total_seconds() < 60:
+        return "just now"
+    return f"{timesince(moment, depth=1)} ago"
