@@ -155,6 +155,12 @@ class Post(IdDated, models.Model):
             models.Index(
                 fields=["owner", "id"], condition=Q(reply_to__isnull=True), name="post_owner_root_idx"
             ),
+            # Public posts of an owner by publication time (docs/publication.md §2).
+            models.Index(
+                fields=["owner", "published_at", "id"],
+                condition=Q(published_at__isnull=False),
+                name="post_owner_published_idx",
+            ),
         ]
 
     def __str__(self):
@@ -320,3 +326,4 @@ from .models_messages import (  # noqa: F401
 # E-mail verifications of sign-up, e-mail change and password reset (docs/accounts.md).
 from .models_accounts import EmailVerification  # noqa: E402,F401
 from .models_media import MediaImage  # noqa: E402,F401  (docs/media.md §5)
+from .models_publication import PostPubView, PubConfig  # noqa: E402,F401  (docs/publication.md)

@@ -504,3 +504,6 @@ STGY_MEDIA_UPLOAD_EXPIRES_SECONDS = _num("STGY_MEDIA_UPLOAD_EXPIRES_SECONDS", 30
 STGY_HOURLY_IMAGE_POSTS_COUNT_LIMIT = _num("STGY_HOURLY_IMAGE_POSTS_COUNT_LIMIT", 60)
 # Non-public networks an admin's image import may still fetch from (CIDRs, comma-separated).
 STGY_MEDIA_IMPORT_ALLOWED_NETWORKS = env.list("STGY_MEDIA_IMPORT_ALLOWED_NETWORKS", default=[])
+# --- Public sites (docs/publication.md) ---
+# Days of page views that pub-ranking and pub-stats count (the original's default).
+STGY_PUB_VIEW_RETENTION_DAYS = max(1, _num("STGY_PUB_VIEW_RETENTION_DAYS", 15))

@@ -9,10 +9,11 @@ from . import (
     messages_views,
     notifications_views,
     posts_views,
+    publication_views,
     users_views,
 )
 
-# Fixed segments ("search", "by-followees", "liked") come before "posts/<id>".
+# Fixed segments ("search", "by-followees", "liked", "pub-by-ids") come before "posts/<id>".
 urlpatterns = [
     path("auth", auth_views.AuthView.as_view(), name="auth"),
     path("auth/switch-user", auth_views.SwitchUserView.as_view(), name="auth-switch-user"),
@@ -46,6 +47,22 @@ urlpatterns = [
     path("users/<str:user_id>/followers", users_views.UserFollowersView.as_view(), name="user-followers"),
     path("users/<str:user_id>/block", users_views.UserBlockView.as_view(), name="user-block"),
     path("users/<str:user_id>/blockees", users_views.UserBlockeesView.as_view(), name="user-blockees"),
+    # public sites (docs/api.md §9, docs/publication.md)
+    path(
+        "users/<str:user_id>/pub-config",
+        publication_views.UserPubConfigView.as_view(),
+        name="user-pub-config",
+    ),
+    path(
+        "users/<str:user_id>/pub-ranking",
+        publication_views.UserPubRankingView.as_view(),
+        name="user-pub-ranking",
+    ),
+    path(
+        "users/<str:user_id>/pub-stats",
+        publication_views.UserPubStatsView.as_view(),
+        name="user-pub-stats",
+    ),
     # AI boundaries (beside the original contract; docs/messages.md)
     path(
         "users/<str:user_id>/ai-boundaries",
@@ -65,6 +82,13 @@ urlpatterns = [
     path("posts/search", posts_views.PostSearchView.as_view(), name="posts-search"),
     path("posts/by-followees", posts_views.PostsByFolloweesView.as_view(), name="posts-by-followees"),
     path("posts/liked", posts_views.PostsLikedView.as_view(), name="posts-liked"),
+    path("posts/pub-by-ids", publication_views.PubPostsByIdsView.as_view(), name="posts-pub-by-ids"),
+    path(
+        "posts/pub-by-user/<str:user_id>",
+        publication_views.PubPostsByUserView.as_view(),
+        name="posts-pub-by-user",
+    ),
+    path("posts/pub/<str:post_id>", publication_views.PubPostView.as_view(), name="posts-pub"),
     path("posts/<str:post_id>", posts_views.PostView.as_view(), name="post"),
     path("posts/<str:post_id>/lite", posts_views.PostLiteView.as_view(), name="post-lite"),
     path("posts/<str:post_id>/like", posts_views.PostLikeView.as_view(), name="post-like"),

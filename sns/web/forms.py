@@ -97,6 +97,7 @@ class PostForm(forms.Form):
     )
     allow_likes = forms.BooleanField(label="Allow likes", required=False, initial=True)
     allow_replies = forms.BooleanField(label="Allow replies", required=False, initial=True)
+    publish = forms.BooleanField(label="Public on my site", required=False)
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -114,6 +115,16 @@ class PostForm(forms.Form):
             "allow_likes": data["allow_likes"],
             "allow_replies": data["allow_replies"],
         }
+
+    def published_at(self, previous=None):
+        """The publication time to store: a post stays published as it was (a
+        scheduled one keeps its time), a newly published one is public from now on,
+        an unticked one is private (docs/publication.md §2)."""
+        from django.utils import timezone
+
+        if not self.cleaned_data.get("publish"):
+            return None
+        return previous or timezone.now()
 
 
 class ReplyForm(forms.Form):

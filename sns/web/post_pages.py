@@ -107,10 +107,16 @@ def post_edit(request, post_hex):
         "locale": post.locale or "",
         "allow_likes": post.allow_likes,
         "allow_replies": post.allow_replies,
+        "publish": post.published_at is not None,
     }
     form = bound_form(request, PostForm, initial=initial)
     if request.method == "POST" and form.is_valid():
-        services.post_update(request.user, post.id, **form.service_fields())
+        services.post_update(
+            request.user,
+            post.id,
+            **form.service_fields(),
+            published_at=form.published_at(post.published_at),
+        )
         messages.success(request, "Post updated.")
         return redirect(_post_url(post.hex_id))
     return render(

@@ -15,6 +15,7 @@ from sns import selectors, services
 from .boundary_pages import settings_context as boundary_settings_context
 from .forms import LOCALE_CHOICES, ProfileForm
 from .pageview import bound_form, page
+from .publication_pages import settings_context as publication_settings_context
 
 COMMON_TIMEZONES = [
     "UTC",
@@ -58,6 +59,7 @@ def settings_page(request):
             "locale_choices": LOCALE_CHOICES,
             "timezones": COMMON_TIMEZONES,
             **boundary_settings_context(user),
+            **publication_settings_context(user),
         },
     )
 

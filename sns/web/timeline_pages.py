@@ -90,7 +90,9 @@ def home(request):
 def compose(request):
     form = bound_form(request, PostForm, initial={"locale": request.user.locale})
     if request.method == "POST" and form.is_valid():
-        post = services.post_create(request.user, **form.service_fields())
+        post = services.post_create(
+            request.user, **form.service_fields(), published_at=form.published_at()
+        )
         return redirect(safe_next(request) or reverse("web:post", args=[post.hex_id]))
     return render(request, "posts/compose.html", {"form": form, "locale_choices": LOCALE_CHOICES})
 

@@ -8,6 +8,7 @@ from . import (
     message_pages,
     post_pages,
     live,
+    publication_pages,
     settings_pages,
     theme,
     timeline_pages,
@@ -60,6 +61,12 @@ urlpatterns = [
         message_pages.report,
         name="message-report",
     ),
+    # public sites, readable without login (docs/publication.md §4)
+    path("sites/<str:user_hex>", publication_pages.pub_site, name="pub-site"),
+    path("sites/<str:user_hex>/feed", publication_pages.pub_feed, name="pub-feed"),
+    path("pub/<str:post_hex>", publication_pages.pub_post, name="pub-post"),
+    path("publications", publication_pages.publications, name="publications"),
+    path("publications/update", publication_pages.publications_update, name="publications-update"),
     path("notifications", settings_pages.notifications, name="notifications"),
     path("notifications/mark", settings_pages.notification_mark, name="notification-mark"),
     path(

@@ -128,6 +128,20 @@ WRITE_ROUTES = [
     ("POST", "/api/media/{me}/profiles/{slot}/presigned", {"filename": "a.png", "sizeBytes": 100}),
     ("POST", "/api/media/{me}/profiles/{slot}/finalize", {"key": "profiles-staging/{me}/avatar/x.png"}),
     ("DELETE", "/api/media/{me}/profiles/{slot}", None),
+    (
+        "PUT",
+        "/api/users/{me}/pub-config",
+        {
+            "siteName": "Site",
+            "subtitle": "Sub",
+            "author": "Me",
+            "introduction": "Hello",
+            "designTheme": "dark",
+            "showServiceHeader": False,
+            "showSideRecent": 3,
+        },
+    ),
+    ("POST", "/api/posts/pub-by-ids", {"ids": ["{post}"]}),
 ]
 # Fields where a wrong value is not an error: ignored knobs, nullable optionals.
 ACCEPTED = {
@@ -143,6 +157,11 @@ ACCEPTED = {
     ("/api/ai-posts/recommendations", "limit", "object"),
     ("/api/ai-posts/recommendations", "limit", "null"),
     ("/api/ai-posts/recommendations", "tags", "null"),
+    # A text field of the site settings sent as null keeps its value, as in the original.
+    *(
+        ("/api/users/{me}/pub-config", name, "null")
+        for name in ("siteName", "subtitle", "author", "introduction", "designTheme")
+    ),
 }
 ACCEPTED |= {
     (path + "/posts", field, label)

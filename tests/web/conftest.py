@@ -41,9 +41,9 @@ def page_queries(monkeypatch):
     monkeypatch.setattr(agents.recommend, "user_recommended_ids_cached", lambda user_id: [])
     monkeypatch.setattr(agents.recommend, "related_posts", lambda post, viewer, **kw: [])
 
-    def run(client, url) -> list[str]:
+    def run(client, url, **extra) -> list[str]:
         with CaptureQueriesContext(connection) as ctx:
-            assert client.get(url).status_code == 200
+            assert client.get(url, **extra).status_code == 200
         return [
             q["sql"]
             for q in ctx.captured_queries
