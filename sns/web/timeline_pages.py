@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 
 from django.http import HttpResponse
@@ -128,10 +129,13 @@ def search(request):
                 viewer, parsed, owned_by=owner, published_only=parsed.published_only, offset=p.offset, limit=p.limit
             ),
         )
-        hits.items = [
-            {"post": post, "author": user_name_html(post.owner), "kwic": post_kwic(post.content, parsed.phrases)}
-            for post in hits.items
-        ]
+        hits = dataclasses.replace(
+            hits,
+            items=[
+                {"post": post, "author": user_name_html(post.owner), "kwic": post_kwic(post.content, parsed.phrases)}
+                for post in hits.items
+            ],
+        )
         users = selectors.users_list(
             page=Page(limit=5), nickname_prefix=query, focus_user_id=viewer.id
         )
