@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from django.conf import settings
 
 from sns.errors import InvalidInput
+from sns.ids import parse_id
 
 _TOKEN = re.compile(r'-?"[^"]*"|\S+')
 # What a term is made of to count as one: a letter, digit or symbol, not just quotes
@@ -88,8 +89,6 @@ def _filter(parsed: ParsedQuery, token: str) -> bool:
 def search_owner(parsed: ParsedQuery, owned_by_param: str | None, viewer_id: int) -> int | None:
     """The one owner a post search is limited to, from `owner:` terms and the ownedBy
     parameter; the original's texts when they name different users or a bad id."""
-    from sns.ids import parse_id
-
     owners = set()
     for owner in parsed.owners:
         if owner == "me":
