@@ -13,6 +13,7 @@ from rest_framework.views import APIView
 from sns import selectors
 from sns.access import access_admin
 from sns.errors import InvalidInput
+from sns.geo.service import QUERY_HASH_HEADER
 from sns.ids import parse_id
 from sns.search import engine, excerpts
 from sns.search.friends import friends_by_nickname_prefix
@@ -47,6 +48,13 @@ class _Count(serializers.Serializer):
     count = serializers.IntegerField()
 
 
+QUERY_HASH = OpenApiParameter(
+    QUERY_HASH_HEADER,
+    OpenApiTypes.STR,
+    OpenApiParameter.HEADER,
+    required=True,
+    description="SHA-1 hex of the canonical query string (docs/api.md, Geo)",
+)
 _SEARCH_PARAMS = [
     schema.query("query", required=True, description="words, \"phrases\", -exclusions"),
     schema.query("locale", description="accepted; matching does not depend on it"),
@@ -134,8 +142,13 @@ class PostKwicView(APIView):
 class PostKwicPubView(APIView):
     permission_classes = [Public]
 
-    @extend_schema(parameters=_KWIC_PARAMS, responses=_Kwic(many=True), operation_id="posts_kwic_pub")
+    @extend_schema(
+        parameters=[*_KWIC_PARAMS, QUERY_HASH],
+        responses={200: _Kwic(many=True), **schema.errors(403)},
+        operation_id="posts_kwic_pub",
+    )
     def get(self, request):
+        excerpts.check_query_hash(request.META.get("QUERY_STRING", ""), request.headers.get(QUERY_HASH_HEADER))
         ids, keywords = _kwic_request(request)
         return Response(excerpts.published_posts_kwic(ids, keywords))
 

@@ -3,9 +3,12 @@ or published for /posts/kwic-pub), in the order asked, each with its KWIC data."
 
 from __future__ import annotations
 
+import hmac
+
 from django.utils import timezone
 
-from sns.errors import InvalidInput
+from sns.errors import Forbidden, InvalidInput
+from sns.geo.service import query_hash
 from sns.ids import id_to_hex, parse_id
 from sns.models import Post, User
 from sns.selectors import post_visible_q
@@ -30,6 +33,13 @@ def parse_kwic_request(ids: list[str], keywords: list[str]) -> tuple[list[int], 
     if any(pseudo_tokens(word) > MAX_KEYWORD_PSEUDO_TOKENS for word in words):
         raise InvalidInput("keyword is too long")
     return parsed_ids, words
+
+
+def check_query_hash(query_string: str, header: str | None) -> None:
+    """/posts/kwic-pub, like the original, wants X-STGY-QueryHash from every caller: the
+    SHA-1 of the canonical query string (the one /geo checks, docs/api.md "Geo")."""
+    if not header or not hmac.compare_digest(header.strip().lower(), query_hash(query_string)):
+        raise Forbidden("invalid queryhash")
 
 
 def _in_order(rows: dict, ids: list[int]):

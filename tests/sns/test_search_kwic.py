@@ -6,6 +6,7 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
+from sns.geo.service import query_hash
 from sns.search.kwic import kwic_data, post_kwic
 from tests.conftest import login_client
 from tests.factories import make_post, make_user
@@ -75,9 +76,19 @@ def test_kwic_pub_needs_no_login_and_shows_only_published_posts(api, human):
     shown = make_post(human, "Published soup", published_at=timezone.now() - timedelta(minutes=1))
     later = make_post(human, "Future soup", published_at=timezone.now() + timedelta(days=1))
     draft = make_post(human, "Draft soup")
-    response = api.get("/api/posts/kwic-pub", {"id": [shown.hex_id, later.hex_id, draft.hex_id], "keyword": "soup"})
+    query = f"id={shown.hex_id}&id={later.hex_id}&id={draft.hex_id}&keyword=soup"
+    response = api.get(f"/api/posts/kwic-pub?{query}", HTTP_X_STGY_QUERYHASH=query_hash(query))
     assert response.status_code == 200
     assert [r["id"] for r in response.json()] == [shown.hex_id]
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("header", [None, "0" * 40])
+def test_kwic_pub_wants_the_query_hash_of_every_caller(human, header):
+    post = make_post(human, "Soup", published_at=timezone.now() - timedelta(minutes=1))
+    extra = {} if header is None else {"HTTP_X_STGY_QUERYHASH": header}
+    response = login_client(human).get(f"/api/posts/kwic-pub?id={post.hex_id}&keyword=soup", **extra)
+    assert (response.status_code, response.json()) == (403, {"error": "invalid queryhash"})
 
 
 @pytest.mark.django_db
@@ -112,7 +123,10 @@ def test_kwic_needs_login_except_kwic_pub(api, human):
     ],
 )
 def test_kwic_bad_input(human, path, params, message):
-    response = login_client(human).get(path, params)
+    from urllib.parse import urlencode
+
+    query = urlencode(params, doseq=True)
+    response = login_client(human).get(f"{path}?{query}", HTTP_X_STGY_QUERYHASH=query_hash(query))
     assert (response.status_code, response.json()) == (400, {"error": message})
 
 
