@@ -53,7 +53,7 @@ def _run(statements_by_vendor):
 class Migration(migrations.Migration):
 
     dependencies = [
-        ("sns", "0004_user_agreement_term"),
+        ("sns", "0006_email_verifications"),
     ]
 
     operations = [
