@@ -54,3 +54,11 @@ def test_a_query_of_operators_only_is_a_400_page(page_client, human):
     assert "search term is required" in text_of(response)
     response = page_client(human).get("/search?q=" + "x" * 10000)
     assert response.status_code == 400 and "query is too long" in text_of(response)
+
+
+def test_a_hit_without_a_whole_word_match_shows_its_snippet(page_client, human, follower):
+    post = make_post(human, "Foxes are clever animals")
+    body = text_of(page_client(follower).get("/search?q=fox"))
+    assert _hits(body) == [post.hex_id]
+    assert "<mark>" not in body.split("search-results")[1]
+    assert "Foxes are clever animals" in body
