@@ -2,7 +2,7 @@
 
 Every term is a case-insensitive substring. A term of three characters or more is
 looked up in a trigram index — pg_trgm's GIN index on PostgreSQL, the FTS5 trigram
-table `sns_post_fts` on SQLite (both made by migration 0007, kept in sync by the
+table `sns_post_fts` on SQLite (both made by migration 0008, kept in sync by the
 database itself) — so English and Japanese alike need no word splitting. A term under
 three characters (two kanji, "AI") has no trigram; when every wanted term is that
 short, only the newest STGY_SEARCH_SHORT_TERM_SCAN posts are scanned. Results come

@@ -1,4 +1,4 @@
-"""The search indexes of migration 0007, on whichever database the run uses: pg_trgm
+"""The search indexes of migration 0008, on whichever database the run uses: pg_trgm
 GIN indexes that the planner uses on PostgreSQL; on SQLite an FTS5 trigram table that
 answers the match and is kept in step with every post write."""
 

@@ -53,7 +53,7 @@ def _run(statements_by_vendor):
 class Migration(migrations.Migration):
 
     dependencies = [
-        ("sns", "0006_email_verifications"),
+        ("sns", "0007_media_images"),
     ]
 
     operations = [
