@@ -173,17 +173,20 @@ def post_is_blocking_focus(post: Post, focus_user_id: int) -> bool:
     return bool(post.owner_blocks_focus) or (post.owner.block_strangers and not post.owner_follows_focus)
 
 
-def posts_list(
-    *,
-    page: Page,
-    after: int | None = None,
-    owned_by: int | None = None,
-    tag: str | None = None,
-    reply_to: str | int | None = None,
-    query: str | None = None,
-    focus_user_id: int | None = None,
-) -> list[Post]:
-    qs = post_queryset(focus_user_id)
+def post_visible_q(viewer) -> Q:
+    """Posts `viewer` may find by their words (search, KWIC): not those of an owner who
+    blocks the viewer, or who blocks strangers and does not follow the viewer back —
+    the posts post_is_blocking_focus flags. The viewer's own posts always; admins see all."""
+    if viewer.is_admin:
+        return Q()
+    blocks = Block.objects.filter(blocker_id=OuterRef("owner_id"), blockee_id=viewer.id)
+    follows_back = Follow.objects.filter(follower_id=OuterRef("owner_id"), followee_id=viewer.id)
+    return Q(owner_id=viewer.id) | (
+        ~Exists(blocks) & (Q(owner__block_strangers=False) | Exists(follows_back))
+    )
+
+
+def _posts_filtered(qs, *, owned_by=None, tag=None, reply_to=None, query=None):
     if owned_by is not None:
         qs = qs.filter(owner_id=owned_by)
     if tag:
@@ -196,27 +199,32 @@ def posts_list(
         qs = qs.filter(reply_to=reply_to)
     if query:
         qs = qs.filter(content__icontains=query)
+    return qs
+
+
+def posts_count(
+    *, owned_by: int | None = None, tag: str | None = None, reply_to=None, query: str | None = None
+) -> int:
+    """GET /posts/count: what posts_list would list with the same filters, counted."""
+    qs = _posts_filtered(Post.objects.all(), owned_by=owned_by, tag=tag, reply_to=reply_to, query=query)
+    return qs.count()
+
+
+def posts_list(
+    *,
+    page: Page,
+    after: int | None = None,
+    owned_by: int | None = None,
+    tag: str | None = None,
+    reply_to: str | int | None = None,
+    query: str | None = None,
+    focus_user_id: int | None = None,
+) -> list[Post]:
+    qs = _posts_filtered(
+        post_queryset(focus_user_id), owned_by=owned_by, tag=tag, reply_to=reply_to, query=query
+    )
     if after is not None:
         qs = qs.filter(id__lt=after) if page.descending else qs.filter(id__gt=after)
-    return _slice(qs.order_by(_id_order(page)), page)
-
-
-def post_search(*, text: str, page: Page, focus_user_id: int | None = None) -> list[Post]:
-    """Full-text search for every logged-in user: PostgreSQL's text search when the
-    database is PostgreSQL, a case-insensitive substring match on SQLite."""
-    words = text.split()
-    if not words:
-        return []
-    qs = post_queryset(focus_user_id)
-    if connection.vendor == "postgresql":
-        from django.contrib.postgres.search import SearchQuery, SearchVector
-
-        qs = qs.annotate(search=SearchVector("content", config="simple")).filter(
-            search=SearchQuery(text, config="simple", search_type="websearch")
-        )
-    else:
-        for word in words:
-            qs = qs.filter(content__icontains=word)
     return _slice(qs.order_by(_id_order(page)), page)
 
 
@@ -401,15 +409,11 @@ def users_list(
     social = page.order == "social"
     if after is not None and social:
         raise InvalidInput("after requires order asc or desc")
-    qs = user_queryset(focus_user_id)
+    qs = _users_filtered(
+        user_queryset(focus_user_id), query=query, nickname=nickname, nickname_prefix=nickname_prefix
+    )
     if ai_only:
         qs = qs.filter(ai_model__isnull=False)
-    if query:
-        qs = qs.filter(Q(nickname__icontains=query) | Q(introduction__icontains=query))
-    if nickname:
-        qs = qs.filter(nickname__iexact=nickname)
-    if nickname_prefix:
-        qs = qs.filter(nickname__istartswith=nickname_prefix)
     if social:
         if focus_user_id is None:
             return _slice(qs.order_by("-id"), page)
@@ -418,6 +422,28 @@ def users_list(
     if after is not None:
         qs = qs.filter(id__lt=after) if page.descending else qs.filter(id__gt=after)
     return _slice(qs.order_by(_id_order(page)), page)
+
+
+def _users_filtered(qs, *, query=None, nickname=None, nickname_prefix=None):
+    if query:
+        qs = qs.filter(Q(nickname__icontains=query) | Q(introduction__icontains=query))
+    if nickname:
+        qs = qs.filter(nickname__iexact=nickname)
+    if nickname_prefix:
+        qs = qs.filter(nickname__istartswith=nickname_prefix)
+    return qs
+
+
+def users_count(*, query: str | None = None, nickname: str | None = None, nickname_prefix: str | None = None) -> int:
+    """GET /users/count: the original counts by the first of query, nickname and
+    nicknamePrefix that is given."""
+    if query:
+        nickname = nickname_prefix = None
+    elif nickname:
+        nickname_prefix = None
+    return _users_filtered(
+        User.objects.all(), query=query, nickname=nickname, nickname_prefix=nickname_prefix
+    ).count()
 
 
 def user_get(user_id: int, *, focus_user_id: int | None = None) -> User:

@@ -1,5 +1,5 @@
-"""/posts endpoints (docs/api.md §3) and full-text search: parse input → service or
-selector → presenter."""
+"""/posts endpoints (docs/api.md §3): parse input → service or selector → presenter.
+Search, KWIC and counts are in search_views.py."""
 
 from __future__ import annotations
 
@@ -11,7 +11,6 @@ from rest_framework.views import APIView
 
 from sns import selectors, services
 from sns.access import access_admin
-from sns.errors import InvalidInput
 from sns.ids import parse_id
 
 from . import schema, shapes
@@ -99,20 +98,6 @@ class PostsView(APIView):
     def post(self, request):
         post = services.post_create(request.user, **body(request, PostCreateInput))
         return Response(_detail(post.id), status=status.HTTP_201_CREATED)
-
-
-class PostSearchView(APIView):
-    @extend_schema(
-        parameters=[schema.query("q", required=True), *schema.PAGE, schema.FOCUS],
-        responses=shapes.many(shapes.Post),
-    )
-    def get(self, request):
-        text = (request.query_params.get("q") or "").strip()
-        if not text:
-            raise InvalidInput("q is required")
-        focus = optional_id(request, "focusUserId")
-        posts = selectors.post_search(text=text, page=page_params(request), focus_user_id=focus)
-        return Response([post_json(p, focus) for p in posts])
 
 
 class PostView(APIView):

@@ -10,6 +10,7 @@ from . import (
     notifications_views,
     posts_views,
     publication_views,
+    search_views,
     users_views,
 )
 
@@ -34,6 +35,15 @@ urlpatterns = [
     path("users/<str:user_id>/email/verify", accounts_views.EmailVerifyView.as_view(), name="user-email-verify"),
     # users (docs/api.md §2)
     path("users", users_views.UsersView.as_view(), name="users"),
+    # search, KWIC, counts (docs/api.md, "Search"): fixed paths before "users/<id>"
+    path("users/search", search_views.UserSearchView.as_view(), name="users-search"),
+    path("users/kwic", search_views.UserKwicView.as_view(), name="users-kwic"),
+    path("users/count", search_views.UsersCountView.as_view(), name="users-count"),
+    path(
+        "users/friends/by-nickname-prefix",
+        search_views.FriendsByNicknamePrefixView.as_view(),
+        name="users-friends-by-nickname-prefix",
+    ),
     path(
         "users/agreement/<str:term_id>",
         agreement_views.UserAgreementView.as_view(),
@@ -79,7 +89,10 @@ urlpatterns = [
     ),
     # posts (docs/api.md §3)
     path("posts", posts_views.PostsView.as_view(), name="posts"),
-    path("posts/search", posts_views.PostSearchView.as_view(), name="posts-search"),
+    path("posts/search", search_views.PostSearchView.as_view(), name="posts-search"),
+    path("posts/kwic", search_views.PostKwicView.as_view(), name="posts-kwic"),
+    path("posts/kwic-pub", search_views.PostKwicPubView.as_view(), name="posts-kwic-pub"),
+    path("posts/count", search_views.PostsCountView.as_view(), name="posts-count"),
     path("posts/by-followees", posts_views.PostsByFolloweesView.as_view(), name="posts-by-followees"),
     path("posts/liked", posts_views.PostsLikedView.as_view(), name="posts-liked"),
     path("posts/pub-by-ids", publication_views.PubPostsByIdsView.as_view(), name="posts-pub-by-ids"),

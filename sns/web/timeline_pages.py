@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 
 from django.http import HttpResponse
@@ -10,10 +11,15 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from sns import selectors, services
+from sns.errors import InvalidInput
 from sns.extensions import page_extras
 from sns.markdown import render_html
+from sns.search import engine
+from sns.search.kwic import post_kwic
+from sns.search.query import parse_query, search_owner
 from sns.selectors import Page
 
+from .cards import user_name_html
 from .forms import LOCALE_CHOICES, PostForm
 from .pageview import bound_form, page, paged, safe_next
 
@@ -109,14 +115,30 @@ def preview(request):
 @require_GET
 @page
 def search(request):
+    """Ranked post hits with highlighted excerpts (docs/api.md, "Search"), and people
+    whose nickname starts with the query."""
     viewer = request.user
     query = request.GET.get("q", "").strip()
-    posts = users = None
+    hits = users = None
     if query:
-        posts = paged(
-            request, lambda p: selectors.post_search(text=query, page=p, focus_user_id=viewer.id)
+        parsed = parse_query(query, with_filters=True)
+        if not parsed.terms:
+            raise InvalidInput("search term is required")
+        owner = search_owner(parsed, None, viewer.id)
+        hits = paged(
+            request,
+            lambda p: engine.posts_search(
+                viewer, parsed, owned_by=owner, published_only=parsed.published_only, offset=p.offset, limit=p.limit
+            ),
+        )
+        hits = dataclasses.replace(
+            hits,
+            items=[
+                {"post": post, "author": user_name_html(post.owner), "kwic": post_kwic(post.content, parsed.phrases)}
+                for post in hits.items
+            ],
         )
         users = selectors.users_list(
             page=Page(limit=5), nickname_prefix=query, focus_user_id=viewer.id
         )
-    return render(request, "search.html", {"query": query, "posts": posts, "users": users})
+    return render(request, "search.html", {"query": query, "hits": hits, "users": users})

@@ -142,8 +142,8 @@ def test_a_person_logs_in_reads_posts_replies_likes_and_searches_while_redis_han
                                                         "tags": [], "replyTo": root.hex_id})
         assert status == 201, reply
         assert api.json("POST", f"/api/posts/{root.hex_id}/like")[0] == 200
-        status, found = api.json("GET", "/api/posts/search?q=sleeps")
-        assert status == 200 and [p["id"] for p in found] == [post["id"]], found
+        status, found = api.json("GET", "/api/posts/search?query=sleeps")
+        assert status == 200 and [p["id"] for p in found["result"]] == [post["id"]], found
 
         pages = Browser(base)
         token = pages.csrf("/login")

@@ -1,9 +1,9 @@
-"""GET /posts/by-followees (docs/api.md §3 algorithm), /posts/liked, /posts/search."""
+"""GET /posts/by-followees (docs/api.md §3 algorithm), /posts/liked (search: test_search_*.py)."""
 
 import pytest
 
 from sns import services
-from tests.conftest import login_client, requires_postgres
+from tests.conftest import login_client
 from tests.factories import make_post, make_user
 
 pytestmark = pytest.mark.django_db
@@ -80,27 +80,3 @@ def test_liked_by_like_time(human, follower):
     assert _ids(client.get(base + f"&after={old.hex_id}")) == [new.hex_id]
     rows = client.get(base + f"&focusUserId={follower.hex_id}").json()
     assert all(row["isLikedByFocusUser"] for row in rows)
-
-
-def test_search_for_any_user(human, follower):
-    hit = make_post(human, "Fermented cabbage is kimchi")
-    make_post(human, "Nothing to see")
-    client = login_client(follower)
-    assert _ids(client.get("/api/posts/search?q=kimchi")) == [hit.hex_id]
-    assert _ids(client.get("/api/posts/search?q=cabbage%20kimchi")) == [hit.hex_id]
-    response = client.get("/api/posts/search?q=%20")
-    assert response.status_code == 400 and response.json() == {"error": "q is required"}
-
-
-@requires_postgres
-def test_search_uses_postgres_full_text(human, follower):
-    from django.db import connection
-
-    assert connection.vendor == "postgresql"
-    hit = make_post(human, "The quick brown fox jumps")
-    make_post(human, "A quickly written note about foxes")  # substring, not the same words
-    client = login_client(follower)
-    assert _ids(client.get("/api/posts/search?q=quick%20fox")) == [hit.hex_id]
-    # websearch syntax: quoted phrase and exclusion.
-    assert _ids(client.get('/api/posts/search?q="brown fox"')) == [hit.hex_id]
-    assert _ids(client.get("/api/posts/search?q=quick%20-jumps")) == []

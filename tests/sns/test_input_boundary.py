@@ -40,7 +40,7 @@ def test_the_largest_offset_is_accepted(human):
 
 
 def test_a_search_with_nul_is_400_and_the_page_shows_the_error(human):
-    assert login_client(human).get("/api/posts/search?q=a%00").json() == {"error": "invalid q"}
+    assert login_client(human).get("/api/posts/search?query=a%00").json() == {"error": "invalid query"}
     response = login_client(human).get("/search?q=a%00")
     assert response.status_code == 400
     assert "invalid q" in response.content.decode()

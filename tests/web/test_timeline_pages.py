@@ -140,7 +140,7 @@ def test_search_finds_posts_and_people(page_client, human):
     make_post(human, "nothing related")
     make_ai_user("Sourdough Bot")
     body = text_of(page_client(human).get("/search?q=sourdough"))
-    assert "sourdough starter tips" in body and "nothing related" not in body
+    assert "<mark>sourdough</mark> starter tips" in body and "nothing related" not in body
     assert "Sourdough Bot" in body
 
 
