@@ -3,7 +3,7 @@ the web pages, the API and the AI agents pass through the same gate."""
 
 from __future__ import annotations
 
-from django.db.models import Exists, OuterRef
+from django.db.models import Exists, OuterRef, Q
 
 from .errors import Forbidden, NotFound
 from .models import Block, Follow, Post, User
@@ -39,6 +39,19 @@ def is_blocked_annotated(row, owner: User, actor: User) -> bool:
     if row.owner_blocks_actor:
         return True
     return bool(owner.block_strangers and not row.owner_follows_actor)
+
+
+def blocked_q(actor: User, owner: str = "owner") -> Q:
+    """The rule of `is_blocked_annotated` as a filter on rows whose owner is the foreign
+    key `owner`: true where that owner refuses `actor`. Admins and the actor's own rows
+    never match."""
+    if actor.is_admin:
+        return Q(pk__in=[])
+    owner_id = OuterRef(f"{owner}_id")
+    blocks = Block.objects.filter(blocker_id=owner_id, blockee_id=actor.id)
+    follows_back = Follow.objects.filter(follower_id=owner_id, followee_id=actor.id)
+    strangers_refused = Q(**{f"{owner}__block_strangers": True}) & ~Exists(follows_back)
+    return ~Q(**{f"{owner}_id": actor.id}) & (Exists(blocks) | strangers_refused)
 
 
 def access_user(user_id: int) -> User:

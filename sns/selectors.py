@@ -24,6 +24,7 @@ from django.db.models import (
 from django.db.models.expressions import RawSQL
 from django.db.models.functions import RowNumber
 
+from .access import blocked_q
 from .errors import InvalidInput, NotFound
 from .models import Block, Follow, Like, Notification, Post, PostTag, User
 
@@ -177,13 +178,7 @@ def post_visible_q(viewer) -> Q:
     """Posts `viewer` may find by their words (search, KWIC): not those of an owner who
     blocks the viewer, or who blocks strangers and does not follow the viewer back —
     the posts post_is_blocking_focus flags. The viewer's own posts always; admins see all."""
-    if viewer.is_admin:
-        return Q()
-    blocks = Block.objects.filter(blocker_id=OuterRef("owner_id"), blockee_id=viewer.id)
-    follows_back = Follow.objects.filter(follower_id=OuterRef("owner_id"), followee_id=viewer.id)
-    return Q(owner_id=viewer.id) | (
-        ~Exists(blocks) & (Q(owner__block_strangers=False) | Exists(follows_back))
-    )
+    return ~blocked_q(viewer)
 
 
 def _posts_filtered(qs, *, owned_by=None, tag=None, reply_to=None, query=None):
