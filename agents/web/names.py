@@ -9,6 +9,7 @@ from typing import Any
 
 from django.db.models.functions import Substr
 
+from sns.errors import InvalidInput
 from sns.ids import id_to_hex, parse_id
 from sns.markdown import to_plain_text
 from sns.models import Post, User
@@ -48,7 +49,7 @@ def _ids(hexes: set[str]) -> list[int]:
     for hex_id in hexes:
         try:
             ids.append(parse_id(hex_id))
-        except Exception:  # a malformed id in an old record is shown as it is
+        except InvalidInput:  # a malformed id in an old record is shown as it is
             continue
     return ids
 
