@@ -98,9 +98,10 @@ class StandIn:
 
     def answer(self, body: dict) -> dict:
         from agents.llm.types import ChatRequest
+        from agents.prompts import messages_text
 
         messages = body.get("messages") or []
-        prompt = "\n".join(str(m.get("content", "")) for m in messages)
+        prompt = messages_text(messages)
         task, lang, inputs = self.reader.read(prompt)
         request = ChatRequest(
             messages=messages, model=str(body.get("model", "standin")), task=task, locale=lang,

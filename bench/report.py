@@ -99,6 +99,10 @@ def render(results: Path) -> str:
     row("completion tokens written by the stand-in, mean", "", lambda d: _f(_te(d)["completion_tokens_standin"]["mean"]))
     row("prompt bytes shared with the previous call (prefix)", "", lambda d: _f(d["token_economy"]["prefix_share_overall"] * 100, ".0f", " %"))
     row("provider-cacheable prompt tokens per cycle, mean", "", lambda d: _f(_te(d)["provider_cacheable_tokens"]["mean"]))
+    row("provider-cacheable share of prompt tokens", "≥ 60 %",
+        lambda d: _f(d["token_economy"].get("cacheable_share_overall", 0) * 100, ".0f", " %"))
+    row("billed-equivalent input tokens per cycle (cached at the cached price), mean", "≤ 12k",
+        lambda d: _f(_te(d)["billed_equivalent_tokens"]["mean"]) if "billed_equivalent_tokens" in _te(d) else "—")
     row("prompt tokens per post read (impression call), p50 (p90)", "≤ 1.5k", lambda d: (
         f"{_f(d['token_economy']['per_post_read']['impression_prompt_tokens']['p50'])} "
         f"({_f(d['token_economy']['per_post_read']['impression_prompt_tokens']['p90'])})"))

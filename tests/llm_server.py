@@ -39,6 +39,13 @@ class Recorded:
     headers: dict[str, str]
     at: float
 
+    @property
+    def prompt(self) -> str:
+        """A chat request's messages as one text (an AI user's call is a system and a
+        user message; agents.prompts.messages_text joins them)."""
+        messages = (self.body or {}).get("messages") or [] if isinstance(self.body, dict) else []
+        return "\n\n".join(str(m.get("content", "")) for m in messages)
+
 
 def chat_body(
     content: str | None = "ok",
