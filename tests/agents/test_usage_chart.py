@@ -120,10 +120,10 @@ def test_the_activity_page_draws_the_site_and_one_user(priced, admin, ai_user):
     assert 'class="bar-cached"' in body and 'class="bar-fresh"' in body
     table = re.search(r'<table class="visually-hidden" data-testid="usage-table">.*?</table>', body, re.S).group(0)
     assert table.count("<tr>") == DAYS + 1
-    assert f"<td>{3000}</td>" in table  # today's cached prompt tokens
+    assert "<td>3,000</td>" in table  # today's cached prompt tokens
     users = re.search(r'data-testid="usage-users">.*?</table>', body, re.S).group(0)
     assert f'href="?user={ai_user.hex_id}"' in users and "Aiko" in users
-    assert "<td>6000 (50 %)</td>" in users  # 3,000 of its 6,000 prompt tokens were cached
+    assert "<td>6,000 (50 %)</td>" in users  # 3,000 of its 6,000 prompt tokens were cached
     # More AI users and more rows: the same number of queries.
     for i in range(6):
         other = make_ai_user(f"AI {i}")
