@@ -224,8 +224,8 @@ def task_prompt(
         raise ValueError(f"not an AI-user prompt task: {task!r}")
     loc = normalize_locale(locale)
     template = load_prompt(task, loc).strip()
-    # Lengths and the language first, the input last: user text never passes through
-    # a replacement, so a placeholder-shaped string in it has nothing to be filled by.
+    # Lengths and the language first, the input last: no replacement runs over the
+    # input once it is in, so nothing in user text can be filled in.
     template = _fill_common(template, locale=loc, max_chars=max_chars, tag_chars=tag_chars, tag_num=tag_num)
     return template.replace(AGENT_TASK_PLACEHOLDERS[task], prompt_json(drop_locale(payload, loc)))
 

@@ -43,8 +43,9 @@ class Recorded:
     def prompt(self) -> str:
         """A chat request's messages as one text (an AI user's call is a system and a
         user message; agents.prompts.messages_text joins them)."""
-        messages = (self.body or {}).get("messages") or [] if isinstance(self.body, dict) else []
-        return "\n\n".join(str(m.get("content", "")) for m in messages)
+        from agents.prompts import messages_text
+
+        return messages_text(self.body.get("messages") or [] if isinstance(self.body, dict) else [])
 
 
 def chat_body(
