@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from datetime import date, datetime, timedelta, timezone
 from decimal import Decimal
 
-from django.db.models import Count, Q, Sum
+from django.db.models import Count, Min, Q, Sum
 from django.db.models.functions import TruncDate
 
 from agents.budget import utc_day_start
@@ -49,7 +49,7 @@ class UserUsage:
     completion_tokens: int
     cost: Decimal
     cost_today: Decimal
-    days: int
+    days: int  # since its first call in the window, today included
 
     @property
     def cost_per_day(self) -> Decimal:
@@ -105,7 +105,9 @@ def usage_by_day(*, user_id: int | None = None, days: int = DAYS, now: datetime 
 
 def usage_by_user(*, days: int = DAYS, limit: int = TOP_USERS, now: datetime | None = None) -> list[UserUsage]:
     """The AI users that cost most over the last `days` (then most tokens): totals,
-    today's cost and the number of days with calls, for the cost per day. One query."""
+    today's cost, and the days since each one's first call in the window, for the cost
+    per day (a count of distinct days would make PostgreSQL sort every row: ≈ 3× the
+    time at 640k rows). One query."""
     from sns.ids import id_to_hex
 
     start = window_start(days, now)
@@ -116,7 +118,7 @@ def usage_by_user(*, days: int = DAYS, limit: int = TOP_USERS, now: datetime | N
         .annotate(
             **_sums(),
             cost_today=Sum("cost", filter=Q(created_at__gte=today)),
-            active_days=Count(TruncDate("created_at", tzinfo=timezone.utc), distinct=True),
+            first_call=Min("created_at"),
         )
         .order_by("-total_cost", "-prompt", "user_id")[:limit]
     )
@@ -125,7 +127,8 @@ def usage_by_user(*, days: int = DAYS, limit: int = TOP_USERS, now: datetime | N
             user_id=row["user_id"], nickname=row["user__nickname"], hex_id=id_to_hex(row["user_id"]),
             calls=row["calls"], prompt_tokens=row["prompt"] or 0, cached_tokens=row["cached"] or 0,
             completion_tokens=row["completion"] or 0, cost=row["total_cost"] or Decimal(0),
-            cost_today=row["cost_today"] or Decimal(0), days=row["active_days"] or 0,
+            cost_today=row["cost_today"] or Decimal(0),
+            days=max(1, (today.date() - row["first_call"].astimezone(timezone.utc).date()).days + 1),
         )
         for row in rows
     ]

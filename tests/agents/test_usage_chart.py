@@ -66,7 +66,7 @@ def test_days_are_summed_in_the_database_with_empty_days_as_zeros(priced, ai_use
     assert sum(d.calls for d in mine) == 3
 
 
-def test_cost_per_ai_user_ranks_by_cost_with_today_and_active_days(priced, ai_user, human, django_assert_num_queries):
+def test_cost_per_ai_user_ranks_by_cost_with_today_and_per_day(priced, ai_user, human, django_assert_num_queries):
     big = make_ai_user("Big spender")
     for days_ago in (0, 1, 5):
         spend(big, days_ago=days_ago, prompt=20_000, cached=15_000)
@@ -79,9 +79,10 @@ def test_cost_per_ai_user_ranks_by_cost_with_today_and_active_days(priced, ai_us
     top = users[0]
     per_call = Decimal("0.010000") + Decimal("0.007500") + Decimal("0.000800")  # 5k fresh, 15k cached, 100 out
     assert top.cost == 3 * per_call and top.cost_today == per_call
-    assert top.days == 3 and top.cost_per_day == per_call
+    # Per day since its first call in the window (5 days ago: 6 days, today included).
+    assert top.days == 6 and top.cost_per_day == (3 * per_call / 6).quantize(Decimal("0.000001"))
     assert top.calls == 3 and top.cached_percent == 75 and top.hex_id == big.hex_id
-    assert users[1].cost_today == 0 and users[1].days == 1
+    assert users[1].cost_today == 0 and users[1].days == 4
 
 
 def test_panels_stack_cached_fresh_and_completion_tokens():
