@@ -21,10 +21,9 @@ import os
 import sys
 import threading
 import time
-from collections import deque
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
-from .token_economy import RECENT_WINDOW, common_prefix, provider_cacheable
+from .token_economy import RECENT_WINDOW
 
 CHAT_PATH = "/v1/chat/completions"
 LANGS = ("en", "ja")
@@ -101,15 +100,16 @@ class StandIn:
         self.lock = threading.Lock()
         self.requests = 0
         self.by_task: dict[str, int] = {}
-        self.recent: deque[bytes] = deque(maxlen=RECENT_WINDOW)
+        from agents.llm.prefix_cache import RecentPrompts
+
+        self.recent = RecentPrompts(RECENT_WINDOW)
 
     def cached_tokens(self, prompt: str) -> int:
         """What a provider's prefix cache would serve of `prompt`, then remember it."""
+        from agents.llm.prefix_cache import provider_cacheable
+
         data = prompt.encode("utf-8")
-        with self.lock:
-            recent = list(self.recent)
-            self.recent.append(data)
-        shared = max((common_prefix(other, data) for other in recent), default=0)
+        shared = self.recent.shared_then_add(data)
         if not shared:
             return 0
         return provider_cacheable(self.count_tokens(data[:shared].decode("utf-8", "ignore")))

@@ -33,35 +33,15 @@ import os
 import threading
 from collections import deque
 
+from agents.llm.prefix_cache import common_prefix, provider_cacheable  # noqa: F401 (used by tests too)
+
 from .common import INPROCESS_REDIS_URL, django_setup, redis_flush, summary, write_json
 from .tokens import count_tokens, tokenizer_name
 
 ORIGINAL_ESTIMATE = {"prompt_tokens": 115_000, "completion_tokens": 24_000}
-OPENAI_MIN_CACHED = 1024  # a prompt prefix is cached from 1,024 tokens on, in 128-token steps
-OPENAI_STEP = 128
 JSON_OVERHEAD_TOKENS = 40  # keys, tags and booleans around the text
 RECENT_WINDOW = 64  # the site's latest calls whose prefixes count as warm in the provider's cache
 DEFAULT_CACHED_RATIO = 0.1  # cached / fresh input price when the model has none in STGY_AI_PRICES
-
-
-def common_prefix(a: bytes, b: bytes) -> int:
-    n = min(len(a), len(b))
-    if a[:n] == b[:n]:
-        return n
-    lo, hi = 0, n
-    while lo < hi:  # longest equal prefix by bisection on slices (fast in C)
-        mid = (lo + hi + 1) // 2
-        if a[:mid] == b[:mid]:
-            lo = mid
-        else:
-            hi = mid - 1
-    return lo
-
-
-def provider_cacheable(prefix_tokens: int) -> int:
-    if prefix_tokens < OPENAI_MIN_CACHED:
-        return 0
-    return OPENAI_MIN_CACHED + (prefix_tokens - OPENAI_MIN_CACHED) // OPENAI_STEP * OPENAI_STEP
 
 
 class Capture:

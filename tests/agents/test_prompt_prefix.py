@@ -140,3 +140,27 @@ def test_the_peer_profile_goes_to_the_task_not_the_prefix():
     system, user = messages("peer-impression", task_locale="en", profile=PROFILES["en-US"])
     assert '"nickname":"Aiko"' in system["content"] and '"nickname":"Bob"' not in system["content"]
     assert '"nickname":"Bob"' in user["content"] and '"nickname":"Aiko"' not in user["content"]
+
+
+def test_the_offline_stand_in_reports_the_prefix_a_provider_would_cache():
+    """The demo's usage rows carry cached tokens: a user's second call shares its
+    system message with the first (agents/llm/prefix_cache.py; four characters a
+    token, as the stand-in estimates its prompt tokens)."""
+    from agents.llm.offline import OfflineProvider
+    from agents.llm.prefix_cache import provider_cacheable
+    from agents.llm.types import ChatRequest
+
+    provider = OfflineProvider()
+    profile = {**PROFILES["en-US"], "nickname": "Offline-prefix-test"}  # bytes no other test sent
+
+    def call(task):
+        msgs = messages(task, task_locale="en", profile=profile)
+        request = ChatRequest(messages=msgs, model="m", task=task, locale="en", json_mode=True,
+                              inputs={"profile": profile, "payload": PAYLOADS[task], "max_chars": 300, "tag_num": 3})
+        return msgs, provider.complete(request)
+
+    call("post-impression")
+    msgs, second = call("interest")
+    system_chars = len(msgs[0]["content"]) + 2  # and the blank line joining the messages
+    assert second.cached_tokens >= provider_cacheable(system_chars // 4) >= 1024
+    assert second.cached_tokens < second.prompt_tokens
