@@ -4,8 +4,10 @@ Templates are plain text files with `{{NAME}}` placeholders. Inputs are inserted
 JSON documents (never through `str.format` over user text), and any placeholder-shaped
 text inside those documents is deleted first, so a post cannot inject a placeholder and
 braces in user text are harmless. Rendering is deterministic: the same inputs give the
-same bytes, and the common profile comes first so that every call one AI user makes in
-a cycle shares the same prompt prefix (which providers can cache).
+same bytes. An AI user's call is two messages: the system message holds the common
+instructions and the user's profile, the same bytes for every task of that user, and
+the user message the task and its input, so providers can cache the shared prefix
+(docs/prompts.md §2).
 """
 
 from __future__ import annotations
@@ -199,7 +201,36 @@ def _fill_common(
     return text.replace("{{LOCALE}}", locale_label(locale))
 
 
-def render_agent_prompt(
+def common_instructions(profile_locale: str | None) -> str:
+    """The bytes every AI user of one locale starts every prompt with: the common-profile
+    template up to its `{{PROFILE_JSON}}` (which is its last line). No per-call value is
+    in it, so a provider's prefix cache serves it to every call of every such user."""
+    common = load_prompt(COMMON_PROFILE, normalize_locale(profile_locale)).strip()
+    return common.split("{{PROFILE_JSON}}", 1)[0]
+
+
+def system_prompt(profile: dict[str, Any], profile_locale: str | None = None) -> str:
+    """The system message of every AI-user call: the common instructions, then the AI
+    user's profile as JSON. Same user state, same bytes, whatever the task."""
+    own = normalize_locale(profile_locale if profile_locale is not None else profile.get("locale"))
+    return common_instructions(own) + prompt_json(profile)
+
+
+def task_prompt(
+    task: str, *, locale: str, payload: dict[str, Any], max_chars: int, tag_chars: int, tag_num: int
+) -> str:
+    """The user message: the task's template with its lengths, language and input."""
+    if task not in AGENT_TASK_PLACEHOLDERS:
+        raise ValueError(f"not an AI-user prompt task: {task!r}")
+    loc = normalize_locale(locale)
+    template = load_prompt(task, loc).strip()
+    # Lengths and the language first, the input last: no replacement runs over the
+    # input once it is in, so nothing in user text can be filled in.
+    template = _fill_common(template, locale=loc, max_chars=max_chars, tag_chars=tag_chars, tag_num=tag_num)
+    return template.replace(AGENT_TASK_PLACEHOLDERS[task], prompt_json(drop_locale(payload, loc)))
+
+
+def render_agent_messages(
     task: str,
     *,
     locale: str,
@@ -209,37 +240,37 @@ def render_agent_prompt(
     tag_chars: int,
     tag_num: int,
     profile_locale: str | None = None,
-) -> str:
-    """Common profile (with the AI user's `profile`) followed by the task template
-    (with the task's `payload`), for one of AGENT_TASKS.
+) -> list[dict[str, str]]:
+    """The chat messages of one AI-user call, for one of AGENT_TASKS: a system message
+    (common instructions + the AI user's profile) and a user message (the task).
+
+    The order is what makes the prompt cacheable (docs/prompts.md §2): the common
+    instructions are the same bytes for every task and every AI user of a locale and
+    are longer than a provider's minimum cached prefix (1,024 tokens at OpenAI); the
+    profile follows, so every call of one user, cycle or respond path, shares both;
+    everything that varies per call comes after them.
 
     `locale` is the task locale: it picks the task file and the `{{LOCALE}}` text.
-    The common profile is picked by the AI user's own locale (`profile_locale`, by
+    The common part is picked by the AI user's own locale (`profile_locale`, by
     default the profile's `locale`), not the task's — a deliberate difference from
-    the original, which used the task locale for both. That way every call of one
-    user starts with the same bytes even when it reads posts in several languages,
-    and providers can cache that prefix. `max_chars` / `tag_chars` are final values
-    (apply `scaled_lengths` beforehand).
+    the original — so a user reading posts in several languages keeps one prefix.
+    `max_chars` / `tag_chars` are final values (apply `scaled_lengths` beforehand).
     """
-    if task not in AGENT_TASK_PLACEHOLDERS:
-        raise ValueError(f"not an AI-user prompt task: {task!r}")
+    user = task_prompt(task, locale=locale, payload=payload, max_chars=max_chars, tag_chars=tag_chars, tag_num=tag_num)
     loc = normalize_locale(locale)
     own = normalize_locale(profile_locale if profile_locale is not None else profile.get("locale")) or loc
-    common = load_prompt(COMMON_PROFILE, own).strip()
-    template = load_prompt(task, loc).strip()
-    profile_json = prompt_json(profile)
-    payload_json = prompt_json(drop_locale(payload, loc))
-    if task == "peer-impression":
-        # Both parts use {{PROFILE_JSON}}: the AI user's own profile in the common part,
-        # the peer in the task part, so they are filled before being joined.
-        common = common.replace("{{PROFILE_JSON}}", profile_json)
-        template = template.replace("{{PROFILE_JSON}}", payload_json)
-        text = f"{common}\n\n{template}\n"
-    else:
-        text = f"{common}\n\n{template}\n"
-        text = text.replace("{{PROFILE_JSON}}", profile_json)
-        text = text.replace(AGENT_TASK_PLACEHOLDERS[task], payload_json)
-    return _fill_common(text, locale=loc, max_chars=max_chars, tag_chars=tag_chars, tag_num=tag_num)
+    return [{"role": "system", "content": system_prompt(profile, own)}, {"role": "user", "content": user}]
+
+
+def messages_text(messages: list[dict[str, Any]]) -> str:
+    """A message list as one text (message contents joined by a blank line): what the
+    token benchmark counts and the stand-ins read. Its prefix is the messages' prefix."""
+    return "\n\n".join(str(m.get("content", "")) for m in messages)
+
+
+def render_agent_prompt(task: str, **kwargs: Any) -> str:
+    """`render_agent_messages` as one text (`messages_text`)."""
+    return messages_text(render_agent_messages(task, **kwargs))
 
 
 def render_summary_prompt(

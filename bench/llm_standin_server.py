@@ -5,7 +5,10 @@ The answer is written by the project's offline stand-in (`agents.llm.offline`): 
 server recognises the task from the prompt template's heading, takes the profile and
 task JSON back out of the prompt, and hands them to the stand-in as structured inputs.
 Token counts are o200k_base counts when `bpe-openai` is installed, else an estimate
-(bench/tokens.py). Loopback only.
+(bench/tokens.py). Cached tokens are reported as OpenAI reports them
+(`prompt_tokens_details.cached_tokens`): the longest prefix a prompt shares with one of
+the last prompts the server saw, by OpenAI's rule (from 1,024 tokens, in 128-token
+steps; bench/token_economy.py). Loopback only.
 
     python -m bench.llm_standin_server --port 8765 --latency 2.0
 """
@@ -19,6 +22,8 @@ import sys
 import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+from .token_economy import RECENT_WINDOW
 
 CHAT_PATH = "/v1/chat/completions"
 LANGS = ("en", "ja")
@@ -95,12 +100,26 @@ class StandIn:
         self.lock = threading.Lock()
         self.requests = 0
         self.by_task: dict[str, int] = {}
+        from agents.llm.prefix_cache import RecentPrompts
+
+        self.recent = RecentPrompts(RECENT_WINDOW)
+
+    def cached_tokens(self, prompt: str) -> int:
+        """What a provider's prefix cache would serve of `prompt`, then remember it."""
+        from agents.llm.prefix_cache import provider_cacheable
+
+        data = prompt.encode("utf-8")
+        shared = self.recent.shared_then_add(data)
+        if not shared:
+            return 0
+        return provider_cacheable(self.count_tokens(data[:shared].decode("utf-8", "ignore")))
 
     def answer(self, body: dict) -> dict:
         from agents.llm.types import ChatRequest
+        from agents.prompts import messages_text
 
         messages = body.get("messages") or []
-        prompt = "\n".join(str(m.get("content", "")) for m in messages)
+        prompt = messages_text(messages)
         task, lang, inputs = self.reader.read(prompt)
         request = ChatRequest(
             messages=messages, model=str(body.get("model", "standin")), task=task, locale=lang,
@@ -111,6 +130,7 @@ class StandIn:
             self.requests += 1
             self.by_task[task] = self.by_task.get(task, 0) + 1
         prompt_tokens = self.count_tokens(prompt)
+        cached_tokens = min(prompt_tokens, self.cached_tokens(prompt))
         completion_tokens = self.count_tokens(content)
         return {
             "id": f"chatcmpl-standin-{self.requests}",
@@ -121,7 +141,7 @@ class StandIn:
                          "message": {"role": "assistant", "content": content}}],
             "usage": {"prompt_tokens": prompt_tokens, "completion_tokens": completion_tokens,
                       "total_tokens": prompt_tokens + completion_tokens,
-                      "prompt_tokens_details": {"cached_tokens": 0}},
+                      "prompt_tokens_details": {"cached_tokens": cached_tokens}},
         }
 
 

@@ -5,9 +5,11 @@
     python -m bench.run_all --size large --only cycle_overhead,web
 
 The community of a size is generated once into a template database
-(`stgy_bench_<size>_tpl`, reused while it exists and is marked complete); every
-benchmark then runs on a fresh copy of it (`stgy_bench_<size>_run`), so one bench's
-writes never leak into the next. Figures go to bench/results/<size>/<bench>.json and
+(`stgy_bench_<size>_s<seed>_tpl`, reused while it exists and is marked complete);
+every benchmark then runs on a fresh copy of it (`stgy_bench_<size>_run`), so one
+bench's writes never leak into the next. `--db-prefix stgy_bench_xy` (or
+STGY_BENCH_DB_PREFIX) names them `stgy_bench_xy_<size>_...` instead, so that two people
+measuring on one PostgreSQL server do not drop each other's copies. Figures go to bench/results/<size>/<bench>.json and
 .txt; the combined table of every size measured so far is written to
 bench/results/RESULTS.md and into bench/README.md between the result markers.
 """
@@ -68,8 +70,11 @@ TARGETS_BEGIN = "<!-- targets:begin -->"
 TARGETS_END = "<!-- targets:end -->"
 
 
+DB_PREFIX = os.environ.get("STGY_BENCH_DB_PREFIX", "stgy_bench")
+
+
 def template_name(size: str, seed: int) -> str:
-    return f"stgy_bench_{size}_s{seed}_tpl"
+    return f"{DB_PREFIX}_{size}_s{seed}_tpl"
 
 
 def manage(db: str, *args: str, log=None) -> None:
@@ -112,7 +117,7 @@ def ensure_community(size: str, seed: int, regen: bool) -> dict:
 
 
 def run_bench(name: str, size: str, seed: int, out_dir: Path) -> dict:
-    run_db = f"stgy_bench_{size}_run"
+    run_db = f"{DB_PREFIX}_{size}_run"
     clone_seconds = clone_db(template_name(size, seed), run_db)
     args = ["-m", f"bench.{name}", "--db", run_db, *ARGS[name](size)]
     json_path = out_dir / f"{name}.json"
@@ -152,7 +157,10 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--only", help="comma-separated benchmarks (default: all)")
     parser.add_argument("--regen", action="store_true", help="generate the community again")
     parser.add_argument("--render-only", action="store_true", help="only rewrite the table from saved results")
+    parser.add_argument("--db-prefix", default=DB_PREFIX,
+                        help="database name prefix (must start with stgy_bench; default %(default)s)")
     args = parser.parse_args(argv)
+    set_db_prefix(args.db_prefix)
     if not args.render_only:
         out_dir = RESULTS / args.size
         out_dir.mkdir(parents=True, exist_ok=True)
@@ -188,6 +196,13 @@ def main(argv: list[str] | None = None) -> None:
     if readme.exists():
         readme.write_text(text)
     print(f"[run_all] table written to {RESULTS / 'RESULTS.md'}", flush=True)
+
+
+def set_db_prefix(prefix: str) -> None:
+    global DB_PREFIX
+    if not prefix.startswith("stgy_bench"):
+        raise SystemExit(f"--db-prefix must start with stgy_bench (drop_db refuses others): {prefix!r}")
+    DB_PREFIX = prefix
 
 
 def machine() -> dict:

@@ -13,6 +13,16 @@ characters of text plus the JSON around it) — the latter is the realistic figu
 Calls are made one at a time (stage concurrency 1) so "the previous call" is
 well-defined; with parallel calls a provider sees the same prefixes, only later.
 
+Provider-cacheable tokens follow OpenAI's rule (a prefix from 1,024 tokens on, in
+128-token steps) over the longest prefix a call shares with an earlier prompt the
+provider has seen recently: the same user's previous call, or one of the last
+RECENT_WINDOW calls of the site (the common instructions are the same bytes for every
+AI user of a language, so another user's call warms them; on a live site with many AI
+users they are always warm, a window of about three cycles is the conservative case).
+Billed-equivalent input tokens count those at the cached price: the ratio of cached to
+fresh input price of the call's model in STGY_AI_PRICES (`--prices`), or
+`--cached-ratio` (default 0.1, the GPT-5 family's) for a model without a price.
+
     python -m bench.token_economy --db stgy_bench_medium --cycles 30
 """
 
@@ -21,34 +31,17 @@ from __future__ import annotations
 import argparse
 import os
 import threading
+from collections import deque
+
+from agents.llm.prefix_cache import common_prefix, provider_cacheable  # noqa: F401 (used by tests too)
 
 from .common import INPROCESS_REDIS_URL, django_setup, redis_flush, summary, write_json
 from .tokens import count_tokens, tokenizer_name
 
 ORIGINAL_ESTIMATE = {"prompt_tokens": 115_000, "completion_tokens": 24_000}
-OPENAI_MIN_CACHED = 1024  # a prompt prefix is cached from 1,024 tokens on, in 128-token steps
-OPENAI_STEP = 128
 JSON_OVERHEAD_TOKENS = 40  # keys, tags and booleans around the text
-
-
-def common_prefix(a: bytes, b: bytes) -> int:
-    n = min(len(a), len(b))
-    if a[:n] == b[:n]:
-        return n
-    lo, hi = 0, n
-    while lo < hi:  # longest equal prefix by bisection on slices (fast in C)
-        mid = (lo + hi + 1) // 2
-        if a[:mid] == b[:mid]:
-            lo = mid
-        else:
-            hi = mid - 1
-    return lo
-
-
-def provider_cacheable(prefix_tokens: int) -> int:
-    if prefix_tokens < OPENAI_MIN_CACHED:
-        return 0
-    return OPENAI_MIN_CACHED + (prefix_tokens - OPENAI_MIN_CACHED) // OPENAI_STEP * OPENAI_STEP
+RECENT_WINDOW = 64  # the site's latest calls whose prefixes count as warm in the provider's cache
+DEFAULT_CACHED_RATIO = 0.1  # cached / fresh input price when the model has none in STGY_AI_PRICES
 
 
 class Capture:
@@ -58,16 +51,17 @@ class Capture:
 
     def install(self) -> None:
         from agents.llm.offline import OfflineProvider
+        from agents.prompts import messages_text
 
         capture = self
         original = OfflineProvider.complete
 
         def complete(self, request):
             response = original(self, request)
-            prompt = "\n".join(str(m.get("content", "")) for m in request.messages)
+            prompt = messages_text(request.messages)
             with capture.lock:
                 capture.calls.append({
-                    "task": request.task, "locale": request.locale, "prompt": prompt,
+                    "task": request.task, "locale": request.locale, "prompt": prompt, "model": request.model,
                     "completion": response.content,
                     "max_chars": int((request.inputs or {}).get("max_chars") or 0),
                 })
@@ -85,23 +79,44 @@ def expected_completion_tokens(call: dict) -> int:
     return int(call["max_chars"] * per_char) + JSON_OVERHEAD_TOKENS if call["max_chars"] else sample_tokens
 
 
-def analyse_cycle(calls: list[dict]) -> dict:
+def cached_ratio(model: str, default: float) -> float:
+    """Cached / fresh input price of `model` in STGY_AI_PRICES, else `default`."""
+    from agents.llm.usage import price_table
+
+    price = price_table().get(model)
+    if price is None or not price.input:
+        return default
+    return float(price.cached_input / price.input)
+
+
+def analyse_cycle(calls: list[dict], recent: deque | None = None, *, default_ratio: float = DEFAULT_CACHED_RATIO) -> dict:
+    """Figures of one cycle's calls. `recent` holds the site's latest prompts (bytes),
+    earlier cycles' included; each call is added to it."""
+    recent = recent if recent is not None else deque(maxlen=RECENT_WINDOW)
     previous: bytes | None = None
     prompt_bytes = shared_bytes = 0
     prompt_tokens = completion_tokens = expected_tokens = cacheable_tokens = unshared_tokens = 0
+    billed = 0.0
     by_task: dict[str, dict] = {}
     impression_tokens = []
     for call in calls:
         data = call["prompt"].encode("utf-8")
         tokens = count_tokens(call["prompt"])
         shared = common_prefix(previous, data) if previous is not None else 0
-        # Token count of the shared part, cut at a character boundary.
+        # What the provider's cache may hold: the same user's previous call, or any of
+        # the site's recent calls (another user's call warms the common instructions).
+        warm = max([shared, *(common_prefix(other, data) for other in recent)])
+        recent.append(data)
+        # Token counts of the shared parts, cut at a character boundary.
         prefix_tokens = count_tokens(data[:shared].decode("utf-8", "ignore")) if shared else 0
+        warm_tokens = count_tokens(data[:warm].decode("utf-8", "ignore")) if warm else 0
         previous = data
         prompt_bytes += len(data)
         shared_bytes += shared
         prompt_tokens += tokens
-        cacheable_tokens += provider_cacheable(prefix_tokens)
+        cacheable = provider_cacheable(warm_tokens)
+        cacheable_tokens += cacheable
+        billed += tokens - cacheable + cacheable * cached_ratio(call.get("model", ""), default_ratio)
         # What no prefix cache can spare, whatever its minimum: the part after the
         # prefix shared with the previous call.
         unshared_tokens += max(0, tokens - prefix_tokens)
@@ -124,13 +139,16 @@ def analyse_cycle(calls: list[dict]) -> dict:
         "prefix_shared_bytes": shared_bytes,
         "prefix_share": shared_bytes / prompt_bytes if prompt_bytes else 0.0,
         "provider_cacheable_tokens": cacheable_tokens,
+        "cacheable_share": cacheable_tokens / prompt_tokens if prompt_tokens else 0.0,
+        "billed_equivalent_tokens": round(billed),
         "unshared_prompt_tokens": unshared_tokens,
         "by_task": by_task,
         "impression_prompt_tokens": impression_tokens,
     }
 
 
-def run(*, cycles: int, seed: int) -> dict:
+def run(*, cycles: int, seed: int, default_ratio: float = DEFAULT_CACHED_RATIO) -> dict:
+    from django.conf import settings
     from django.db import connection
 
     from agents.cycle.run import run_cycle_sync
@@ -141,12 +159,13 @@ def run(*, cycles: int, seed: int) -> dict:
     capture = Capture()
     capture.install()
     per_cycle = []
+    recent: deque = deque(maxlen=RECENT_WINDOW)
     for user_id in ai_users(cycles, seed):
         capture.calls = []
         run_ = run_cycle_sync(user_id)
         if run_ is None:
             continue
-        result = analyse_cycle(capture.calls)
+        result = analyse_cycle(capture.calls, recent, default_ratio=default_ratio)
         result["reads"] = len(run_.details.get("reads") or [])
         result["locale"] = run_.user.locale
         per_cycle.append(result)
@@ -173,8 +192,13 @@ def run(*, cycles: int, seed: int) -> dict:
         "per_cycle": {
             key: summary([c[key] for c in per_cycle])
             for key in ("calls", "prompt_tokens", "completion_tokens_standin", "completion_tokens_expected",
-                        "prefix_share", "provider_cacheable_tokens", "unshared_prompt_tokens", "reads")
+                        "prefix_share", "provider_cacheable_tokens", "billed_equivalent_tokens",
+                        "unshared_prompt_tokens", "reads")
         },
+        "cacheable_share_overall": (sum(c["provider_cacheable_tokens"] for c in per_cycle)
+                                    / max(1, sum(c["prompt_tokens"] for c in per_cycle))),
+        "cached_price_ratio_default": default_ratio,
+        "prices": settings.STGY_AI_PRICES,
         "prefix_share_overall": sum(c["prefix_shared_bytes"] for c in per_cycle) / total_bytes if total_bytes else 0,
         "per_post_read": {
             "impression_prompt_tokens": summary(impressions),
@@ -192,8 +216,12 @@ def print_report(r: dict) -> None:
     print(f"per cycle: {pc['calls']['mean']:.1f} calls, prompt {pc['prompt_tokens']['mean']:,.0f} tokens "
           f"(p90 {pc['prompt_tokens']['p90']:,.0f}), completion {pc['completion_tokens_expected']['mean']:,.0f} "
           f"expected ({pc['completion_tokens_standin']['mean']:,.0f} from the stand-in); "
-          f"prefix share {r['prefix_share_overall']:.0%}, provider-cacheable {pc['provider_cacheable_tokens']['mean']:,.0f} tokens, "
+          f"prefix share {r['prefix_share_overall']:.0%}, provider-cacheable {pc['provider_cacheable_tokens']['mean']:,.0f} tokens "
+          f"({r.get('cacheable_share_overall', 0):.0%} of prompt tokens), "
           f"outside the shared prefix {pc['unshared_prompt_tokens']['mean']:,.0f} tokens")
+    print(f"billed-equivalent input per cycle: {pc['billed_equivalent_tokens']['mean']:,.0f} tokens "
+          f"(p90 {pc['billed_equivalent_tokens']['p90']:,.0f}; cached tokens at the cached price of STGY_AI_PRICES, "
+          f"x{r['cached_price_ratio_default']:g} for an unpriced model)")
     pr = r["per_post_read"]
     print(f"per post read: impression prompt p50 {pr['impression_prompt_tokens']['p50']:,.0f}, "
           f"p90 {pr['impression_prompt_tokens']['p90']:,.0f}, max {pr['impression_prompt_tokens']['max']:,.0f}; "
@@ -209,12 +237,17 @@ def main(argv: list[str] | None = None) -> dict:
     parser.add_argument("--cycles", type=int, default=30)
     parser.add_argument("--seed", type=int, default=5)
     parser.add_argument("--json")
+    parser.add_argument("--prices", default=os.environ.get("STGY_AI_PRICES", ""),
+                        help="STGY_AI_PRICES for the billed-equivalent figure (default: the environment's)")
+    parser.add_argument("--cached-ratio", type=float, default=DEFAULT_CACHED_RATIO,
+                        help="cached / fresh input price for a model without a price (default %(default)s)")
     args = parser.parse_args(argv)
     os.environ["STGY_AI_USER_STAGE_CONCURRENCY"] = "1"
-    django_setup(args.db, REDIS_URL=INPROCESS_REDIS_URL, STGY_AI_PROVIDER="offline", STGY_AI_USER_STAGE_CONCURRENCY="1")
+    django_setup(args.db, REDIS_URL=INPROCESS_REDIS_URL, STGY_AI_PROVIDER="offline", STGY_AI_USER_STAGE_CONCURRENCY="1",
+                 STGY_AI_PRICES=args.prices)
     if args.db:
         redis_flush(INPROCESS_REDIS_URL)
-    result = run(cycles=args.cycles, seed=args.seed)
+    result = run(cycles=args.cycles, seed=args.seed, default_ratio=args.cached_ratio)
     if args.db:
         redis_flush(INPROCESS_REDIS_URL)
     print_report(result)

@@ -39,6 +39,14 @@ class Recorded:
     headers: dict[str, str]
     at: float
 
+    @property
+    def prompt(self) -> str:
+        """A chat request's messages as one text (an AI user's call is a system and a
+        user message; agents.prompts.messages_text joins them)."""
+        from agents.prompts import messages_text
+
+        return messages_text(self.body.get("messages") or [] if isinstance(self.body, dict) else [])
+
 
 def chat_body(
     content: str | None = "ok",

@@ -23,7 +23,7 @@ from agents.llm import gateway
 from agents.llm.breaker import breaker_is_open
 from agents.llm.errors import LlmUnavailable
 from agents.models import LlmUsage
-from agents.prompts import is_cjk, render_agent_prompt
+from agents.prompts import is_cjk, render_agent_messages
 
 
 @dataclass
@@ -64,7 +64,7 @@ def _run_job(
     job: LlmJob, *, profile: dict, tier: str, user_id: int, run_id: int, stage: str, usage: list | None = None
 ) -> None:
     try:
-        prompt = render_agent_prompt(
+        messages = render_agent_messages(
             job.task,
             locale=job.locale,
             profile=profile,
@@ -73,9 +73,9 @@ def _run_job(
             tag_chars=tag_chars(job.locale),
             tag_num=job.tag_num,
         )
-        job.prompt_chars = len(prompt)
+        job.prompt_chars = sum(len(m["content"]) for m in messages)
         response = gateway.chat(
-            messages=[{"role": "user", "content": prompt}],
+            messages=messages,
             tier=tier,
             task=job.task,
             locale=job.locale,

@@ -6,6 +6,9 @@ limits) and writes a small in-character answer in the task's JSON schema: keywor
 of the persona and of the text it reacts to decide likes, replies and follows (by word
 overlap) and fill the sentences. Any variation is seeded from the inputs, so the same
 request always gives the same bytes. Every generated text says it is the stand-in.
+Token counts are estimates (four characters a token); cached tokens are what a
+provider's prefix cache would serve, against the process's recent prompts
+(agents/llm/prefix_cache.py), so the demo's usage rows show the cached share too.
 """
 
 from __future__ import annotations
@@ -30,8 +33,11 @@ from agents.llm.offline_text import (
     sentences,
     strip_markdown,
 )
+from agents.llm.prefix_cache import RecentPrompts, provider_cacheable
 from agents.llm.types import ChatRequest, ChatResponse
-from agents.prompts import scaled_lengths
+from agents.prompts import messages_text, scaled_lengths
+
+_RECENT_PROMPTS = RecentPrompts(64)
 
 DEFAULT_MAX_CHARS = {
     "post-impression": 1000,
@@ -360,10 +366,15 @@ class OfflineProvider:
             inputs = dict(request.inputs or {})
             ctx = _Ctx.build(request.task, request.locale, inputs, request.model)
             content = json.dumps(writer(ctx), ensure_ascii=False)
-        prompt = "\n".join(str(m.get("content", "")) for m in request.messages)
+        prompt = messages_text(request.messages)
+        data = prompt.encode("utf-8")
+        shared = _RECENT_PROMPTS.shared_then_add(data)
+        prompt_tokens = len(prompt) // 4
+        cached = provider_cacheable(len(data[:shared].decode("utf-8", "ignore")) // 4) if shared else 0
         return ChatResponse(
             content=content,
             model=request.model,
-            prompt_tokens=len(prompt) // 4,
+            prompt_tokens=prompt_tokens,
             completion_tokens=len(content) // 4,
+            cached_tokens=min(cached, prompt_tokens),
         )

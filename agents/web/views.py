@@ -17,11 +17,13 @@ from agents.cycle import STAGES
 from agents.llm import gateway
 from agents.models import CycleRun, LlmUsage
 from agents.respond.run import STAGE as RESPOND_STAGE
+from agents.usage_report import usage_by_day, usage_by_user
 from sns.errors import InvalidInput
 from sns.ids import parse_id
 from sns.models import User
 
 from .names import names_for
+from .usage_chart import usage_panels, usage_summary
 
 RUNS_PER_PAGE = 25
 
@@ -58,8 +60,21 @@ def activity(request):
             "stage_names": STAGES,
             "names": names,
             "llm": _llm_status(),
+            "usage": _usage(selected),
         },
     )
+
+
+def _usage(selected: User | None) -> dict:
+    """The last days of model use, for the chart: one AI user's when one is selected,
+    else the site's with the AI users that cost most."""
+    days = usage_by_day(user_id=selected.id if selected else None)
+    return {
+        "days": days,
+        "panels": usage_panels(days),
+        "summary": usage_summary(days),
+        "users": None if selected else usage_by_user(),
+    }
 
 
 def _stage_names(run: CycleRun) -> tuple[str, ...]:

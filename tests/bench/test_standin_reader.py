@@ -77,3 +77,21 @@ def test_answers_a_mixed_language_prompt_in_schema(settings):
     assert isinstance(answer["impression"], str) and answer["impression"]
     assert isinstance(answer["shouldLike"], bool) and isinstance(answer["shouldReply"], bool)
     assert body["usage"]["prompt_tokens"] > 0
+
+
+def test_reports_the_cached_prefix_as_openai_does(settings):
+    """A second call of one user shares its system message with the first: the
+    stand-in reports those tokens as cached (from 1,024 on, in 128-token steps)."""
+    standin = StandIn(latency=0)
+
+    def ask(task, user_lang):
+        text = render(task, task_locale="en", user_lang=user_lang)
+        return standin.answer({"messages": [{"role": "user", "content": text}], "response_format": {}})["usage"]
+
+    first = ask("post-impression", "en")
+    assert first["prompt_tokens_details"]["cached_tokens"] == 0  # nothing seen before
+    second = ask("interest", "en")
+    cached = second["prompt_tokens_details"]["cached_tokens"]
+    assert cached >= 1024 and (cached - 1024) % 128 == 0 and cached < second["prompt_tokens"]
+    # A Japanese user's prompts start with other bytes: nothing of the English ones helps.
+    assert ask("interest", "ja")["prompt_tokens_details"]["cached_tokens"] == 0

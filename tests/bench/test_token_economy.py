@@ -35,3 +35,28 @@ def test_shared_and_unshared_parts_of_a_cycle():
     expected = count_tokens(first) + count_tokens(second) - count_tokens(shared)
     assert abs(result["unshared_prompt_tokens"] - expected) <= 1  # a token may straddle the cut
     assert result["impression_prompt_tokens"] == [count_tokens(first), count_tokens(second)]
+
+
+def test_another_users_call_warms_the_common_part_and_cached_tokens_bill_at_the_ratio(settings):
+    from collections import deque
+
+    settings.STGY_AI_PRICES = "priced=2:0.5:8"
+    common = "Common instructions for every AI user, the same bytes. " * 120  # > 1,024 tokens
+    assert count_tokens(common) >= 1024 + 128
+    recent = deque(maxlen=64)
+    other = analyse_cycle([call("post-impression", common + "Profile: Mina. A post.")], recent)
+    # Nothing earlier to share with: the first call ever is all fresh.
+    assert other["provider_cacheable_tokens"] == 0
+    assert other["billed_equivalent_tokens"] == other["prompt_tokens"]
+
+    first = dict(call("post-impression", common + "Profile: Aiko. Another post."), model="priced")
+    result = analyse_cycle([first], recent, default_ratio=0.1)
+    cached = provider_cacheable(count_tokens(common + "Profile: "))
+    assert result["prefix_shared_bytes"] == 0  # no previous call of this user...
+    assert result["provider_cacheable_tokens"] == cached >= 1024  # ...but Mina's call warmed the common part
+    # The priced model's cached input costs a quarter of its fresh input.
+    expected = result["prompt_tokens"] - cached + cached * 0.25
+    assert result["billed_equivalent_tokens"] == round(expected)
+    unpriced = analyse_cycle([call("post-impression", common + "Profile: Kai. A third.")], recent, default_ratio=0.1)
+    cached = unpriced["provider_cacheable_tokens"]
+    assert unpriced["billed_equivalent_tokens"] == round(unpriced["prompt_tokens"] - cached + cached * 0.1)

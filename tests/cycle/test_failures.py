@@ -82,7 +82,7 @@ def test_a_failed_interest_update_does_not_stop_the_new_post_or_follow_managemen
     new = Post.objects.get(owner=ai, reply_to__isnull=True)
     assert new.content == "A new post written with the previous interest."
     # The new post's prompt carried the interest from before the failed update.
-    prompt = model_server.chat_requests()[-1].body["messages"][0]["content"]
+    prompt = model_server.chat_requests()[-1].prompt
     assert json.dumps(before.interest)[1:-1] in prompt
     failed = LlmUsage.objects.get(run=run, stage="interest_update")
     assert (failed.outcome, failed.attempts) == ("error", 1)

@@ -91,7 +91,7 @@ def test_interest_input_uses_recent_impressions_and_the_old_interest_in_the_prof
     ai, (post,) = make_site(cosines=(100,))
     push_answers(model_server, shouldReply=False)
     run_until_interest(ai)
-    interest_call = model_server.chat_requests()[-1].body["messages"][0]["content"]
+    interest_call = model_server.chat_requests()[-1].prompt
     assert "Fermentation and bread" in interest_call  # currentInterest: the old one
     assert post.content in interest_call  # the post read this cycle
     assert UNIVERSAL["impression"] in interest_call

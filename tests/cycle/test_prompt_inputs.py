@@ -20,7 +20,7 @@ pytestmark = pytest.mark.django_db
 
 
 def prompts_of(server, task_heading: str) -> list[str]:
-    texts = [r.body["messages"][0]["content"] for r in server.chat_requests()]
+    texts = [r.prompt for r in server.chat_requests()]
     return [t for t in texts if task_heading in t]
 
 
@@ -105,3 +105,25 @@ def test_the_interest_input_links_users_and_posts_by_nickname(model_server):
     profile = json.loads(text.split("\n\n## Task:")[0].rsplit("\n", 1)[1])
     assert profile["nickname"] == ai.nickname and profile["currentInterest"] == "Fermentation and bread"
     assert "userId" not in profile and "currentInterestTags" not in profile
+
+
+def test_every_call_of_a_cycle_opens_with_one_system_message(model_server):
+    """The cacheable prefix as the provider receives it: each request of the cycle
+    starts with the same system message (common instructions + this user's profile)
+    and carries the task in the user message after it (docs/prompts.md §2)."""
+    ai, posts = make_site(cosines=(100, 90))
+    push_answers(model_server)
+    run_cycle_sync(ai.id)
+
+    requests = model_server.chat_requests()
+    tasks = {r.body["messages"][1]["content"].split("\n", 1)[0] for r in requests}
+    assert {"## Task: post impression", "## Task: user impression", "## Task: current interests"} <= tasks
+    firsts = [r.body["messages"][0] for r in requests]
+    assert all(m["role"] == "system" for m in firsts)
+    assert all([m["role"] for m in r.body["messages"]] == ["system", "user"] for r in requests)
+    # The interest stage writes a new interest, so the calls after it (the new post)
+    # carry the new profile; every call before it shares one system message.
+    before_interest = firsts[: next(i for i, r in enumerate(requests) if "## Task: current interests" in r.prompt) + 1]
+    assert len({m["content"] for m in before_interest}) == 1
+    common = prompts.common_instructions(ai.locale)
+    assert all(m["content"].startswith(common) for m in firsts)

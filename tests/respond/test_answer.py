@@ -61,7 +61,7 @@ def test_the_model_sees_the_thread_and_shares_the_cycles_prompt_prefix(llm_serve
     assert answer.content == "About 24°C, Mina; rye sulks below that."
     assert answer.tag_names == ["cooking", "sourdough"]  # as the rulebook stores post tags
     [request] = llm_server.chat_requests()
-    prompt = request.body["messages"][0]["content"]
+    prompt = request.prompt
     assert request.body["response_format"] == {"type": "json_object"}
     # The thread as the cycle's reply input shows it: the AI user's own post marked isSelf,
     # then the person's message with its author.

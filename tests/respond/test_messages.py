@@ -78,7 +78,7 @@ def test_a_request_the_model_declines_is_left_in_requests(settings, llm_server):
     ai, person, _, event = dm(follow=False)
     llm_server.push_chat('{"answer": false, "content": ""}')
     respond_run(ai.id)
-    assert '"isRequest":true' in llm_server.chat_requests()[-1].body["messages"][0]["content"]
+    assert '"isRequest":true' in llm_server.chat_requests()[-1].prompt
     event.refresh_from_db()
     assert (event.status, event.outcome) == (
         "refused",
@@ -137,7 +137,7 @@ def test_the_prompt_shows_the_conversation_oldest_first(settings, llm_server):
     *_, event = dm(ai=ai, person=person, text="Second question, about spelt.")
     llm_server.push_chat(answer_json(content="Second answer."))
     respond_run(ai.id)
-    prompt = llm_server.chat_requests()[-1].body["messages"][0]["content"]
+    prompt = llm_server.chat_requests()[-1].prompt
     first, answer, second = (
         prompt.index(t) for t in ("First question", "First answer", "Second question")
     )

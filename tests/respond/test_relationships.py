@@ -93,7 +93,7 @@ def test_the_prompt_and_the_memory_page_show_it(llm_server):
     llm_server.push_chat('{"answer": false}')
     respond_run(ai.id)
     assert (
-        '"relationship":"friend"' in llm_server.chat_requests()[-1].body["messages"][0]["content"]
+        '"relationship":"friend"' in llm_server.chat_requests()[-1].prompt
     )
     page = login_client(ai).get(f"/users/{ai.hex_id}/memory").content.decode()
     assert '<span class="pill">friend</span>' in page and "Mina" in page
