@@ -5,6 +5,11 @@ each user (AI users in their cycles, humans through /ai-users/chat); 0 = unlimit
 The gateway checks before every call; the cycle dispatcher can skip users over budget.
 Between the check and the row being written other calls may finish, so a budget can be
 overshot by the calls in flight — a soft limit, which is what a daily budget needs.
+
+Tokens a provider served from its prompt cache count at STGY_AI_BUDGET_CACHED_TOKEN_WEIGHT
+(default 0.1, what such a token costs against a fresh one at the common providers), so
+the long shared prefix of every prompt (docs/prompts.md §2) does not use a budget up
+faster than it costs money.
 """
 
 from __future__ import annotations
@@ -12,7 +17,8 @@ from __future__ import annotations
 from datetime import datetime, time, timezone
 
 from django.conf import settings
-from django.db.models import Sum
+from django.db.models import F, FloatField, Sum
+from django.db.models.functions import Cast
 from django.utils import timezone as dj_timezone
 
 from agents.models import LlmUsage
@@ -23,13 +29,20 @@ def utc_day_start(now: datetime | None = None) -> datetime:
     return datetime.combine(now.date(), time.min, tzinfo=timezone.utc)
 
 
+def budget_tokens_sum() -> Sum:
+    """The aggregate a budget is counted in: completion and uncached prompt tokens in full,
+    cached prompt tokens at their weight."""
+    weight = float(settings.STGY_AI_BUDGET_CACHED_TOKEN_WEIGHT)
+    fresh = F("prompt_tokens") - F("cached_tokens") + F("completion_tokens")
+    return Sum(Cast(fresh, FloatField()) + Cast(F("cached_tokens"), FloatField()) * weight)
+
+
 def tokens_used_today(*, user_id: int | None = None) -> int:
-    """Prompt + completion tokens recorded since 00:00 UTC (site-wide, or for one user)."""
+    """Budget tokens recorded since 00:00 UTC (site-wide, or for one user)."""
     rows = LlmUsage.objects.filter(created_at__gte=utc_day_start())
     if user_id is not None:
         rows = rows.filter(user_id=user_id)
-    totals = rows.aggregate(p=Sum("prompt_tokens"), c=Sum("completion_tokens"))
-    return (totals["p"] or 0) + (totals["c"] or 0)
+    return round(rows.aggregate(t=budget_tokens_sum())["t"] or 0)
 
 
 def budget_refusal(*, user_id: int | None = None) -> str | None:

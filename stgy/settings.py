@@ -346,6 +346,8 @@ STGY_AI_BREAKER_COOLDOWN_SECONDS = _num("STGY_AI_BREAKER_COOLDOWN_SECONDS", 30.0
 STGY_AI_WEB_DEADLINE_MS = _num("STGY_AI_WEB_DEADLINE_MS", 5000)
 STGY_AI_SITE_DAILY_TOKEN_BUDGET = _num("STGY_AI_SITE_DAILY_TOKEN_BUDGET", 0)
 STGY_AI_USER_DAILY_TOKEN_BUDGET = _num("STGY_AI_USER_DAILY_TOKEN_BUDGET", 0)
+# What a prompt token served from the provider's cache counts in those budgets.
+STGY_AI_BUDGET_CACHED_TOKEN_WEIGHT = _num("STGY_AI_BUDGET_CACHED_TOKEN_WEIGHT", 0.1, float)
 # Price per million tokens: "model=input:cached_input:output,..."
 STGY_AI_PRICES = env.str("STGY_AI_PRICES", default="")
 STGY_EMBEDDING_PROVIDER = env.str("STGY_EMBEDDING_PROVIDER", default="hash")

@@ -11,11 +11,11 @@ from datetime import timedelta
 
 from django.conf import settings
 from django.db import connection
-from django.db.models import Q, Sum
+from django.db.models import Q
 from django.db.models.sql import UpdateQuery
 from django.utils import timezone
 
-from agents.budget import tokens_used_today, utc_day_start
+from agents.budget import budget_tokens_sum, tokens_used_today, utc_day_start
 from agents.models import AgentState, CycleRun, LlmUsage
 from sns.models import User
 
@@ -41,9 +41,9 @@ def users_over_budget(user_ids: list[int]) -> set[int]:
     rows = (
         LlmUsage.objects.filter(created_at__gte=utc_day_start(), user_id__in=user_ids)
         .values("user_id")
-        .annotate(p=Sum("prompt_tokens"), c=Sum("completion_tokens"))
+        .annotate(t=budget_tokens_sum())
     )
-    return {row["user_id"] for row in rows if (row["p"] or 0) + (row["c"] or 0) >= budget}
+    return {row["user_id"] for row in rows if round(row["t"] or 0) >= budget}
 
 
 def ensure_states() -> None:

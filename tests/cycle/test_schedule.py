@@ -153,3 +153,33 @@ def test_stage_tasks_have_their_own_queue_polled_first(settings):
     stage = router.route({}, "agents.cycle_stage")["queue"]
     assert (stage.exchange.name, stage.routing_key) == (stage_queue, stage_queue)
     assert app.conf.broker_transport_options["queue_order_strategy"] == "priority"
+
+
+def test_cached_prompt_tokens_count_at_their_weight(settings, ai_user):
+    """A cycle whose prompts were mostly served from the provider's cache uses its
+    budget at the cached weight (docs/prompts.md §2), in the dispatcher and the gateway."""
+    from agents.budget import budget_refusal, tokens_used_today
+
+    settings.STGY_AI_USER_DAILY_TOKEN_BUDGET = 100
+    settings.STGY_AI_BUDGET_CACHED_TOKEN_WEIGHT = 0.1
+    cached = make_ai_user("Cached")
+    make_due(ai_user, cached)
+    # 50 fresh prompt tokens + 400 cached at 0.1 + 10 completion = 100: over.
+    LlmUsage.objects.create(
+        created_at=timezone.now(), user=ai_user, provider="offline", model="m", outcome="ok",
+        prompt_tokens=450, cached_tokens=400, completion_tokens=10,
+    )
+    # 40 fresh + 500 cached at 0.1 + 9 = 99: one token left.
+    LlmUsage.objects.create(
+        created_at=timezone.now(), user=cached, provider="offline", model="m", outcome="ok",
+        prompt_tokens=540, cached_tokens=500, completion_tokens=9,
+    )
+    assert tokens_used_today(user_id=ai_user.id) == 100
+    assert tokens_used_today(user_id=cached.id) == 99
+    assert budget_refusal(user_id=ai_user.id) == "user daily token budget exceeded (100 tokens)"
+    assert budget_refusal(user_id=cached.id) is None
+    assert due_user_ids() == [cached.id]
+
+    # Weight 1 counts every prompt token in full, as before.
+    settings.STGY_AI_BUDGET_CACHED_TOKEN_WEIGHT = 1.0
+    assert tokens_used_today(user_id=cached.id) == 549
