@@ -312,11 +312,14 @@ def avatar_thumb_url(avatar: str | None) -> str | None:
 
 
 def media_delete_all(user_hex: str) -> None:
-    """Every stored object of a deleted account (the original's deleteAllImagesAndProfiles).
+    """Every stored object of a deleted account (the original's deleteAllImagesAndProfiles
+    and deleteAllTracks).
     A store that fails here leaves files behind, never a failed account deletion."""
     targets = ((storage.images_bucket(), (f"{user_hex}/masters/", f"{user_hex}/thumbs/", f"staging/{user_hex}/")),
                (storage.profiles_bucket(), (f"{user_hex}/masters/", f"{user_hex}/thumbs/",
-                                            f"profiles-staging/{user_hex}/")))
+                                            f"profiles-staging/{user_hex}/")),
+               (storage.tracks_bucket(), (f"{user_hex}/masters/", f"{user_hex}/previews/",
+                                          f"tracks-staging/{user_hex}/")))
     try:
         for bucket, prefixes in targets:
             for prefix in prefixes:
