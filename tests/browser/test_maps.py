@@ -1,0 +1,77 @@
+"""Maps in a real Chromium (docs/media.md §9): a post's place and uploaded track are drawn
+by static/stgy-map.js with Leaflet from our static files, under the site's CSP, and
+without tiles configured the page asks no other host."""
+
+from __future__ import annotations
+
+from urllib.parse import urlsplit
+
+import pytest
+from playwright.sync_api import expect
+
+from sns.services import tracks
+from sns.web.display import post_url
+from tests.factories import PASSWORD, make_post, make_user
+from tests.media.track_files import make_fit, route
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+@pytest.fixture(autouse=True)
+def _media_dir(settings, tmp_path):
+    settings.STGY_STORAGE_DRIVER = "local"
+    settings.STGY_MEDIA_DIR = tmp_path / "media"
+    settings.STGY_STORAGE_PUBLIC_URL_PREFIX = "/storage/{bucket}/"
+
+
+def _upload_track(user) -> str:
+    from sns.media import storage
+
+    presigned = tracks.track_presign(user, user.id, "ride.fit", 1000)
+    storage.write(storage.tracks_bucket(), presigned["objectKey"], make_fit(route(60)), "application/octet-stream")
+    return tracks.track_finalize(user, user.id, presigned["objectKey"])["preview"]["key"]
+
+
+def test_a_place_and_a_track_are_drawn_without_any_other_host(open_session, live_server):
+    alice = make_user("Alice")
+    preview_key = _upload_track(alice)
+    post = make_post(alice, "Out and about\n\n@[Tokyo Station](map://139.7671,35.6812,15|139.768,35.682;Gate)\n\n"
+                            f"@[Morning ride](/tracks/{preview_key})")
+    session = open_session(alice)
+    page = session.page
+    hosts, console_errors = set(), []
+    page.on("request", lambda request: hosts.add(urlsplit(request.url).netloc))
+    page.on("console", lambda msg: console_errors.append(msg.text) if msg.type == "error" else None)
+    page.goto(post_url(post.hex_id))
+    figures = page.locator("figure.stgy-track-map.drawn")
+    expect(figures).to_have_count(2)
+    # Leaflet made a map in each; the track is an SVG polyline and pins are circles.
+    expect(figures.nth(0).locator(".leaflet-container")).to_have_count(1)
+    expect(figures.nth(1).locator("path.leaflet-interactive")).to_have_count(3)  # line, start, end
+    expect(figures.nth(0).locator("path.leaflet-interactive")).to_have_count(2)  # pin, centre
+    expect(figures.nth(0).locator(".stgy-map-canvas.blank")).to_have_count(1)
+    box = figures.nth(1).locator(".stgy-map-canvas").bounding_box()
+    assert box["height"] > 200 and box["width"] > 200
+    # The text stays for screen readers and for readers without JavaScript.
+    expect(figures.nth(0).locator(".stgy-map-text")).to_contain_text("35.68120° N, 139.76710° E")
+    assert hosts == {urlsplit(live_server.url).netloc}
+    assert not [e for e in console_errors if "Content Security Policy" in e]
+
+
+def test_without_javascript_the_map_is_text(browser, live_server):
+    alice = make_user("Bob")
+    post = make_post(alice, "@[Somewhere](map://10W,20S,8)")
+    context = browser.new_context(base_url=live_server.url, java_script_enabled=False)
+    try:
+        page = context.new_page()
+        page.goto("/login")
+        page.fill("input[name=email]", alice.email)
+        page.fill("input[name=password]", PASSWORD)
+        page.click("button:has-text('Log in')")
+        page.wait_for_url("**/")
+        page.goto(post_url(post.hex_id))
+        figure = page.locator("figure.stgy-track-map")
+        expect(figure).to_contain_text("20.00000° S, 10.00000° W")
+        expect(figure.locator(".leaflet-container")).to_have_count(0)
+    finally:
+        context.close()
