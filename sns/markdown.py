@@ -52,7 +52,7 @@ def _maps():
 
 
 def _map_line(state, start: int, end: int, silent: bool) -> bool:
-    """A line `@[caption](map://...)` or `@[caption](/tracks/...)` is a map (docs/media.md §9)."""
+    """A line `@[caption](map://...)` or `@[caption](/tracks/...)` is a map (docs/media.md §10)."""
     if state.sCount[start] - state.blkIndent >= 4:
         return False
     line = state.src[state.bMarks[start] + state.tShift[start]:state.eMarks[start]]

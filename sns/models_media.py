@@ -20,7 +20,7 @@ class MediaImage(models.Model):
 
 
 class MediaTrack(models.Model):
-    """A finished track (docs/media.md §8): storage holds the file and its preview and
+    """A finished track (docs/media.md §9): storage holds the file and its preview and
     stays the source of truth for lists and quotas; this row keeps what a page needs to
     draw the track without reading storage (bounds, length, a short line)."""
 

@@ -1,4 +1,4 @@
-// Maps in posts (docs/media.md §9). The server renders each map as a <figure
+// Maps in posts (docs/media.md §10). The server renders each map as a <figure
 // class="stgy-track-map" data-map="{...}"> whose text already says where it is; this
 // script, when such a figure is on the page (or arrives later: preview, older posts),
 // loads Leaflet from our own static files and draws the place or track on it. Tiles

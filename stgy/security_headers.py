@@ -22,7 +22,7 @@ def _storage_origin() -> str:
 
 
 def _tile_origin() -> str:
-    """The map tiles' origin, only when STGY_MAP_TILE_URL is set (docs/media.md §9)."""
+    """The map tiles' origin, only when STGY_MAP_TILE_URL is set (docs/media.md §10)."""
     parts = urlsplit(settings.STGY_MAP_TILE_URL.replace("{s}", "a"))
     return f" {parts.scheme}://{parts.netloc}" if parts.scheme in ("http", "https") and parts.netloc else ""
 

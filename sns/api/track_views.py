@@ -1,4 +1,4 @@
-"""/media/{userId}/tracks (docs/media.md §8): the original's presigned-upload flow for
+"""/media/{userId}/tracks (docs/media.md §9): the original's presigned-upload flow for
 FIT and TrackJSON files. The rules are sns/services/tracks.py; bodies and answers are
 shaped like the images' (sns/api/media_views.py)."""
 

@@ -1,4 +1,4 @@
-"""FIT activity files (Garmin's binary format) into TrackJSON (docs/media.md §8), read
+"""FIT activity files (Garmin's binary format) into TrackJSON (docs/media.md §9), read
 with Garmin's own decoder (garmin-fit-sdk), which checks the file's CRCs.
 
 The route is the record messages that carry a position, in order; their times,

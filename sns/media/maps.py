@@ -1,4 +1,4 @@
-"""Maps in posts (docs/media.md §9), written as the original writes them, one per line:
+"""Maps in posts (docs/media.md §10), written as the original writes them, one per line:
 
     @[caption](map://lon,lat[,zoom][|lon,lat;title;description;urls;images]...){options}
     @[caption](/tracks/<user>/previews/<rev>/<file>.trjgz[|pins...]){options}

@@ -1,4 +1,4 @@
-"""TrackJSON (docs/media.md §8): GeoJSON FeatureCollections of LineString routes with
+"""TrackJSON (docs/media.md §9): GeoJSON FeatureCollections of LineString routes with
 per-coordinate series, the original's track format. This module reads one out of a
 gzip file under hard limits, downsamples and compacts it for the preview, computes the
 route's reference points, and sums up what a map needs (bounds, length, a short line).

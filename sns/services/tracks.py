@@ -1,4 +1,4 @@
-"""Tracks (docs/media.md §8): presigned upload, finalize, list, quota, read and delete of
+"""Tracks (docs/media.md §9): presigned upload, finalize, list, quota, read and delete of
 FIT and TrackJSON (.trjgz) files, with the original's limits, key layout and error
 texts. As for images, every refusal is a 400 `{error}` except "forbidden" and the
 throttle (403), and a refused upload leaves nothing behind."""

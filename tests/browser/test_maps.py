@@ -1,4 +1,4 @@
-"""Maps in a real Chromium (docs/media.md §9): a post's place and uploaded track are drawn
+"""Maps in a real Chromium (docs/media.md §10): a post's place and uploaded track are drawn
 by static/stgy-map.js with Leaflet from our static files, under the site's CSP, and
 without tiles configured the page asks no other host."""
 

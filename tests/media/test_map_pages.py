@@ -1,4 +1,4 @@
-"""A post with a place or a track on our pages (docs/media.md §9): the figure is in the
+"""A post with a place or a track on our pages (docs/media.md §10): the figure is in the
 page with its data and its text, Leaflet and the map script come from our own static
 files, and no other host is named unless STGY_MAP_TILE_URL is set."""
 

@@ -115,7 +115,7 @@ def avatar(user, large=False) -> str:
 
 @register.simple_tag
 def map_config() -> str:
-    """What static/stgy-map.js needs (docs/media.md §9): where Leaflet is, and the tiles
+    """What static/stgy-map.js needs (docs/media.md §10): where Leaflet is, and the tiles
     (none unless STGY_MAP_TILE_URL is set), as a JSON script element (no inline script)."""
     from django.templatetags.static import static
     from django.utils.html import json_script
