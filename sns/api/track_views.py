@@ -13,8 +13,17 @@ from sns.ids import parse_id
 from sns.services import tracks
 
 from . import schema
-from .media_views import PRESIGNED, READ_ERRORS, WRITE_ERRORS, FinalizeInput, PresignInput, _bytes
-from .params import body, int_value
+from .media_views import (
+    LIST_PARAMETERS,
+    PRESIGNED,
+    READ_ERRORS,
+    WRITE_ERRORS,
+    FinalizeInput,
+    PresignInput,
+    _bytes,
+    list_params,
+)
+from .params import body
 
 FINALIZED = OpenApiResponse(
     response=OpenApiTypes.OBJECT,
@@ -25,17 +34,9 @@ TRACK_BYTES = {(200, mime): OpenApiTypes.BINARY for mime in ("application/octet-
 
 
 class TracksView(APIView):
-    @extend_schema(
-        parameters=[schema.query("offset", schema.INT64), schema.query("limit", schema.INT64),
-                    schema.query("after", description="a key of the list; needs offset=0")],
-        responses={200: schema.LIST, **READ_ERRORS},
-    )
+    @extend_schema(parameters=LIST_PARAMETERS, responses={200: schema.LIST, **READ_ERRORS})
     def get(self, request, user_id):
-        query = request.query_params
-        offset = int_value(query.get("offset"), 0, "offset")
-        limit = min(int_value(query.get("limit"), 100, "limit"), 65535)
-        after = (query.get("after") or "").strip() or None
-        return Response(tracks.track_list(request.user, parse_id(user_id), offset, limit, after))
+        return Response(tracks.track_list(request.user, parse_id(user_id), *list_params(request)))
 
 
 class TracksQuotaView(APIView):

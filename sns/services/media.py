@@ -154,14 +154,14 @@ def image_import(actor: User, user_id: int, url, site_host: str) -> tuple[bytes,
     return remote.fetch(url, site_host=site_host, max_bytes=settings.STGY_MEDIA_IMAGE_BYTE_LIMIT)
 
 
-def image_list(actor: User, user_id: int, offset: int, limit: int, after: str | None) -> list[dict]:
-    target = _target(actor, user_id, write=False)
+def masters_page(target: User, bucket: str, offset: int, limit: int, after: str | None) -> list[dict]:
+    """One page of a user's `masters/` objects in a bucket, newest first (the keys sort
+    so), as the original lists images and tracks."""
     prefix = f"{id_to_hex(target.id)}/masters/"
     if after and offset:
         raise InvalidInput("after requires offset=0")
     if after and not after.startswith(prefix):
         raise InvalidInput("invalid after")
-    bucket = storage.images_bucket()
     objects = [o for o in storage.list_objects(bucket, prefix) if not after or o.key > after]
     return [
         {"bucket": o.bucket, "key": o.key, "size": o.size,
@@ -169,6 +169,11 @@ def image_list(actor: User, user_id: int, offset: int, limit: int, after: str | 
          "publicUrl": storage.public_url(o.bucket, o.key)}
         for o in objects[offset:offset + limit]
     ]
+
+
+def image_list(actor: User, user_id: int, offset: int, limit: int, after: str | None) -> list[dict]:
+    target = _target(actor, user_id, write=False)
+    return masters_page(target, storage.images_bucket(), offset, limit, after)
 
 
 def image_quota(actor: User, user_id: int, yyyymm: str | None = None) -> dict:

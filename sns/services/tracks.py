@@ -21,7 +21,7 @@ from ..ids import id_to_hex
 from ..media import fit, keys, signing, storage, trackjson
 from ..models import User
 from ..models_media import MediaTrack
-from .media import _target, _user_key, _valid_size
+from .media import _target, _user_key, _valid_size, masters_page
 
 TRACK_POSTS = throttle.Limit("track-posts", "STGY_HOURLY_IMAGE_POSTS_COUNT_LIMIT", None, "too often track posts")
 KINDS = {"fit": (".fit", "application/octet-stream"), "trjgz": (".trjgz", "application/gzip")}
@@ -186,22 +186,11 @@ def track_finalize(actor: User, user_id: int, staging_key) -> dict:
 
 def track_list(actor: User, user_id: int, offset: int, limit: int, after: str | None) -> list[dict]:
     target = _target(actor, user_id, write=False)
-    prefix = f"{id_to_hex(target.id)}/masters/"
-    if after and offset:
-        raise InvalidInput("after requires offset=0")
-    if after and not after.startswith(prefix):
-        raise InvalidInput("invalid after")
-    bucket = storage.tracks_bucket()
-    objects = [o for o in storage.list_objects(bucket, prefix)
-               if o.key.count("/") == 3 and (not after or o.key > after)]
-    return [
-        {"bucket": o.bucket, "key": o.key, "size": o.size,
-         "lastModified": o.last_modified.isoformat() if o.last_modified else None,
-         "publicUrl": storage.public_url(o.bucket, o.key),
-         "previewKey": keys.track_preview_key(o.key),
-         "previewUrl": storage.public_url(o.bucket, keys.track_preview_key(o.key))}
-        for o in objects[offset:offset + limit]
-    ]
+    rows = masters_page(target, storage.tracks_bucket(), offset, limit, after)
+    for row in rows:
+        row["previewKey"] = keys.track_preview_key(row["key"])
+        row["previewUrl"] = storage.public_url(row["bucket"], row["previewKey"])
+    return rows
 
 
 def _used_bytes(target: User, yyyymm: str) -> tuple[int, int, int]:

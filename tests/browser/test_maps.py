@@ -12,16 +12,10 @@ from playwright.sync_api import expect
 from sns.services import tracks
 from sns.web.display import post_url
 from tests.factories import PASSWORD, make_post, make_user
+from tests.media.conftest import _media_dir  # noqa: F401 - autouse: the local store under tmp_path
 from tests.media.track_files import make_fit, route
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-
-
-@pytest.fixture(autouse=True)
-def _media_dir(settings, tmp_path):
-    settings.STGY_STORAGE_DRIVER = "local"
-    settings.STGY_MEDIA_DIR = tmp_path / "media"
-    settings.STGY_STORAGE_PUBLIC_URL_PREFIX = "/storage/{bucket}/"
 
 
 def _upload_track(user) -> str:
