@@ -204,14 +204,20 @@ def _user_key(target: User, rest: str) -> str:
     return f"{id_to_hex(target.id)}/{(rest or '').lstrip('/')}"
 
 
-def image_bytes(actor: User, user_id: int, rest: str) -> tuple[bytes, str]:
-    target = _target(actor, user_id, write=False)
+def read_user_object(target: User, bucket: str, rest: str, folders: tuple[str, ...]) -> tuple[str, bytes]:
+    """The key and bytes of `<user>/<rest>`, which must lie in one of the user's `folders`."""
     full, user_hex = _user_key(target, rest), id_to_hex(target.id)
-    if not (keys.is_under(f"{user_hex}/masters", full) or keys.is_under(f"{user_hex}/thumbs", full)):
+    if not any(keys.is_under(f"{user_hex}/{folder}", full) for folder in folders):
         raise InvalidInput("invalid key")
-    data = storage.read(storage.images_bucket(), full)
+    data = storage.read(bucket, full)
     if data is None:
         raise InvalidInput("not found")
+    return full, data
+
+
+def image_bytes(actor: User, user_id: int, rest: str) -> tuple[bytes, str]:
+    target = _target(actor, user_id, write=False)
+    full, data = read_user_object(target, storage.images_bucket(), rest, ("masters", "thumbs"))
     return data, _content_type(full)
 
 

@@ -21,7 +21,7 @@ from ..ids import id_to_hex
 from ..media import fit, keys, signing, storage, trackjson
 from ..models import User
 from ..models_media import MediaTrack
-from .media import _target, _user_key, _valid_size, masters_page
+from .media import _target, _user_key, _valid_size, masters_page, read_user_object
 
 TRACK_POSTS = throttle.Limit("track-posts", "STGY_HOURLY_IMAGE_POSTS_COUNT_LIMIT", None, "too often track posts")
 KINDS = {"fit": (".fit", "application/octet-stream"), "trjgz": (".trjgz", "application/gzip")}
@@ -218,12 +218,7 @@ def track_quota(actor: User, user_id: int, yyyymm: str | None = None) -> dict:
 
 def track_bytes(actor: User, user_id: int, rest: str) -> tuple[bytes, str]:
     target = _target(actor, user_id, write=False)
-    full, user_hex = _user_key(target, rest), id_to_hex(target.id)
-    if not (keys.is_under(f"{user_hex}/masters", full) or keys.is_under(f"{user_hex}/previews", full)):
-        raise InvalidInput("invalid key")
-    data = storage.read(storage.tracks_bucket(), full)
-    if data is None:
-        raise InvalidInput("not found")
+    full, data = read_user_object(target, storage.tracks_bucket(), rest, ("masters", "previews"))
     kind = kind_of(full)
     return data, KINDS[kind][1] if kind else "application/octet-stream"
 
