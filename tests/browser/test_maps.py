@@ -4,6 +4,7 @@ without tiles configured the page asks no other host."""
 
 from __future__ import annotations
 
+import re
 from urllib.parse import urlsplit
 
 import pytest
@@ -69,3 +70,40 @@ def test_without_javascript_the_map_is_text(browser, live_server):
         expect(figure.locator(".leaflet-container")).to_have_count(0)
     finally:
         context.close()
+
+
+GPX = """<?xml version="1.0" encoding="UTF-8"?>
+<gpx version="1.1" creator="test" xmlns="http://www.topografix.com/GPX/1/1"><trk><name>Loop</name><trkseg>
+<trkpt lat="35.6812" lon="139.7671"><ele>12.0</ele><time>2026-05-01T06:00:00Z</time></trkpt>
+<trkpt lat="35.6830" lon="139.7700"><ele>14.5</ele><time>2026-05-01T06:01:00Z</time></trkpt>
+<trkpt lat="35.6850" lon="139.7720"><ele>15.0</ele><time>2026-05-01T06:02:00Z</time></trkpt>
+</trkseg></trk></gpx>"""
+
+
+@pytest.mark.parametrize("name,mime,payload", [
+    ("loop.gpx", "application/gpx+xml", GPX.encode()),
+    ("ride.fit", "application/octet-stream", None),
+])
+def test_add_a_track_in_the_compose_box_and_see_it_on_a_map(open_session, name, mime, payload):
+    from sns.models import Post
+    from sns.models_media import MediaTrack
+
+    alice = make_user("Carol")
+    page = open_session(alice).page
+    zone = page.locator("[data-testid=track-upload]")
+    expect(zone).to_be_visible()
+    zone.locator("input[type=file]").set_input_files(
+        {"name": name, "mimeType": mime, "buffer": payload or make_fit(route(25))})
+    expect(zone.locator("[data-upload-status]")).to_have_text(re.compile(r"^Uploaded "))
+    textarea = page.locator("textarea[name=content]")
+    expect(textarea).to_have_value(re.compile(r"@\[(loop|ride)\]\(/tracks/[0-9A-F]{16}/previews/\d{6}/[0-9a-f]{16}\.trjgz\)"))
+    textarea.press("End")
+    textarea.type("Today's route.")
+    page.click("button:has-text('Post')")
+    page.wait_for_url("**/")
+    figure = page.locator("article.post").first.locator("figure.stgy-track-map.drawn")
+    expect(figure.locator("path.leaflet-interactive")).to_have_count(3)
+    row = MediaTrack.objects.get(owner=alice)
+    assert row.point_count == (3 if name.endswith(".gpx") else 25)
+    assert row.master_key.endswith(".trjgz" if name.endswith(".gpx") else ".fit")
+    assert f"/tracks/{row.preview_key}" in Post.objects.get(owner=alice).content
