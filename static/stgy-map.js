@@ -45,8 +45,8 @@
     var cfg = readConfig();
     var canvas = document.createElement("div");
     canvas.className = "stgy-map-canvas" + (cfg.tileUrl ? "" : " blank");
-    canvas.setAttribute("role", "img");
-    canvas.setAttribute("aria-label", figure.querySelector(".stgy-map-text").textContent);
+    canvas.setAttribute("role", "region");
+    canvas.setAttribute("aria-label", "Map: " + figure.querySelector(".stgy-map-text").textContent);
     figure.insertBefore(canvas, figure.firstChild);
     var map = L.map(canvas, { scrollWheelZoom: false, attributionControl: !!cfg.tileUrl });
     if (cfg.tileUrl) {

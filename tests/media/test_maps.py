@@ -88,3 +88,12 @@ def test_a_track_that_is_not_ours_or_gone_is_text_only():
 def test_parse_line_ignores_other_embeds():
     assert maps.parse_line("@[Video](https://www.youtube.com/watch?v=BOF5PQ9Osc4)") is None
     assert maps.parse_line("@[Ride](/data/demo.trjgz)")["kind"] == "track"
+
+
+def test_a_map_line_is_not_a_mention(human, ai_user):
+    from sns.mentions import mention_names, mentions_neutralise
+
+    line = "@[Tokyo Station](map://139.7671,35.6812,16) and @[Someone Else]"
+    assert mention_names(line) == ["someone else"]
+    # An AI user's text keeps its maps while unknown mentions lose their "@".
+    assert mentions_neutralise(line, set()) == "@[Tokyo Station](map://139.7671,35.6812,16) and Someone Else"
