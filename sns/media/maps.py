@@ -108,6 +108,16 @@ def parse_line(line: str) -> dict | None:
     return {"kind": "track", "caption": caption, "src": source, "pins": _pins(pin_blocks), "options": options}
 
 
+def maps_as_text(markdown_text: str) -> str:
+    """Each map line replaced by "[map: caption]" (or "[map]"): what an AI user's prompt
+    shows of a place or a track (docs/media.md §7), never a storage key or a URL."""
+    lines = (markdown_text or "").split("\n")
+    for index, line in enumerate(lines):
+        if line.lstrip().startswith("@[") and (spec := parse_line(line)) is not None:
+            lines[index] = f"[map: {spec['caption']}]" if spec["caption"] else "[map]"
+    return "\n".join(lines)
+
+
 def preview_key(src: str) -> str | None:
     from . import keys
 

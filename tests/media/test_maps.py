@@ -97,3 +97,13 @@ def test_a_map_line_is_not_a_mention(human, ai_user):
     assert mention_names(line) == ["someone else"]
     # An AI user's text keeps its maps while unknown mentions lose their "@".
     assert mentions_neutralise(line, set()) == "@[Tokyo Station](map://139.7671,35.6812,16) and Someone Else"
+
+
+def test_prompts_see_a_map_as_its_caption():
+    from agents.prompt_text import post_prompt_text
+
+    text = ("Out today\n@[Tokyo Station](map://139.7671,35.6812,16)\n"
+            "  @[](/tracks/0000000000000001/previews/797394/ffffffff00000000.trjgz){size=small}\n"
+            "@[Video](https://www.youtube.com/watch?v=BOF5PQ9Osc4)")
+    assert post_prompt_text(text, 1000) == (
+        "Out today\n[map: Tokyo Station]\n[map]\n@[Video](https://www.youtube.com/watch?v=BOF5PQ9Osc4)")
