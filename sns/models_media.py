@@ -26,6 +26,8 @@ class MediaTrack(models.Model):
 
     preview_key = models.CharField(max_length=255, primary_key=True)  # "<user>/previews/..."
     master_key = models.CharField(max_length=255, unique=True)
+    # Unique: of two finalizes of one upload racing, only one makes a track.
+    staging_key = models.CharField(max_length=255, unique=True)
     owner = models.ForeignKey("sns.User", on_delete=models.CASCADE, related_name="+")
     title = models.CharField(max_length=200, blank=True, default="")
     min_lon = models.FloatField()

@@ -12,7 +12,7 @@ import uuid
 from datetime import datetime, timezone
 
 from django.conf import settings
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.utils import timezone as dj_timezone
 
 from .. import throttle
@@ -162,15 +162,18 @@ def track_finalize(actor: User, user_id: int, staging_key) -> dict:
     preview_key = keys.track_preview_key(master_key)
     summary = trackjson.summary(document, LINE_POINTS)
     try:
-        storage.write(bucket, master_key, data, mime)
-        storage.write(bucket, preview_key, preview, PREVIEW_TYPE)
         with transaction.atomic():
-            MediaTrack.objects.update_or_create(preview_key=preview_key, defaults={
-                "master_key": master_key, "owner": target, "title": _title(document),
-                "min_lon": summary["bbox"][0], "min_lat": summary["bbox"][1],
-                "max_lon": summary["bbox"][2], "max_lat": summary["bbox"][3],
-                "distance_m": summary["distance_m"], "point_count": summary["point_count"],
-                "lines": summary["lines"]})
+            # The row first: a second finalize of the same upload stops at its unique
+            # staging key (waiting for the first to commit) before writing anything.
+            MediaTrack.objects.create(
+                preview_key=preview_key, master_key=master_key, staging_key=key, owner=target,
+                title=_title(document), min_lon=summary["bbox"][0], min_lat=summary["bbox"][1],
+                max_lon=summary["bbox"][2], max_lat=summary["bbox"][3], distance_m=summary["distance_m"],
+                point_count=summary["point_count"], lines=summary["lines"])
+            storage.write(bucket, master_key, data, mime)
+            storage.write(bucket, preview_key, preview, PREVIEW_TYPE)
+    except IntegrityError:
+        raise InvalidInput("not found") from None  # the other finalize made the track
     except Exception:
         for written in (master_key, preview_key):
             storage.delete(bucket, written)

@@ -266,3 +266,17 @@ def test_a_frozen_user_cannot_upload(settings):
     frozen = make_user("Frozen", is_frozen=True)
     response = presign(login_client(frozen), frozen, b"x" * 10, "a.fit", "tracks")
     assert response.status_code == 403
+
+
+def test_a_racing_second_finalize_of_one_upload_makes_no_second_track(human, settings):
+    client = login_client(human)
+    key = _staged(client, human, make_fit(), "ride.fit")
+    # The other finalize has committed its row and not yet removed the staged file.
+    MediaTrack.objects.create(preview_key=f"{human.hex_id}/previews/797394/x.trjgz",
+                              master_key=f"{human.hex_id}/masters/797394/x.fit", staging_key=key,
+                              owner=human, min_lon=0, min_lat=0, max_lon=1, max_lat=1, distance_m=1,
+                              point_count=2, lines=[])
+    response = finalize(client, human, key, "tracks")
+    assert (response.status_code, response.json()) == (400, {"error": "not found"})
+    assert MediaTrack.objects.count() == 1
+    assert [f for f in _files(settings) if "/masters/" in f or "/previews/" in f] == []
