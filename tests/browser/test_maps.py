@@ -11,6 +11,7 @@ import pytest
 from playwright.sync_api import expect
 
 from sns.services import tracks
+from tests.browser.conftest import screenshot_dir
 from sns.web.display import post_url
 from tests.factories import PASSWORD, make_post, make_user
 from tests.media.conftest import _media_dir  # noqa: F401 - autouse: the local store under tmp_path
@@ -49,6 +50,7 @@ def test_a_place_and_a_track_are_drawn_without_any_other_host(open_session, live
     assert box["height"] > 200 and box["width"] > 200
     # The text stays for screen readers and for readers without JavaScript.
     expect(figures.nth(0).locator(".stgy-map-text")).to_contain_text("35.68120° N, 139.76710° E")
+    page.locator("article.post").first.screenshot(path=str(screenshot_dir() / "post-with-place-and-track.png"))
     assert hosts == {urlsplit(live_server.url).netloc}
     assert not [e for e in console_errors if "Content Security Policy" in e]
 
