@@ -28,7 +28,8 @@ LOCAL_UPLOAD_PATH = "/storage/upload"  # sns/media/urls.py
 
 
 def local_upload_body_limit() -> int:
-    return max(settings.STGY_MEDIA_IMAGE_BYTE_LIMIT, settings.STGY_MEDIA_AVATAR_BYTE_LIMIT) + 65536
+    return max(settings.STGY_MEDIA_IMAGE_BYTE_LIMIT, settings.STGY_MEDIA_AVATAR_BYTE_LIMIT,
+               settings.STGY_MEDIA_TRACK_BYTE_LIMIT) + 65536
 
 
 def _refusal(request, status: int, message: str):

@@ -18,12 +18,17 @@ from markdown_it.token import Token
 _ALLOWED_TAGS = {
     "p", "br", "hr", "h1", "h2", "h3", "h4", "h5", "h6", "strong", "em", "del", "s", "code",
     "pre", "blockquote", "ul", "ol", "li", "a", "img", "table", "thead", "tbody", "tr", "th",
-    "td",
+    "td", "figure", "figcaption", "div", "span",
 }
 _ALLOWED_ATTRIBUTES = {
     "a": {"href", "title"},
     "img": {"src", "alt", "title", "width", "height", "loading", "decoding"},
     "ol": {"start"},
+    # Maps (sns/media/maps.py): raw HTML is off, so only that renderer writes these.
+    "figure": {"class", "data-map"},
+    "div": {"class"},
+    "span": {"class"},
+    "ul": {"class"},
 }
 _IMAGE_ATTRIBUTE_BLOCK = re.compile(r"^\{[A-Za-z0-9 _-]*\}")
 _CACHED_RENDERINGS = 2048
@@ -32,9 +37,35 @@ _CACHED_TEXT_CHARS = 12000  # a post's content limit is 10,000 pseudo tokens
 
 @lru_cache(maxsize=1)
 def _parser() -> MarkdownIt:
-    return MarkdownIt("commonmark", {"html": False, "linkify": False, "breaks": True}).enable(
+    parser = MarkdownIt("commonmark", {"html": False, "linkify": False, "breaks": True}).enable(
         ["table", "strikethrough"]
     )
+    parser.block.ruler.before("paragraph", "stgy_map", _map_line, {"alt": ["paragraph"]})
+    parser.add_render_rule("stgy_map", lambda self, tokens, idx, options, env: _maps().render(tokens[idx].meta))
+    return parser
+
+
+def _maps():
+    from .media import maps
+
+    return maps
+
+
+def _map_line(state, start: int, end: int, silent: bool) -> bool:
+    """A line `@[caption](map://...)` or `@[caption](/tracks/...)` is a map (docs/media.md §10)."""
+    if state.sCount[start] - state.blkIndent >= 4:
+        return False
+    line = state.src[state.bMarks[start] + state.tShift[start]:state.eMarks[start]]
+    if not line.startswith("@["):
+        return False
+    spec = _maps().parse_line(line)
+    if spec is None:
+        return False
+    if not silent:
+        token = state.push("stgy_map", "figure", 0)
+        token.meta, token.map, token.block = spec, [start, start + 1], True
+        state.line = start + 1
+    return True
 
 
 def render_html(markdown_text: str, mentions: dict[str, str] | None = None) -> str:
@@ -58,6 +89,7 @@ def _render(markdown_text: str, mentions: tuple = ()) -> str:
     if mentions:
         _link_mentions(tokens, dict(mentions))
     _prepare_images(tokens)
+    _maps().resolve_tracks([token.meta for token in tokens if token.type == "stgy_map"])
     html = parser.renderer.render(tokens, parser.options, {})
     return nh3.clean(
         html,

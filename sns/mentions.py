@@ -20,7 +20,8 @@ from django.db.models import Q
 from .models import User
 from .threads import thread_authors
 
-MENTION_RE = re.compile(r"(?<![\w@/\[])@(?:\[([^\[\]\n]{1,50})\]|(\w(?:[\w.\-]*\w)?))")
+# "@[caption](url)" is a map, track or embed line (docs/media.md §10), never a mention.
+MENTION_RE = re.compile(r"(?<![\w@/\[])@(?:\[([^\[\]\n]{1,50})\](?![ \t]*\()|(\w(?:[\w.\-]*\w)?))")
 # Distinct names looked up per text: a post of 50 mentions costs one bounded query.
 NAMES_LIMIT = 50
 # Levels of a thread whose authors an AI user's text may mention (as the respond path's

@@ -41,10 +41,11 @@ def _keys(limit: Limit, user_id: int, minute: int) -> list[tuple[str, str]]:
     return [(f"{base}:n:{m}", f"{base}:s:{m}") for m in range(minute - _WINDOW_MINUTES + 1, minute + 1)]
 
 
-def throttle_check(user, limit: Limit, size: int = 0) -> None:
+def throttle_check(user, limit: Limit, size: int = 0, *, count: bool = True) -> None:
     """Raise Throttled if one more action of `size` would exceed the hourly limit,
-    otherwise count it. Check-then-count is not atomic across processes; a burst can
-    overshoot by the number of concurrent writers, which is acceptable for a throttle."""
+    otherwise count it (unless `count` is False: a step before the action itself, like a
+    track's presign, asks without using up the allowance). Check-then-count is not
+    atomic across processes; a burst can overshoot by the number of concurrent writers, which is acceptable for a throttle."""
     if user.is_admin:
         return
     minute = int(time.time() // 60)
@@ -52,16 +53,24 @@ def throttle_check(user, limit: Limit, size: int = 0) -> None:
     # A limit without a size limit (likes) never reads its size buckets.
     wanted = [k for pair in keys for k in pair] if limit.size_setting else [n for n, _ in keys]
     values = cache.get_many(wanted)
-    count = sum(int(values.get(n, 0)) for n, _ in keys)
+    done = sum(int(values.get(n, 0)) for n, _ in keys)
     total_size = sum(int(values.get(s, 0)) for _, s in keys)
-    if count + 1 > getattr(settings, limit.count_setting):
+    if done + 1 > getattr(settings, limit.count_setting):
         raise Throttled(limit.message)
     if limit.size_setting and total_size + size > getattr(settings, limit.size_setting):
         raise Throttled(limit.message)
+    if not count:
+        return
     count_key, size_key = keys[-1]
     _count(count_key, 1)
     if size:
         _count(size_key, size)
+
+
+def throttle_record(user, limit: Limit) -> None:
+    """Count one action already done (checked earlier with `count=False`)."""
+    if not user.is_admin:
+        _count(_keys(limit, user.id, int(time.time() // 60))[-1][0], 1)
 
 
 def throttle_check_together(user, limits: list[Limit]) -> None:

@@ -1,7 +1,9 @@
-// Image uploads (docs/media.md §3, §6): the original's presigned flow from the browser.
-// Ask /api/media/<me>/.../presigned, POST the bytes straight to the store (the site's own
-// signed endpoint or S3/MinIO) with progress, then /finalize. The compose box gets
-// "![name](/images/<key>)" at the cursor; the settings page's avatar form reloads.
+// Image and track uploads (docs/media.md §3, §6, §9): the original's presigned flow from
+// the browser. Ask /api/media/<me>/.../presigned, POST the bytes straight to the store
+// (the site's own signed endpoint or S3/MinIO) with progress, then /finalize. The
+// compose box gets "![name](/images/<key>)" or, for a track, "@[name](/tracks/<preview
+// key>)" at the cursor; the settings page's avatar form reloads. A GPX file becomes
+// gzip-compressed TrackJSON (.trjgz) here first, as the original's browser does.
 "use strict";
 
 (function () {
@@ -70,18 +72,71 @@
     textarea.dispatchEvent(new Event("input", { bubbles: true }));
   }
 
+  var TRACK_FILE = /\.(fit|trjgz|gpx)$/i;
+
+  // GPX → TrackJSON: every track segment with two or more points becomes a LineString,
+  // with its times and altitudes where the file has them.
+  function gpxToTrackFile(file) {
+    return file.text().then(function (text) {
+      var doc = new DOMParser().parseFromString(text, "application/xml");
+      if (doc.getElementsByTagName("parsererror").length) throw new Error("invalid GPX file");
+      var features = [];
+      Array.prototype.forEach.call(doc.getElementsByTagName("trkseg"), function (segment) {
+        var coords = [], times = [], altitudes = [];
+        Array.prototype.forEach.call(segment.getElementsByTagName("trkpt"), function (point) {
+          var lat = parseFloat(point.getAttribute("lat")), lon = parseFloat(point.getAttribute("lon"));
+          if (!isFinite(lat) || !isFinite(lon)) return;
+          var ele = point.getElementsByTagName("ele")[0], time = point.getElementsByTagName("time")[0];
+          coords.push([lon, lat]);
+          altitudes.push(ele ? parseFloat(ele.textContent) : null);
+          times.push(time ? Math.round(Date.parse(time.textContent) / 1000) : null);
+        });
+        if (coords.length < 2) return;
+        var series = {};
+        if (times.every(isFinite)) series.times = times;
+        if (altitudes.every(isFinite)) series.altitudes = altitudes;
+        features.push({ type: "Feature", geometry: { type: "LineString", coordinates: coords },
+                        properties: { coordinateProperties: series } });
+      });
+      if (!features.length) throw new Error("no track in the GPX file");
+      var json = JSON.stringify({ type: "FeatureCollection", features: features });
+      var gzipped = new Blob([json]).stream().pipeThrough(new CompressionStream("gzip"));
+      return new Response(gzipped).blob().then(function (blob) {
+        return new File([blob], file.name.replace(/\.gpx$/i, ".trjgz"), { type: "application/gzip" });
+      });
+    });
+  }
+
   function altFrom(name) {
     return name.replace(/\.[^.]+$/, "").replace(/[\[\]\\]/g, " ").trim();
   }
 
+  function uploadTrack(file, zone) {
+    var ready = /\.gpx$/i.test(file.name) ? gpxToTrackFile(file) : Promise.resolve(file);
+    return ready.then(function (upload) {
+      return uploadOne(zone.dataset.uploadBase, upload, zone);
+    }, function (error) {
+      zone.querySelector("[data-upload-status]").textContent = file.name + ": " + error.message;
+      throw error;
+    }).then(function (done) {
+      return "@[" + altFrom(file.name) + "](/tracks/" + done.master.previewKey + ")";
+    });
+  }
+
   function wire(zone) {
     var base = zone.dataset.uploadBase;
-    var input = zone.querySelector("[data-upload-input]");
+    var tracks = zone.hasAttribute("data-upload-tracks");
     var textarea = zone.dataset.uploadTarget ? document.querySelector(zone.dataset.uploadTarget) : null;
     var run = function (files) {
       var chain = Promise.resolve();
       Array.prototype.forEach.call(files, function (file) {
+        // Files dropped on the text area reach the image zone and the track zone: each
+        // takes its own kind.
+        if (tracks !== TRACK_FILE.test(file.name)) return;
         chain = chain.then(function () {
+          if (tracks) {
+            return uploadTrack(file, zone).then(function (line) { if (textarea) insertAtCursor(textarea, line); });
+          }
           return uploadOne(base, file, zone).then(function (meta) {
             if (textarea) {
               insertAtCursor(textarea, "![" + altFrom(file.name) + "](/images/" + meta.key + ")");
@@ -93,6 +148,7 @@
       });
     };
     zone.hidden = false;
+    var input = zone.querySelector("[data-upload-input]");
     input.addEventListener("change", function () { run(input.files); input.value = ""; });
     var targets = textarea ? [zone, textarea] : [zone];
     targets.forEach(function (target) {

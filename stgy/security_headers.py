@@ -2,7 +2,7 @@
 admin, the Agent activity pages, static files and error pages alike.
 
 The policy forbids inline script and event handlers everywhere and loads nothing from
-elsewhere except https images in posts, so even a sanitiser bug could not run an
+elsewhere except https images in posts (and map tiles from STGY_MAP_TILE_URL's host), so even a sanitiser bug could not run an
 injected handler. A view that needs another policy (the API reference, whose renderer
 injects styles and runs a search worker) sets its own header, which is kept.
 """
@@ -21,8 +21,14 @@ def _storage_origin() -> str:
     return f" {parts.scheme}://{parts.netloc}" if parts.scheme and parts.netloc else ""
 
 
+def _tile_origin() -> str:
+    """The map tiles' origin, only when STGY_MAP_TILE_URL is set (docs/media.md §10)."""
+    parts = urlsplit(settings.STGY_MAP_TILE_URL.replace("{s}", "a"))
+    return f" {parts.scheme}://{parts.netloc}" if parts.scheme in ("http", "https") and parts.netloc else ""
+
+
 CONTENT_SECURITY_POLICY = (
-    f"default-src 'self'; img-src 'self' https: data:{_storage_origin()}; "
+    f"default-src 'self'; img-src 'self' https: data:{_storage_origin()}{_tile_origin()}; "
     f"connect-src 'self'{_storage_origin()}; script-src 'self'; style-src 'self'; "
     "object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
 )

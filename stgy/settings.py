@@ -6,6 +6,7 @@ DEBUG=false; `.env.example` lists every variable.
 """
 
 from datetime import timedelta
+import importlib.util
 from pathlib import Path
 
 import environ
@@ -162,6 +163,9 @@ USE_TZ = True
 STATIC_URL = "static/"
 STATIC_ROOT = VAR_DIR / "static"
 STATICFILES_DIRS = [BASE_DIR / "static"] if (BASE_DIR / "static").is_dir() else []
+# Leaflet for maps in posts, as the django-leaflet package ships it (static/leaflet/...).
+# Only its static folder is used: as an app its admin module needs GDAL, which we lack.
+STATICFILES_DIRS.append(Path(importlib.util.find_spec("leaflet").submodule_search_locations[0]) / "static")
 # gunicorn serves no static files; WhiteNoise does, from STATIC_ROOT after collectstatic
 # (and straight from the app directories when DEBUG is on or in tests).
 WHITENOISE_USE_FINDERS = DEBUG
@@ -511,6 +515,19 @@ STGY_MEDIA_UPLOAD_EXPIRES_SECONDS = _num("STGY_MEDIA_UPLOAD_EXPIRES_SECONDS", 30
 STGY_HOURLY_IMAGE_POSTS_COUNT_LIMIT = _num("STGY_HOURLY_IMAGE_POSTS_COUNT_LIMIT", 60)
 # Non-public networks an admin's image import may still fetch from (CIDRs, comma-separated).
 STGY_MEDIA_IMPORT_ALLOWED_NETWORKS = env.list("STGY_MEDIA_IMPORT_ALLOWED_NETWORKS", default=[])
+# --- Tracks and maps (docs/media.md §9-10) ---
+STGY_MEDIA_TRACK_BYTE_LIMIT = _num("STGY_MEDIA_TRACK_BYTE_LIMIT", 10 * 1024 * 1024)
+STGY_MEDIA_TRACK_BYTE_LIMIT_PER_MONTH = _num("STGY_MEDIA_TRACK_BYTE_LIMIT_PER_MONTH", 100 * 1024 * 1024)
+STGY_MEDIA_TRACK_PREVIEW_MAX_POINTS = max(2, _num("STGY_MEDIA_TRACK_PREVIEW_MAX_POINTS", 3000))
+STGY_MEDIA_TRACK_JSON_BYTE_LIMIT = _num("STGY_MEDIA_TRACK_JSON_BYTE_LIMIT", 10 * 1024 * 1024) or 10 * 1024 * 1024
+STGY_MEDIA_TRACK_JSON_FEATURE_LIMIT = _num("STGY_MEDIA_TRACK_JSON_FEATURE_LIMIT", 100) or 100
+STGY_MEDIA_TRACK_JSON_POINT_LIMIT = _num("STGY_MEDIA_TRACK_JSON_POINT_LIMIT", 100000) or 100000
+STGY_MEDIA_TRACK_JSON_PROPERTY_VALUE_LIMIT = _num("STGY_MEDIA_TRACK_JSON_PROPERTY_VALUE_LIMIT", 1000000) or 1000000
+STGY_MEDIA_TRACK_JSON_DEPTH_LIMIT = _num("STGY_MEDIA_TRACK_JSON_DEPTH_LIMIT", 32) or 32
+# Map tiles for maps in posts, e.g. "https://tile.openstreetmap.org/{z}/{x}/{y}.png" with its
+# attribution. Unset: maps are drawn on a blank background and no page asks another host.
+STGY_MAP_TILE_URL = env.str("STGY_MAP_TILE_URL", default="")
+STGY_MAP_TILE_ATTRIBUTION = env.str("STGY_MAP_TILE_ATTRIBUTION", default="")
 # --- Public sites (docs/publication.md) ---
 # Days of page views that pub-ranking and pub-stats count (the original's default).
 STGY_PUB_VIEW_RETENTION_DAYS = max(1, _num("STGY_PUB_VIEW_RETENTION_DAYS", 15))

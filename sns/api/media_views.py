@@ -54,18 +54,22 @@ def _bytes(data: bytes, content_type: str) -> HttpResponse:
     return response
 
 
+LIST_PARAMETERS = [schema.query("offset", schema.INT64), schema.query("limit", schema.INT64),
+                   schema.query("after", description="a key of the list; needs offset=0")]
+
+
+def list_params(request) -> tuple[int, int, str | None]:
+    """offset, limit (default 100) and after of a masters listing (images, tracks)."""
+    query = request.query_params
+    offset = int_value(query.get("offset"), 0, "offset")
+    limit = min(int_value(query.get("limit"), 100, "limit"), 65535)
+    return offset, limit, (query.get("after") or "").strip() or None
+
+
 class ImagesView(APIView):
-    @extend_schema(
-        parameters=[schema.query("offset", schema.INT64), schema.query("limit", schema.INT64),
-                    schema.query("after", description="a key of the list; needs offset=0")],
-        responses={200: schema.LIST, **READ_ERRORS},
-    )
+    @extend_schema(parameters=LIST_PARAMETERS, responses={200: schema.LIST, **READ_ERRORS})
     def get(self, request, user_id):
-        query = request.query_params
-        offset = int_value(query.get("offset"), 0, "offset")
-        limit = min(int_value(query.get("limit"), 100, "limit"), 65535)
-        after = (query.get("after") or "").strip() or None
-        return Response(media.image_list(request.user, parse_id(user_id), offset, limit, after))
+        return Response(media.image_list(request.user, parse_id(user_id), *list_params(request)))
 
 
 class ImagesQuotaView(APIView):

@@ -6,6 +6,9 @@ images bucket    staging/<user>/<uuid>.<ext>                 presigned upload ta
 profiles bucket  profiles-staging/<user>/<slot>/<uuid>.<ext>
                  <user>/masters/<slot>.<ext>
                  <user>/thumbs/<slot>_icon.webp
+tracks bucket    tracks-staging/<user>/<uuid>.<fit|trjgz>
+                 <user>/masters/<revMM>/<rev8><hash8>.<fit|trjgz>   the uploaded file
+                 <user>/previews/<revMM>/<rev8><hash8>.trjgz        what maps draw
 
 revMM is 999999 - yyyymm and rev8 the milliseconds left in the month, in hex, so a
 plain key listing runs newest first.
@@ -34,9 +37,9 @@ def is_under(prefix: str, key: str) -> bool:
     return is_safe(key) and key.startswith(prefix + "/")
 
 
-def is_public(key: str) -> bool:
+def is_public(key: str, folders: tuple[str, ...] = ("masters", "thumbs")) -> bool:
     parts = key.split("/")
-    return is_safe(key) and len(parts) >= 3 and parts[1] in ("masters", "thumbs")
+    return is_safe(key) and len(parts) >= 3 and parts[1] in folders
 
 
 def mime_for_filename(filename: str) -> str | None:
@@ -69,10 +72,19 @@ def rev_hex_within_month(moment: datetime) -> str:
     return format(max(0, span - 1 - since), "08x")
 
 
-def image_master_key(user_hex: str, staging_key: str, mime: str, moment: datetime) -> str:
+def master_key(user_hex: str, staging_key: str, extension: str, moment: datetime) -> str:
     hash8 = hashlib.md5(staging_key.encode()).hexdigest()[:8]
     return (f"{user_hex}/masters/{rev_mm(moment.year, moment.month)}/"
-            f"{rev_hex_within_month(moment)}{hash8}{EXTENSIONS[mime]}")
+            f"{rev_hex_within_month(moment)}{hash8}{extension}")
+
+
+def image_master_key(user_hex: str, staging_key: str, mime: str, moment: datetime) -> str:
+    return master_key(user_hex, staging_key, EXTENSIONS[mime], moment)
+
+
+def track_preview_key(master: str) -> str:
+    user, _masters, rev, filename = master.split("/")
+    return f"{user}/previews/{rev}/{filename.rsplit('.', 1)[0]}.trjgz"
 
 
 def image_thumb_key(master_key: str) -> str:

@@ -1,6 +1,6 @@
 """The local driver's stand-ins for S3 (docs/media.md §3): the upload endpoint that
 checks a signed policy (sns/media/signing.py) and stores one staging object, and
-read-only serving of finished images and thumbnails under /storage/<bucket>/<key>."""
+read-only serving of finished images, thumbnails and tracks under /storage/<bucket>/<key>."""
 
 from __future__ import annotations
 
@@ -16,6 +16,13 @@ from django.views.decorators.http import require_GET, require_POST
 from sns.api.cors import origin_allowed
 
 from . import keys, signing, storage
+
+
+_TYPES = {"trjgz": "application/gzip", "fit": "application/octet-stream"}
+
+
+def _buckets() -> tuple[str, ...]:
+    return storage.images_bucket(), storage.profiles_bucket(), storage.tracks_bucket()
 
 
 def _refuse(status: int, message: str) -> JsonResponse:
@@ -46,7 +53,7 @@ def upload(request):
         policy = signing.check(request.POST)
     except signing.BadPolicy as exc:
         return _refuse(403, str(exc))
-    if policy["bucket"] not in (storage.images_bucket(), storage.profiles_bucket()):
+    if policy["bucket"] not in _buckets():
         return _refuse(403, "invalid policy")
     upload_file = request.FILES.get("file")
     if upload_file is None:
@@ -68,12 +75,13 @@ def upload(request):
 def serve(request, bucket: str, key: str):
     if settings.STGY_STORAGE_DRIVER != "local":
         raise Http404
-    if bucket not in (storage.images_bucket(), storage.profiles_bucket()) or not keys.is_public(key):
+    public = ("masters", "previews") if bucket == storage.tracks_bucket() else ("masters", "thumbs")
+    if bucket not in _buckets() or not keys.is_public(key, public):
         raise Http404
     local = storage.bucket(bucket)
     if not local.storage.exists(key):
         raise Http404
-    content_type = mimetypes.guess_type(key)[0] or "application/octet-stream"
+    content_type = _TYPES.get(key.rsplit(".", 1)[-1]) or mimetypes.guess_type(key)[0] or "application/octet-stream"
     response = FileResponse(open(local.path(key), "rb"), content_type=content_type)
     response["Cache-Control"] = "public, max-age=86400"
     response["X-Content-Type-Options"] = "nosniff"

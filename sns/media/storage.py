@@ -1,5 +1,5 @@
-"""Where image bytes live (docs/media.md §2): two buckets, "<prefix>-images" and
-"<prefix>-profiles", as in the original, each a Django Storage.
+"""Where image and track bytes live (docs/media.md §2): three buckets, "<prefix>-images",
+"<prefix>-profiles" and "<prefix>-tracks", as in the original, each a Django Storage.
 
 * local: a FileSystemStorage per bucket under STGY_MEDIA_DIR; uploads go to this site's
   own signed endpoint (sns/media/signing.py), files are served at /storage/.
@@ -34,6 +34,10 @@ def images_bucket() -> str:
 
 def profiles_bucket() -> str:
     return f"{settings.STGY_STORAGE_S3_BUCKET_PREFIX}-profiles"
+
+
+def tracks_bucket() -> str:
+    return f"{settings.STGY_STORAGE_S3_BUCKET_PREFIX}-tracks"
 
 
 def public_url(bucket: str, key: str) -> str:
@@ -121,6 +125,18 @@ def write(name: str, key: str, data: bytes, content_type: str) -> None:
     if isinstance(store, FileSystemStorage) and store.exists(key):
         store.delete(key)  # FileSystemStorage would pick a new name instead of overwriting
     store.save(key, content)
+
+
+def content_type(name: str, key: str) -> str | None:
+    """The type S3 recorded for an object; None for the local store, whose signed upload
+    policy already pinned it (sns/media/signing.py)."""
+    store = bucket(name)
+    if not isinstance(store, S3Bucket):
+        return None
+    try:
+        return store.client().head_object(Bucket=name, Key=key).get("ContentType")
+    except Exception:  # noqa: BLE001 - botocore's ClientError for a missing object
+        return None
 
 
 def delete(name: str, key: str) -> None:

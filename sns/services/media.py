@@ -154,14 +154,14 @@ def image_import(actor: User, user_id: int, url, site_host: str) -> tuple[bytes,
     return remote.fetch(url, site_host=site_host, max_bytes=settings.STGY_MEDIA_IMAGE_BYTE_LIMIT)
 
 
-def image_list(actor: User, user_id: int, offset: int, limit: int, after: str | None) -> list[dict]:
-    target = _target(actor, user_id, write=False)
+def masters_page(target: User, bucket: str, offset: int, limit: int, after: str | None) -> list[dict]:
+    """One page of a user's `masters/` objects in a bucket, newest first (the keys sort
+    so), as the original lists images and tracks."""
     prefix = f"{id_to_hex(target.id)}/masters/"
     if after and offset:
         raise InvalidInput("after requires offset=0")
     if after and not after.startswith(prefix):
         raise InvalidInput("invalid after")
-    bucket = storage.images_bucket()
     objects = [o for o in storage.list_objects(bucket, prefix) if not after or o.key > after]
     return [
         {"bucket": o.bucket, "key": o.key, "size": o.size,
@@ -169,6 +169,11 @@ def image_list(actor: User, user_id: int, offset: int, limit: int, after: str | 
          "publicUrl": storage.public_url(o.bucket, o.key)}
         for o in objects[offset:offset + limit]
     ]
+
+
+def image_list(actor: User, user_id: int, offset: int, limit: int, after: str | None) -> list[dict]:
+    target = _target(actor, user_id, write=False)
+    return masters_page(target, storage.images_bucket(), offset, limit, after)
 
 
 def image_quota(actor: User, user_id: int, yyyymm: str | None = None) -> dict:
@@ -199,14 +204,20 @@ def _user_key(target: User, rest: str) -> str:
     return f"{id_to_hex(target.id)}/{(rest or '').lstrip('/')}"
 
 
-def image_bytes(actor: User, user_id: int, rest: str) -> tuple[bytes, str]:
-    target = _target(actor, user_id, write=False)
+def read_user_object(target: User, bucket: str, rest: str, folders: tuple[str, ...]) -> tuple[str, bytes]:
+    """The key and bytes of `<user>/<rest>`, which must lie in one of the user's `folders`."""
     full, user_hex = _user_key(target, rest), id_to_hex(target.id)
-    if not (keys.is_under(f"{user_hex}/masters", full) or keys.is_under(f"{user_hex}/thumbs", full)):
+    if not any(keys.is_under(f"{user_hex}/{folder}", full) for folder in folders):
         raise InvalidInput("invalid key")
-    data = storage.read(storage.images_bucket(), full)
+    data = storage.read(bucket, full)
     if data is None:
         raise InvalidInput("not found")
+    return full, data
+
+
+def image_bytes(actor: User, user_id: int, rest: str) -> tuple[bytes, str]:
+    target = _target(actor, user_id, write=False)
+    full, data = read_user_object(target, storage.images_bucket(), rest, ("masters", "thumbs"))
     return data, _content_type(full)
 
 
@@ -312,11 +323,14 @@ def avatar_thumb_url(avatar: str | None) -> str | None:
 
 
 def media_delete_all(user_hex: str) -> None:
-    """Every stored object of a deleted account (the original's deleteAllImagesAndProfiles).
+    """Every stored object of a deleted account (the original's deleteAllImagesAndProfiles
+    and deleteAllTracks).
     A store that fails here leaves files behind, never a failed account deletion."""
     targets = ((storage.images_bucket(), (f"{user_hex}/masters/", f"{user_hex}/thumbs/", f"staging/{user_hex}/")),
                (storage.profiles_bucket(), (f"{user_hex}/masters/", f"{user_hex}/thumbs/",
-                                            f"profiles-staging/{user_hex}/")))
+                                            f"profiles-staging/{user_hex}/")),
+               (storage.tracks_bucket(), (f"{user_hex}/masters/", f"{user_hex}/previews/",
+                                          f"tracks-staging/{user_hex}/")))
     try:
         for bucket, prefixes in targets:
             for prefix in prefixes:

@@ -30,7 +30,8 @@ def community():
     aiko = make_ai_user("Aiko", tier="balanced", personality="A cheerful baker who loves rye sourdough.")
     services.follow_add(mina, aiko.id)
     services.follow_add(aiko, mina.id)
-    root = make_post(aiko, "## Rye day\n\nMy rye sourdough starter finally doubled overnight.", tags=["bread"])
+    root = make_post(aiko, "## Rye day\n\nMy rye sourdough starter finally doubled overnight.\n\n"
+                          "@[The bakery](map://139.7671,35.6812,16|139.768,35.682;Oven)", tags=["bread"])
     reply = services.post_create(mina, content="How warm do you keep it?", tags=[], reply_to=root.id)
     make_post(mina, "Baking notes: *hydration* matters more than flour brand.", tags=["baking"])
     messages.message_send(mina, aiko.id, content="Do you feed your starter daily?")
@@ -88,6 +89,8 @@ def test_every_page_type_has_no_serious_accessibility_violation(open_session):
             for name, who, path in pages(c):
                 page = sessions[(viewport_name, theme, who)].page
                 page.goto(path)
+                if name == "post":  # audit the map as drawn (docs/media.md §10)
+                    page.wait_for_selector("figure.stgy-track-map.drawn")
                 background = page.evaluate("getComputedStyle(document.documentElement).backgroundColor")
                 assert (background == "rgb(17, 20, 27)") is (theme == "dark"), (name, theme, background)
                 found = audit(page)

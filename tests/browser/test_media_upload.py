@@ -76,7 +76,7 @@ def test_drop_a_file_on_the_compose_box(open_session):
         payload,
     )
     page.dispatch_event("textarea[name=content]", "drop", {"dataTransfer": transfer})
-    expect(page.locator("[data-upload-status]")).to_have_text("Uploaded red door.png")
+    expect(page.locator("[data-testid=image-upload] [data-upload-status]")).to_have_text("Uploaded red door.png")
     page.click("button:has-text('Post')")
     page.wait_for_url("**/")
     image = _posted_image(page, "red door")

@@ -4,8 +4,12 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 
 
+def _folder(kind: str) -> str:
+    return kind if kind in ("images", "tracks") else "profiles/avatar"
+
+
 def presign(client, user, data: bytes, filename: str, kind: str = "images"):
-    path = f"/api/media/{user.hex_id}/{'images' if kind == 'images' else 'profiles/avatar'}/presigned"
+    path = f"/api/media/{user.hex_id}/{_folder(kind)}/presigned"
     return client.post(path, {"filename": filename, "sizeBytes": len(data)}, format="json")
 
 
@@ -17,7 +21,7 @@ def upload(presigned: dict, data: bytes, filename: str = "upload.bin", **overrid
 
 
 def finalize(client, user, key: str, kind: str = "images"):
-    path = f"/api/media/{user.hex_id}/{'images' if kind == 'images' else 'profiles/avatar'}/finalize"
+    path = f"/api/media/{user.hex_id}/{_folder(kind)}/finalize"
     return client.post(path, {"key": key}, format="json")
 
 

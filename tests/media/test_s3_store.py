@@ -38,7 +38,7 @@ def s3(settings):
     settings.STGY_STORAGE_S3_SECRET_ACCESS_KEY = "testing"
     settings.STGY_STORAGE_S3_BUCKET_PREFIX = f"t{port}"
     settings.STGY_STORAGE_PUBLIC_URL_PREFIX = endpoint + "/{bucket}/"
-    for name in (storage.images_bucket(), storage.profiles_bucket()):
+    for name in (storage.images_bucket(), storage.profiles_bucket(), storage.tracks_bucket()):
         storage.bucket(name).client().create_bucket(Bucket=name)
     yield endpoint
     server.stop()
@@ -89,3 +89,23 @@ def test_avatar_in_s3(human, s3):
     assert finalize(client, human, presigned["objectKey"], kind="avatar").status_code == 200
     got = client.get(f"/api/media/{human.hex_id}/profiles/avatar")
     assert got.status_code == 200 and Image.open(io.BytesIO(got.content)).size == (256, 256)
+
+
+def test_a_track_in_s3_and_its_stored_content_type(human, s3):
+    from tests.media.track_files import make_fit
+
+    client = login_client(human)
+    data = make_fit()
+    presigned = presign(client, human, data, "ride.fit", kind="tracks").json()
+    assert presigned["url"] == f"{s3}/{storage.tracks_bucket()}"
+    assert _upload(presigned, data).status_code in (200, 201, 204)
+    done = finalize(client, human, presigned["objectKey"], kind="tracks").json()
+    assert done["master"]["publicUrl"] == f"{s3}/{storage.tracks_bucket()}/{done['master']['key']}"
+    assert storage.content_type(storage.tracks_bucket(), done["preview"]["key"]) == "application/gzip"
+    listed = client.get(f"/api/media/{human.hex_id}/tracks").json()
+    assert [row["previewKey"] for row in listed] == [done["preview"]["key"]]
+    # An object staged with another type (not through our presigned policy) is refused.
+    key = f"tracks-staging/{human.hex_id}/odd.fit"
+    storage.write(storage.tracks_bucket(), key, data, "text/html")
+    assert finalize(client, human, key, kind="tracks").json() == {"error": "unsupported content type"}
+    assert storage.read(storage.tracks_bucket(), key) is None

@@ -128,6 +128,10 @@ WRITE_ROUTES = [
     ("POST", "/api/media/{me}/profiles/{slot}/presigned", {"filename": "a.png", "sizeBytes": 100}),
     ("POST", "/api/media/{me}/profiles/{slot}/finalize", {"key": "profiles-staging/{me}/avatar/x.png"}),
     ("DELETE", "/api/media/{me}/profiles/{slot}", None),
+    # tracks (docs/media.md §9)
+    ("POST", "/api/media/{me}/tracks/presigned", {"filename": "a.fit", "sizeBytes": 100}),
+    ("POST", "/api/media/{me}/tracks/finalize", {"key": "tracks-staging/{me}/x.fit"}),
+    ("DELETE", "/api/media/{me}/tracks/{rest}", None),
     (
         "PUT",
         "/api/users/{me}/pub-config",

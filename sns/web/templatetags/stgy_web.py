@@ -111,3 +111,16 @@ def live_poll_seconds() -> int:
 def avatar(user, large=False) -> str:
     """`{% avatar u large=True %}`: the uploaded icon or the initial (sns/web/cards.py)."""
     return cards.avatar_html(user, large=bool(large))
+
+
+@register.simple_tag
+def map_config() -> str:
+    """What static/stgy-map.js needs (docs/media.md §10): where Leaflet is, and the tiles
+    (none unless STGY_MAP_TILE_URL is set), as a JSON script element (no inline script)."""
+    from django.templatetags.static import static
+    from django.utils.html import json_script
+
+    return json_script({
+        "leafletJs": static("leaflet/leaflet.js"), "leafletCss": static("leaflet/leaflet.css"),
+        "tileUrl": settings.STGY_MAP_TILE_URL, "attribution": settings.STGY_MAP_TILE_ATTRIBUTION,
+    }, "stgy-map-config")
