@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+from django.db.models import Q
+
 from ..models import Notification
 
 
-def notifications_feed(user_id: int, *, newer_than=None, shown: int = 50) -> list[Notification] | None:
-    """Up to `shown` unread and `shown` read notifications, newest first. None means
-    "nothing new" (the API answers 304) when `newer_than` is given."""
-    base = Notification.objects.filter(user_id=user_id)
+def notifications_feed(user_id: int, *, newer_than=None, shown: int = 50, where: Q = Q()) -> list[Notification] | None:
+    """Up to `shown` unread and `shown` read notifications (those matching `where`),
+    newest first. None means "nothing new" (the API answers 304) when `newer_than` is
+    given."""
+    base = Notification.objects.filter(where, user_id=user_id)
     if newer_than is not None and not base.filter(is_read=False, updated_at__gt=newer_than).exists():
         return None
     # Rows touched in the same millisecond keep a stable order: the newer row first.

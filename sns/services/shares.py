@@ -11,7 +11,7 @@ and is governed by the quoted post's allowReplies, like a reply.
 from __future__ import annotations
 
 from django.db import IntegrityError, transaction
-from django.db.models import Exists, OuterRef
+from django.db.models import Exists, OuterRef, Value
 from django.utils import timezone
 
 from .. import throttle
@@ -22,14 +22,16 @@ from . import notifications
 from .posts import post_create
 
 
-def _share_target(actor: User, post_id: int) -> Post:
+def _share_target(actor: User, post_id: int, mine=None) -> Post:
     """The post `actor` wants to share or keep, with the checks every share makes; its
-    owner and the block facts come in one query."""
+    owner, the block facts and whether the actor has a row of `mine` (Repost or
+    Bookmark) for it come in one query (`post.had_row`)."""
     post = (
         Post.objects.select_related("owner")
         .annotate(
             **block_annotations(actor, "owner_id"),
             actor_blocks_owner=Exists(Block.objects.filter(blocker_id=actor.id, blockee_id=OuterRef("owner_id"))),
+            had_row=Exists(mine.objects.filter(user_id=actor.id, post_id=OuterRef("pk"))) if mine else Value(False),
         )
         .filter(pk=post_id)
         .first()
@@ -47,8 +49,8 @@ def repost_add(actor: User, post_id: int) -> Repost:
     """Repost (boost) a post. One's own posts may be reposted too, as Mastodon allows
     for public posts; that notifies nobody."""
     access_writable(actor)
-    post = _share_target(actor, post_id)
-    if Repost.objects.filter(user_id=actor.id, post_id=post.id).exists():
+    post = _share_target(actor, post_id, Repost)
+    if post.had_row:
         raise Conflict("already reposted")
     throttle.throttle_check(actor, throttle.REPOSTS)
     try:
@@ -98,8 +100,8 @@ def quote_create(actor: User, post_id: int, *, content, tags=None, locale=None, 
 def bookmark_add(actor: User, post_id: int) -> Bookmark:
     """Keep a post. Bookmarks are private: nobody is notified and no count is kept."""
     access_writable(actor)
-    post = _share_target(actor, post_id)
-    if Bookmark.objects.filter(user_id=actor.id, post_id=post.id).exists():
+    post = _share_target(actor, post_id, Bookmark)
+    if post.had_row:
         raise Conflict("already bookmarked")
     throttle.throttle_check(actor, throttle.BOOKMARKS)
     try:
