@@ -17,7 +17,7 @@ from ..models import Bookmark, Follow, Post, Quote, Repost, User
 from .paging import Page
 from .posts import post_queryset, post_visible_q
 from .timelines import posts_by_followees
-from .users import user_queryset
+from .relations import _users_by_relation
 
 # Notification slots of shares ("repost:<post>", "quote:<post>"). The original's feed
 # leaves them out: its client reads any slot it does not know as "new followers".
@@ -120,11 +120,4 @@ def bookmarks_list(viewer: User, *, page: Page) -> list[Post]:
 
 def post_reposters(*, post_id: int, page: Page, focus_user_id: int | None = None) -> list[User]:
     """Who reposted a post, newest first (public, like a post's likers)."""
-    order = ["-created_at", "-id"] if page.descending else ["created_at", "id"]
-    ids = list(
-        Repost.objects.filter(post_id=post_id).order_by(*order).values_list("user_id", flat=True)[
-            page.offset : page.offset + page.limit
-        ]
-    )
-    users = {u.id: u for u in user_queryset(focus_user_id).filter(pk__in=ids)}
-    return [users[i] for i in ids if i in users]
+    return _users_by_relation(Repost.objects.filter(post_id=post_id), "user_id", page, focus_user_id)

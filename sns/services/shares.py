@@ -48,21 +48,28 @@ def _share_target(actor: User, post_id: int, mine=None) -> Post:
 def repost_add(actor: User, post_id: int) -> Repost:
     """Repost (boost) a post. One's own posts may be reposted too, as Mastodon allows
     for public posts; that notifies nobody."""
-    access_writable(actor)
-    post = _share_target(actor, post_id, Repost)
-    if post.had_row:
-        raise Conflict("already reposted")
-    throttle.throttle_check(actor, throttle.REPOSTS)
-    try:
-        with transaction.atomic():
-            repost = Repost.objects.create(user_id=actor.id, post_id=post.id, created_at=timezone.now())
-    except IntegrityError:
-        # A concurrent repost of the same pair (or a redelivered AI stage) won.
-        raise Conflict("already reposted") from None
+    repost, post = _row_add(actor, post_id, Repost, throttle.REPOSTS, "already reposted")
     notifications.notify_post_event(
         recipient_id=post.owner_id, slot=f"repost:{post.hex_id}", actor=actor, post=post
     )
     return repost
+
+
+def _row_add(actor: User, post_id: int, model, limit: throttle.Limit, conflict: str):
+    """Write the actor's `model` row (Repost or Bookmark) for a post after the share
+    checks; a second row of the pair is a Conflict, refused before the throttle counts.
+    Returns the row and the post."""
+    access_writable(actor)
+    post = _share_target(actor, post_id, model)
+    if post.had_row:
+        raise Conflict(conflict)
+    throttle.throttle_check(actor, limit)
+    try:
+        with transaction.atomic():
+            return model.objects.create(user_id=actor.id, post_id=post.id, created_at=timezone.now()), post
+    except IntegrityError:
+        # A concurrent write of the same pair (or a redelivered AI stage) won.
+        raise Conflict(conflict) from None
 
 
 def repost_remove(actor: User, post_id: int) -> None:
@@ -99,16 +106,7 @@ def quote_create(actor: User, post_id: int, *, content, tags=None, locale=None, 
 
 def bookmark_add(actor: User, post_id: int) -> Bookmark:
     """Keep a post. Bookmarks are private: nobody is notified and no count is kept."""
-    access_writable(actor)
-    post = _share_target(actor, post_id, Bookmark)
-    if post.had_row:
-        raise Conflict("already bookmarked")
-    throttle.throttle_check(actor, throttle.BOOKMARKS)
-    try:
-        with transaction.atomic():
-            return Bookmark.objects.create(user_id=actor.id, post_id=post.id, created_at=timezone.now())
-    except IntegrityError:
-        raise Conflict("already bookmarked") from None
+    return _row_add(actor, post_id, Bookmark, throttle.BOOKMARKS, "already bookmarked")[0]
 
 
 def bookmark_remove(actor: User, post_id: int) -> None:
