@@ -114,3 +114,23 @@ def test_share_notifications_on_the_notifications_page(page_client, human, follo
     body = text_of(page_client(human).get("/notifications"))
     assert "reposted your post" in body and "quoted your post" in body
     assert f"/posts/{quote.hex_id}" in body
+
+
+def test_share_facts_cost_the_same_queries_for_few_or_many_shares(page_client, page_queries, human, follower):
+    carol = make_user("Carol")
+    services.follow_add(follower, carol.id)
+    first = make_post(human, "one")
+    services.repost_add(carol, first.id)
+    services.quote_create(carol, first.id, content="a quote")
+    client = page_client(follower)
+    urls = ["/", "/?tab=everyone", "/bookmarks", f"/posts/{first.hex_id}"]
+    services.bookmark_add(follower, first.id)
+    few = [len(page_queries(client, url)) for url in urls]
+    for i in range(10):
+        post = make_post(make_user(f"Author{i}"), f"post {i}")
+        services.repost_add(carol, post.id)
+        services.quote_create(carol, post.id, content=f"quote {i}")
+        services.bookmark_add(follower, post.id)
+        services.repost_add(follower, post.id)
+    many = [len(page_queries(client, url)) for url in urls]
+    assert many == few
