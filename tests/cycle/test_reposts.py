@@ -85,3 +85,20 @@ def test_run_it_twice_same_rows(ai_user, alice):
     second = reposts_write(ai_user, [item(post)])
     assert first[0]["result"] == "reposted" and second[0]["result"] == "already reposted"
     assert Repost.objects.filter(user=ai_user).count() == 1
+
+
+def test_the_run_detail_lists_reposts_with_their_reason(ai_user, alice, admin):
+    from django.test import Client
+
+    from agents.cycle.run import cycle_begin
+
+    post = make_post(alice, "Rye and patience")
+    run = cycle_begin(ai_user.id)
+    run.details["reposts"] = reposts_write(ai_user, [item(post)])
+    run.save(update_fields=["details"])
+    client = Client()
+    client.force_login(admin)
+    body = client.get(f"/agents/runs/{run.pk}").content.decode()
+    line = body[body.index("<li>repost ") :]
+    line = line[: line.index("</li>")]
+    assert f'title="{post.hex_id}"' in line and "rank 1, similarity 0.9, model said shouldLike: reposted" in line
