@@ -17,6 +17,7 @@ from django.conf import settings
 from agents.rate_limits import hourly_reposts
 from sns import services
 from sns.errors import Conflict, DomainError
+from sns.selectors.boundaries import ai_contact_annotated
 
 
 def repost_wanted(item: dict[str, Any], me_id: int) -> bool:
@@ -46,7 +47,13 @@ def reposts_write(me, plan: list[dict[str, Any]]) -> list[dict[str, Any]]:
     for item in candidates:
         post = item["post"]
         record = {"postId": post.hex_id, "rank": item["rank"], "sim": item["sim"], "judgement": "shouldLike"}
-        if made >= per_cycle:
+        # The person's word binds reposts as it binds replies: with AI replies turned
+        # off, or this AI user told to stop, their posts are not boosted by it either
+        # (the plan's posts carry the "reply" boundary facts; docs/messages.md).
+        allowed, why = ai_contact_annotated(post, me, post.owner, "reply")
+        if not allowed:
+            record["result"] = f"refused: boundaries: {why}"
+        elif made >= per_cycle:
             record["result"] = f"capped: {per_cycle} repost(s) per cycle"
         elif done >= limit:
             record["result"] = f"capped: {done} reposts in the last hour (limit {limit})"
