@@ -17,7 +17,7 @@ from django.db.models import Case, Count, F, Q, When
 from django.utils import timezone
 
 from sns.ids import min_id_at
-from sns.models import Post
+from sns.models import Post, Repost
 from sns.models_messages import Message
 
 
@@ -103,3 +103,10 @@ class HourlyWrites:
         if self.fleet >= limit:
             return f"{self.fleet} posts and messages by all AI users in the last hour (limit {limit})"
         return None
+
+
+def hourly_reposts(ai_id: int) -> int:
+    """The AI user's reposts in the last hour (STGY_AI_USER_HOURLY_REPOSTS_LIMIT binds
+    them); read only when a cycle has a repost to make, so other cycles pay nothing."""
+    since = timezone.now() - timedelta(hours=1)
+    return Repost.objects.filter(user_id=ai_id, created_at__gte=since).count()

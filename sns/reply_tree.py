@@ -45,12 +45,13 @@ def reply_tree(replies: list[Post], *, focus_user_id: int | None, depth: int = D
         for node in parents:
             node.children = [ReplyNode(child) for child in by_parent.get(node.post.id, [])]
             level += node.children
-    for node in _walk(nodes):
+    for node in reply_tree_nodes(nodes):
         node.more = max(0, (node.post.reply_count or 0) - len(node.children))
     return nodes
 
 
-def _walk(nodes: list[ReplyNode]):
+def reply_tree_nodes(nodes: list[ReplyNode]):
+    """Every node of the tree, parents before their children."""
     for node in nodes:
         yield node
-        yield from _walk(node.children)
+        yield from reply_tree_nodes(node.children)

@@ -28,6 +28,9 @@ class Limit:
 
 POSTS = Limit("posts", "STGY_HOURLY_POSTS_COUNT_LIMIT", "STGY_HOURLY_POSTS_SIZE_LIMIT", "too often posts")
 LIKES = Limit("likes", "STGY_HOURLY_LIKES_COUNT_LIMIT", None, "too often likes")
+# Reposts and bookmarks are our additions (docs/shares.md); quotes are posts.
+REPOSTS = Limit("reposts", "STGY_HOURLY_REPOSTS_COUNT_LIMIT", None, "too often reposts")
+BOOKMARKS = Limit("bookmarks", "STGY_HOURLY_BOOKMARKS_COUNT_LIMIT", None, "too often bookmarks")
 USER_UPDATES = Limit(
     "user-updates",
     "STGY_HOURLY_USER_UPDATES_COUNT_LIMIT",

@@ -4,7 +4,9 @@ request must leave as they were."""
 from __future__ import annotations
 
 from agents.models import Interest, PeerImpression, PostImpression, PostSummary
-from sns.models import AgreementTerm, Block, Follow, Like, MediaImage, Notification, Post, PostTag, User
+from sns.models import (
+    AgreementTerm, Block, Bookmark, Follow, Like, MediaImage, Notification, Post, PostTag, Quote, Repost, User,
+)
 from sns.models_accounts import EmailVerification
 from sns.models_publication import PostPubView, PubConfig
 from sns.models_messages import (
@@ -20,7 +22,7 @@ SOCIAL_TABLES = [
     User, Post, PostTag, Like, Follow, Block, Notification, AgreementTerm,
     Interest, PeerImpression, PostImpression, PostSummary,
     Conversation, ConversationMember, Message, MessageReport, AiBoundaries, AiStop, MediaImage,
-    EmailVerification, PubConfig, PostPubView,
+    EmailVerification, PubConfig, PostPubView, Repost, Quote, Bookmark,
 ]
 
 

@@ -23,11 +23,12 @@ from sns import services
 from sns.errors import Conflict, DomainError
 from sns.ids import parse_id
 from sns.models import Post, PostTag
-from sns.selectors_boundaries import ai_contact_annotations
+from sns.selectors.boundaries import ai_contact_annotations
 
 from . import inputs
 from .context import StageContext
 from .llm_calls import LlmJob, fluctuated_length, run_jobs
+from .reposts import reposts_write
 
 EXISTING_REPLIES_LIMIT = 5
 EXISTING_REPLY_TEXT_LIMIT = 1000
@@ -68,7 +69,7 @@ def plan_actions(reads: list[dict], decisions: dict, posts: dict[int, Post], me_
 
 def likes_and_replies(ctx: StageContext) -> dict[str, Any]:
     if not ctx.had_interest_at_start:
-        ctx.details["likes"], ctx.details["replies"] = [], []
+        ctx.details["likes"], ctx.details["replies"], ctx.details["reposts"] = [], [], []
         return {"skipped": "no interest at cycle start (first run)"}
     me = ctx.user
     reads = ctx.details.get("reads") or []
@@ -105,6 +106,8 @@ def likes_and_replies(ctx: StageContext) -> dict[str, Any]:
             record["result"] = "liked"
         likes.append(record)
     ctx.details["likes"] = likes
+    # Reposts after the likes, by the like gate's judgement under stricter numbers.
+    ctx.details["reposts"] = reposts_write(me, plan)
 
     to_reply, replies = _contact_allowed(me, [item for item in plan if item["reply"]])
     to_reply, capped = _within_hourly_caps(me, to_reply)
@@ -112,7 +115,11 @@ def likes_and_replies(ctx: StageContext) -> dict[str, Any]:
     if to_reply:
         replies += _write_replies(ctx, to_reply)
     ctx.details["replies"] = replies
-    return {"likes": sum(1 for r in likes if r["result"] == "liked"), "replies": sum(1 for r in replies if r.get("replyId"))}
+    return {
+        "likes": sum(1 for r in likes if r["result"] == "liked"),
+        "reposts": sum(1 for r in ctx.details["reposts"] if r["result"] == "reposted"),
+        "replies": sum(1 for r in replies if r.get("replyId")),
+    }
 
 
 def _contact_allowed(me, items: list[dict]) -> tuple[list[dict], list[dict]]:

@@ -10,6 +10,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from sns import selectors, services
+from sns.selectors.shares import SHARE_SLOTS_Q
 
 from . import schema, shapes
 from .params import BodySerializer, PassedBool, PassedText, body, optional_datetime
@@ -32,6 +33,8 @@ class NotificationsFeedView(APIView):
             request.user.id,
             newer_than=optional_datetime(request, "newerThan"),
             shown=settings.STGY_NOTIFICATION_SHOWN_RECORDS,
+            # Reposts and quotes are served by /notifications/shares (docs/shares.md).
+            where=~SHARE_SLOTS_Q,
         )
         if rows is None:
             return Response(status=status.HTTP_304_NOT_MODIFIED)

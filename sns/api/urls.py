@@ -11,6 +11,7 @@ from . import (
     posts_views,
     publication_views,
     search_views,
+    shares_views,
     users_views,
 )
 
@@ -106,6 +107,14 @@ urlpatterns = [
     path("posts/<str:post_id>/lite", posts_views.PostLiteView.as_view(), name="post-lite"),
     path("posts/<str:post_id>/like", posts_views.PostLikeView.as_view(), name="post-like"),
     path("posts/<str:post_id>/likers", posts_views.PostLikersView.as_view(), name="post-likers"),
+    # reposts, quotes, bookmarks (beside the original contract; docs/shares.md)
+    path("posts/<str:post_id>/repost", shares_views.PostRepostView.as_view(), name="post-repost"),
+    path("posts/<str:post_id>/reposters", shares_views.PostRepostersView.as_view(), name="post-reposters"),
+    path("posts/<str:post_id>/quote", shares_views.PostQuoteView.as_view(), name="post-quote"),
+    path("posts/<str:post_id>/shares", shares_views.PostSharesView.as_view(), name="post-shares"),
+    path("posts/<str:post_id>/bookmark", shares_views.PostBookmarkView.as_view(), name="post-bookmark"),
+    path("bookmarks", shares_views.BookmarksView.as_view(), name="bookmarks"),
+    path("notifications/shares", shares_views.NotificationsSharesView.as_view(), name="notifications-shares"),
     # geocoding (docs/api.md, "Geo")
     path("geo/encode", geo_views.GeoEncodeView.as_view(), name="geo-encode"),
     path("geo/decode", geo_views.GeoDecodeView.as_view(), name="geo-decode"),

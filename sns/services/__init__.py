@@ -3,10 +3,16 @@ agents all call these functions; nothing else writes social rows."""
 
 from .notifications import notification_mark, notification_mark_all, notifications_mark_read, notifications_purge
 from .posts import post_create, post_delete, post_update
+from .shares import bookmark_add, bookmark_remove, quote_create, repost_add, repost_remove
 from .social import block_add, block_remove, follow_add, follow_remove, follows_add, like_add, like_remove, likes_add
 from .users import user_create, user_delete, user_set_password, user_update
 
 __all__ = [
+    "bookmark_add",
+    "bookmark_remove",
+    "quote_create",
+    "repost_add",
+    "repost_remove",
     "block_add",
     "block_remove",
     "follow_add",

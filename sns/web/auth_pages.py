@@ -9,7 +9,8 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods, require_POST
 from rest_framework.throttling import ScopedRateThrottle
 
-from sns import selectors_agreements, services
+from sns import services
+from sns.selectors import agreements as selectors_agreements
 from sns.errors import InvalidInput, Throttled
 
 from .forms import LoginForm, PasswordForm

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from urllib.parse import quote
 
-from django.middleware.csrf import get_token
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.html import format_html, format_html_join
@@ -22,19 +21,13 @@ from sns.ids import id_to_hex
 from sns.markdown import render_html
 from sns.mentions import mention_links
 
+from .card_forms import toggle_form_html
 from .display import ago, hue, is_long, post_url, profile_url
+from .share_cards import quoted_html, reposted_by_html, share_actions_html
 
 _REPLY_ICON = mark_safe(
     '<svg class="icon" viewBox="0 0 24 24" aria-hidden="true"><path d="M4 5h16v11H9l-5 4z"/></svg>'
 )
-
-
-def _csrf_token(request) -> str:
-    # get_token masks the secret anew on every call; one masked token serves a page.
-    token = getattr(request, "_stgy_card_csrf_token", None)
-    if token is None:
-        token = request._stgy_card_csrf_token = get_token(request)
-    return token
 
 
 def avatar_html(user, large: bool = False) -> SafeString:
@@ -114,25 +107,15 @@ def _like_html(post, *, compact: bool, request) -> SafeString:
         return format_html(
             '<span class="stat off" title="Likes are turned off">♡ <span class="like-count">{}</span></span>', count
         )
-    action, css, pressed, title, mark = (
-        ("unlike", "like liked", "true", "Unlike", "♥") if liked else ("like", "like", "false", "Like", "♡")
-    )
-    return format_html(
-        '<form method="post" action="{}" class="inline">'
-        '<input type="hidden" name="csrfmiddlewaretoken" value="{}">'
-        '<input type="hidden" name="next" value="{}#post-{}">'
-        '<button type="submit" class="{}" aria-pressed="{}" title="{}">{} <span class="like-count">{}</span>'
-        '<span class="label"> {}</span></button></form>',
-        post_url(post.hex_id, action),
-        _csrf_token(request),
-        request.get_full_path(),
-        post.hex_id,
-        css,
-        pressed,
-        title,
-        mark,
-        count,
-        title,
+    action, css, title, mark = ("unlike", "like liked", "Unlike", "♥") if liked else ("like", "like", "Like", "♡")
+    return toggle_form_html(
+        request,
+        post,
+        action=action,
+        css=css,
+        pressed=liked,
+        title=title,
+        inner=format_html('{} <span class="like-count">{}</span>', mark, count),
     )
 
 
@@ -154,21 +137,24 @@ def post_card_html(post, *, request, compact: bool = False, full: bool = False, 
         )
     actions = format_html(
         '<footer class="post-actions">{}<a class="stat" href="{}#replies" title="Replies">{} '
-        '<span class="reply-count">{}</span></a>{}</footer>',
+        '<span class="reply-count">{}</span></a>{}{}</footer>',
         _like_html(post, compact=compact, request=request),
         post_url(post.hex_id),
         _REPLY_ICON,
         post.reply_count,
+        mark_safe("") if compact else share_actions_html(post, request=request),
         mark_safe("") if full else format_html('<a class="thread-link" href="{}">Open thread</a>', post_url(post.hex_id)),
     )
     return format_html(
-        '<article class="{}" id="post-{}" data-post-id="{}">{}{}{}{}{}</article>',
+        '<article class="{}" id="post-{}" data-post-id="{}">{}{}{}{}{}{}{}</article>',
         classes,
         post.hex_id,
         post.hex_id,
+        reposted_by_html(post),
         head,
         reply_to,
         _body_html(post, compact=compact, full=full),
+        quoted_html(post),
         _tags_html(post),
         actions,
     )

@@ -10,10 +10,11 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from sns import selectors, services
+from sns.selectors import shares
 from sns.access import access_post
 from sns.extensions import page_extras
 from sns.ids import id_to_hex, parse_id
-from sns.reply_tree import reply_tree
+from sns.reply_tree import reply_tree, reply_tree_nodes
 
 from .forms import LOCALE_CHOICES, PostForm, ReplyForm
 from .pageview import back_url, bound_form, page, paged
@@ -58,12 +59,15 @@ def post_detail(request, post_hex):
         size=REPLY_PAGE_SIZE,
         order="asc",
     )
+    ancestors = selectors.reply_chain(post, limit=ANCESTOR_LIMIT)
+    # The replies' own conversations, a few levels deep (sns/reply_tree.py).
+    tree = reply_tree(list(replies.items), focus_user_id=viewer.id)
+    shares.shares_attach(viewer, [post, *ancestors, *(node.post for node in reply_tree_nodes(tree))])
     context = {
         "post": post,
-        "ancestors": selectors.reply_chain(post, limit=ANCESTOR_LIMIT),
+        "ancestors": ancestors,
         "replies": replies,
-        # The replies' own conversations, a few levels deep (sns/reply_tree.py).
-        "tree": reply_tree(list(replies.items), focus_user_id=viewer.id),
+        "tree": tree,
         "older_id": older_id,
         "newer_id": newer_id,
         "form": bound_form(request, ReplyForm),

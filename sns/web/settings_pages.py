@@ -72,6 +72,8 @@ _VERBS = {
     "name-mention": "mentioned you",
     "message": "sent you a message",
     "message-request": "sent you a message request",
+    "repost": "reposted your post",
+    "quote": "quoted your post",
 }
 
 
@@ -105,6 +107,8 @@ def _describe(notification) -> NotificationView:
         url = actors[0]["url"] if actors else ""
     elif kind in ("message", "message-request"):
         url = reverse("web:messages") + ("?tab=requests" if kind == "message-request" else "")
+    elif kind == "quote" and newest.get("postId"):
+        url = reverse("web:post", args=[newest["postId"]])
     elif kind == "reply" and newest.get("postId"):
         url = reverse("web:post", args=[post_hex]) + f"#post-{newest['postId']}"
     else:

@@ -17,7 +17,8 @@ from sns.markdown import render_html
 from sns.search import engine
 from sns.search.kwic import post_kwic
 from sns.search.query import parse_query, search_owner
-from sns.selectors import Page
+from sns.ids import id_to_hex
+from sns.selectors import Page, shares
 
 from .cards import user_name_html
 from .forms import LOCALE_CHOICES, PostForm
@@ -69,13 +70,9 @@ def home(request):
         posts = paged(request, lambda p: _for_you(viewer, p) or [])
     else:
         tab = "following"
-        posts = paged(
-            request,
-            lambda p: selectors.posts_by_followees(
-                user_id=viewer.id, page=p, include_self=True, focus_user_id=viewer.id
-            ),
-            from_top=True,
-        )
+        # The followees' posts with their reposts (docs/shares.md).
+        posts = paged(request, lambda p: shares.following_with_reposts(viewer, p), from_top=True)
+    shares.shares_attach(viewer, posts.items)
     form = bound_form(request, PostForm, initial={"locale": viewer.locale})
     return render(
         request,
@@ -84,6 +81,9 @@ def home(request):
             "tab": tab,
             "tag": tag,
             "posts": posts,
+            # The live check counts posts newer than the newest shown; a repost can put
+            # an older post first.
+            "live_after": id_to_hex(max((p.id for p in posts.items), default=0)),
             "form": form,
             "for_you_available": for_you_available,
             "locale_choices": LOCALE_CHOICES,

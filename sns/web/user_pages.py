@@ -7,7 +7,9 @@ from django.shortcuts import redirect, render
 from django.urls import NoReverseMatch, reverse
 from django.views.decorators.http import require_GET, require_POST
 
-from sns import selectors, selectors_boundaries, services
+from sns.selectors import shares
+from sns import selectors, services
+from sns.selectors import boundaries as selectors_boundaries
 from sns.ids import parse_id
 from sns.privacy import can_see_private
 
@@ -44,6 +46,7 @@ def profile(request, user_hex):
     posts = paged(
         request, lambda p: selectors.posts_list(page=p, owned_by=user.id, focus_user_id=viewer.id)
     )
+    shares.shares_attach(viewer, posts.items)
     return render(
         request,
         "users/profile.html",

@@ -35,6 +35,10 @@ def community():
     reply = services.post_create(mina, content="How warm do you keep it?", tags=[], reply_to=root.id)
     make_post(mina, "Baking notes: *hydration* matters more than flour brand.", tags=["baking"])
     messages.message_send(mina, aiko.id, content="Do you feed your starter daily?")
+    # shares (docs/shares.md): a repost on Mina's Following tab, a quote, a bookmark
+    services.repost_add(aiko, make_post(make_user("Kai"), "Kai's rye crumb photo notes").id)
+    services.quote_create(mina, root.id, content="Doubling overnight is a good sign.")
+    services.bookmark_add(mina, root.id)
     run = run_cycle_sync(aiko.id)
     return {"mina": mina, "admin": admin, "aiko": aiko, "root": root, "reply": reply, "run": run}
 
@@ -55,6 +59,8 @@ def pages(c) -> list[tuple[str, str | None, str]]:
         ("messages", "mina", "/messages"),
         ("conversation", "mina", f"/messages/{c['aiko'].hex_id}"),
         ("settings", "mina", "/settings"),
+        ("bookmarks", "mina", "/bookmarks"),
+        ("quote", "mina", f"/posts/{c['root'].hex_id}/quote"),
         ("agent-activity", "admin", "/agents/activity"),
         ("run-detail", "admin", f"/agents/runs/{c['run'].pk}"),
         ("ai-memory", "admin", f"/users/{c['aiko'].hex_id}/memory"),

@@ -14,7 +14,7 @@ from django.utils import timezone
 from agents.cycle import STAGES
 from agents.embeddings import model_name
 from agents.models import CycleRun, Interest, PeerImpression, PostImpression, PostSummary
-from sns.models import Follow, Like, Post
+from sns.models import Follow, Like, Post, Repost
 from tests.factories import make_ai_user, make_post, make_user
 
 BASE_DIMS = 100  # the interest direction used by crafted vectors: dims 0..99 set to +1
@@ -114,6 +114,7 @@ def row_counts(user) -> dict[str, int]:
         "post_impressions": PostImpression.objects.filter(user=user).count(),
         "peer_impressions": PeerImpression.objects.filter(user=user).count(),
         "likes": Like.objects.filter(user=user).count(),
+        "reposts": Repost.objects.filter(user=user).count(),
         "posts": Post.objects.filter(owner=user, reply_to__isnull=True).count(),
         "replies": Post.objects.filter(owner=user, reply_to__isnull=False).count(),
         "followees": Follow.objects.filter(follower=user).count(),

@@ -64,7 +64,7 @@ def test_running_a_stage_twice_gives_the_same_rows(site, stage):
         "select_posts": set(),  # it writes only the run record
         "post_impressions": {"post_impressions"},
         "peer_impressions": {"peer_impressions"},
-        "likes_and_replies": {"likes", "replies"},
+        "likes_and_replies": {"likes", "reposts", "replies"},
         "interest_update": {"interest"},
         "new_post": {"posts"},
         "follow_management": {"followees"},

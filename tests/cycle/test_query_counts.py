@@ -27,7 +27,7 @@ from .helpers import (
 pytestmark = pytest.mark.django_db
 
 # Counted as CaptureQueriesContext counts them (BEGIN, COMMIT and savepoints included),
-# for this site: 10 posts read, 5 peers judged, 2 likes, 2 replies, a new post.
+# for this site: 10 posts read, 5 peers judged, 2 likes, 1 repost, 2 replies, a new post.
 # PostgreSQL shares round trips SQLite cannot (the lease renewed in the run record's
 # UPDATE, UNION ALL of limited parts, both tag tables in one statement, followees'
 # posts straight from the followee subquery). Each reply also locks its target and reads
@@ -39,24 +39,25 @@ pytestmark = pytest.mark.django_db
 # more: the same two for its caps and the recent AI titles it must not repeat. Each
 # writing stage takes and gives back the writing turn and asks whether a respond run
 # waited meanwhile (three queries each; agents/respond/turn.py). Follow management then
-# looks for a friend to write to (one query when there is none).
+# looks for a friend to write to (one query when there is none). One repost of the best
+# post costs five: its hourly cap, the post with its checks, and the insert in a savepoint.
 QUERY_BOUNDS = {
     "postgresql": {
-        "cycle": 115,
+        "cycle": 120,
         "select_posts": 8,
         "post_impressions": 8,
         "peer_impressions": 8,
-        "likes_and_replies": 40,
+        "likes_and_replies": 45,
         "interest_update": 13,
         "new_post": 20,
         "follow_management": 8,
     },
     "sqlite": {
-        "cycle": 127,
+        "cycle": 132,
         "select_posts": 13,
         "post_impressions": 9,
         "peer_impressions": 9,
-        "likes_and_replies": 41,
+        "likes_and_replies": 46,
         "interest_update": 14,
         "new_post": 21,
         "follow_management": 9,

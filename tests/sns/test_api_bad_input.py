@@ -56,6 +56,12 @@ WRITE_ROUTES = [
     ("DELETE", "/api/posts/{post}", None),
     ("POST", "/api/posts/{post}/like", None),
     ("DELETE", "/api/posts/{liked}/like", None),
+    # reposts, quotes, bookmarks (docs/shares.md)
+    ("POST", "/api/posts/{post}/repost", None),
+    ("DELETE", "/api/posts/{post}/repost", None),
+    ("POST", "/api/posts/{post}/quote", {"content": "quoting", "tags": ["q"], "locale": "en"}),
+    ("POST", "/api/posts/{post}/bookmark", None),
+    ("DELETE", "/api/posts/{post}/bookmark", None),
     ("POST", "/api/notifications/mark", {"slot": "follow", "term": "2026-01-01", "isRead": True}),
     ("POST", "/api/notifications/mark-all", {"isRead": True}),
     (
@@ -154,6 +160,9 @@ ACCEPTED = {
     *(("/api/ai-users/{ai}/interests", "tags", label) for label in WRONG_VALUES),
     ("/api/posts", "locale", "null"),
     ("/api/posts/{post}", "locale", "null"),
+    ("/api/posts/{post}/quote", "locale", "null"),
+    # A quote's tags are optional: null means none.
+    ("/api/posts/{post}/quote", "tags", "null"),
     ("/api/ai-posts/recommendations", "limit", "2^63"),
     ("/api/ai-posts/recommendations", "limit", "10^30"),
     ("/api/ai-posts/recommendations", "limit", "-1"),

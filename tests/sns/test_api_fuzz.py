@@ -146,7 +146,7 @@ def test_fuzzing_the_schema_finds_no_server_error_and_no_schema_violation(
     # The offline stand-in keeps the AI routes live (no 501) without any network; the
     # hourly write limits would otherwise answer most writes 403 before their rules run.
     settings.STGY_AI_PROVIDER = "offline"
-    for name in ("POSTS", "LIKES", "USER_UPDATES"):
+    for name in ("POSTS", "LIKES", "USER_UPDATES", "REPOSTS", "BOOKMARKS"):
         setattr(settings, f"STGY_HOURLY_{name}_COUNT_LIMIT", 1_000_000)
     settings.STGY_HOURLY_POSTS_SIZE_LIMIT = settings.STGY_HOURLY_USER_UPDATES_SIZE_LIMIT = 10**12
     actor = make_user("Fuzzer", is_admin=role == "admin")

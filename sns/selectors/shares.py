@@ -1,0 +1,123 @@
+"""Reads of reposts, quotes and bookmarks (docs/shares.md), each for a viewer.
+
+Which posts a viewer may see here is the site's one rule (`post_visible_q`): a reposted
+or quoted post the viewer may not see is left out of timelines, and a quote of it
+shows "unavailable". Bookmarks are read only for their owner: no function here takes
+another user's id for them, and no count of them exists.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.db.models import Count, Exists, IntegerField, OuterRef, Q, Subquery, Value
+from django.db.models.functions import Coalesce
+
+from ..models import Bookmark, Follow, Post, Quote, Repost, User
+from .paging import Page
+from .posts import post_queryset, post_visible_q
+from .timelines import posts_by_followees
+from .relations import _users_by_relation
+
+# Notification slots of shares ("repost:<post>", "quote:<post>"). The original's feed
+# leaves them out: its client reads any slot it does not know as "new followers".
+SHARE_SLOTS_Q = Q(slot__startswith="repost:") | Q(slot__startswith="quote:")
+
+
+@dataclass(frozen=True)
+class ShareFacts:
+    """What a card shows of a post's shares, for one viewer."""
+
+    reposts: int = 0
+    quotes: int = 0
+    reposted: bool = False
+    bookmarked: bool = False
+    quoted_id: int | None = None
+
+
+def _count(model, field: str):
+    rows = model.objects.filter(**{field: OuterRef("pk")}).order_by().values(field).annotate(n=Count("*")).values("n")
+    return Coalesce(Subquery(rows, output_field=IntegerField()), Value(0))
+
+
+def share_facts(viewer: User | None, post_ids) -> dict[int, ShareFacts]:
+    """The share facts of `post_ids` in one query: counts of reposts and quotes (public,
+    like likes), and the viewer's own repost and bookmark flags."""
+    ids = list(dict.fromkeys(int(i) for i in post_ids))
+    if not ids:
+        return {}
+    viewer_id = viewer.id if viewer is not None else None
+    qs = Post.objects.filter(pk__in=ids).annotate(
+        n_reposts=_count(Repost, "post_id"),
+        n_quotes=_count(Quote, "quoted_id"),
+        quoted=Subquery(Quote.objects.filter(post_id=OuterRef("pk")).values("quoted_id")[:1]),
+        reposted=Exists(Repost.objects.filter(post_id=OuterRef("pk"), user_id=viewer_id)),
+        bookmarked=Exists(Bookmark.objects.filter(post_id=OuterRef("pk"), user_id=viewer_id)),
+    )
+    return {
+        row["pk"]: ShareFacts(row["n_reposts"], row["n_quotes"], row["reposted"], row["bookmarked"], row["quoted"])
+        for row in qs.values("pk", "n_reposts", "n_quotes", "quoted", "reposted", "bookmarked")
+    }
+
+
+def visible_posts(viewer: User, post_ids) -> dict[int, Post]:
+    """The posts among `post_ids` that `viewer` may see, loaded as every card loads them."""
+    ids = list(dict.fromkeys(int(i) for i in post_ids if i is not None))
+    if not ids:
+        return {}
+    return {p.id: p for p in post_queryset(viewer.id).filter(post_visible_q(viewer), pk__in=ids)}
+
+
+def shares_attach(viewer: User, posts) -> list:
+    """Give every post of a page its `share` (ShareFacts) and, for a quote, `quoted`
+    (the quoted post, or None when it is deleted or out of the viewer's sight): two
+    queries for the page, three when it holds quotes."""
+    posts = list(posts)
+    facts = share_facts(viewer, [p.id for p in posts])
+    quoted = visible_posts(viewer, [f.quoted_id for f in facts.values()])
+    for post in posts:
+        post.share = facts.get(post.id, ShareFacts())
+        if post.share.quoted_id is not None:
+            post.quoted = quoted.get(post.share.quoted_id)
+    return posts
+
+
+def following_with_reposts(viewer: User, page: Page) -> list[Post]:
+    """The Following tab: the by-followees timeline (the viewer's own posts included)
+    merged with the reposts by the same people, newest first. A reposted post carries
+    `reposted_by` (the reposter) and appears once, at its newest appearance. Like
+    posts_by_followees under `paged(from_top=True)`, the first offset+limit are read."""
+    wanted = page.offset + page.limit
+    posts = posts_by_followees(
+        user_id=viewer.id, page=Page(offset=0, limit=wanted), include_self=True, focus_user_id=viewer.id
+    )
+    followees = Follow.objects.filter(follower_id=viewer.id).values("followee_id")
+    people = Repost.objects.filter(Q(user_id__in=followees) | Q(user_id=viewer.id))
+    reposts = list(people.select_related("user").order_by("-created_at", "-id")[:wanted])
+    shown = visible_posts(viewer, [r.post_id for r in reposts])
+    entries: dict[int, tuple] = {}
+    for post in posts:
+        entries[post.id] = (post.created_at, post, None)
+    for repost in reposts:
+        post = shown.get(repost.post_id)
+        if post is None or (post.id in entries and entries[post.id][0] >= repost.created_at):
+            continue
+        entries[post.id] = (repost.created_at, post, repost.user)
+    ordered = sorted(entries.values(), key=lambda e: (e[0], e[1].id), reverse=True)[:wanted]
+    for _, post, reposter in ordered:
+        post.reposted_by = reposter
+    return [post for _, post, _ in ordered][page.offset :]
+
+
+def bookmarks_list(viewer: User, *, page: Page) -> list[Post]:
+    """The viewer's bookmarked posts they may still see, newest bookmark first."""
+    rows = Bookmark.objects.filter(user_id=viewer.id, post__in=Post.objects.filter(post_visible_q(viewer)))
+    order = ["-created_at", "-id"] if page.descending else ["created_at", "id"]
+    ids = list(rows.order_by(*order).values_list("post_id", flat=True)[page.offset : page.offset + page.limit])
+    posts = {p.id: p for p in post_queryset(viewer.id).filter(pk__in=ids)}
+    return [posts[i] for i in ids if i in posts]
+
+
+def post_reposters(*, post_id: int, page: Page, focus_user_id: int | None = None) -> list[User]:
+    """Who reposted a post, newest first (public, like a post's likers)."""
+    return _users_by_relation(Repost.objects.filter(post_id=post_id), "user_id", page, focus_user_id)
