@@ -76,6 +76,11 @@ def own_hosts(site_host: str) -> frozenset:
     return frozenset(h.rstrip(".") for h in hosts if h)
 
 
+def networks(cidrs: list[str]) -> tuple:
+    """The operator's list of CIDRs (a setting) as network objects."""
+    return tuple(ipaddress.ip_network(n.strip(), strict=False) for n in cidrs if n.strip())
+
+
 def is_public_address(ip) -> bool:
     """Globally routable unicast, also for any IPv4 address an IPv6 one carries."""
     if isinstance(ip, ipaddress.IPv6Address):

@@ -7,8 +7,6 @@ redirects checked again, a byte limit, a timeout. Only JPEG, PNG and WebP come b
 
 from __future__ import annotations
 
-import ipaddress
-
 from django.conf import settings
 
 from sns import netfetch
@@ -20,17 +18,13 @@ TIMEOUT_SECONDS = 15
 MAX_REDIRECTS = 5
 
 
-def _allowed_networks() -> tuple:
-    return tuple(ipaddress.ip_network(n.strip(), strict=False)
-                 for n in settings.STGY_MEDIA_IMPORT_ALLOWED_NETWORKS if n.strip())
-
-
 def fetch(url_text, *, site_host: str, max_bytes: int) -> tuple[bytes, str]:
     """(bytes, content type) of the image at `url_text`, or InvalidInput with the reason."""
     policy = netfetch.Policy(
         label="remote image", timeout=TIMEOUT_SECONDS, max_redirects=MAX_REDIRECTS,
         max_bytes=max_bytes, too_large="remote image is too large",
-        allowed_networks=_allowed_networks(), own_hosts=netfetch.own_hosts(site_host),
+        allowed_networks=netfetch.networks(settings.STGY_MEDIA_IMPORT_ALLOWED_NETWORKS),
+        own_hosts=netfetch.own_hosts(site_host),
         accept="image/*,*/*;q=0.8", user_agent="STGY remote image importer",
     )
     try:
