@@ -28,6 +28,11 @@ TWITTER = (
     "<meta name='twitter:image' content='https://images.example.org/t.jpg#frag'>"
     "</head></html>"
 ).encode()
+EVIL = (
+    b"<html><head><meta property='og:title' content='&lt;img src=x onerror=alert(1)&gt;'>"
+    b"<meta property='og:image' content='https://x.example/a.png\" onerror=\"alert(2)'>"
+    b"<meta property='og:site_name' content='\"><script>alert(3)</script>'></head></html>"
+)
 TITLE_ONLY = "<html><head><title> Caf\xe9 &lt;menu&gt; </title></head></html>".encode("latin-1")
 
 
@@ -48,6 +53,7 @@ class Handler(BaseHTTPRequestHandler):
             "/moved": (302, {"Location": "/article"}, b""),
             "/loop": (302, {"Location": "/loop"}, b""),
             "/away": (302, {"Location": self.redirect_to}, b""),
+            "/evil": (200, {"Content-Type": "text/html"}, EVIL),
             "/gone": (404, {"Content-Type": "text/html"}, b"<title>Not found</title>"),
         }
         if path == "/slow":
