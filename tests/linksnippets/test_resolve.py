@@ -166,3 +166,16 @@ def test_fetches_per_host_are_limited(api, site, settings):
     response = api.post(URL, {"url": site + "/twitter"}, format="json")
     assert response.status_code == 429
     assert response.json() == {"error": "link snippet fetch rate limit exceeded"}
+
+
+def test_without_redis_cards_are_fetched_each_time_and_nothing_waits(api, site, settings):
+    """Fail-soft (docs/operations.md): no cache means no lock to wait for and no limits."""
+    from tests.stgy.test_fail_soft_cache import dead_cache_settings
+
+    dead_cache_settings(settings)
+    settings.STGY_CACHE_RETRY_SECONDS = 30
+    started = time.monotonic()
+    for _ in range(2):
+        assert resolve(api, site + "/article")["status"] == "ready"
+    assert Handler.counts["/article"] == 2
+    assert time.monotonic() - started < 1.5  # no 2-second wait for a lock nobody holds
