@@ -16,16 +16,10 @@ from tests.browser.conftest import screenshot_dir
 from tests.conftest import login_client
 from tests.factories import make_post, make_user
 from tests.linksnippets.conftest import Handler, site  # noqa: F401 - a fixture
+from tests.media.conftest import _media_dir  # noqa: F401 - an autouse fixture: the local store
 from tests.media.flow import full_flow
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-
-
-@pytest.fixture(autouse=True)
-def _media_dir(settings, tmp_path):
-    settings.STGY_STORAGE_DRIVER = "local"
-    settings.STGY_MEDIA_DIR = tmp_path / "media"
-    settings.STGY_STORAGE_PUBLIC_URL_PREFIX = "/storage/{bucket}/"
 
 
 def _picture(size, colors) -> bytes:

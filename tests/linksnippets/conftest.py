@@ -4,12 +4,12 @@ default); it counts the requests it serves."""
 
 from __future__ import annotations
 
-import threading
 import time
 from collections import Counter
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
+
+from tests.loopback_http import QuietHandler, serving
 
 ARTICLE = (
     "<!doctype html><html><head><meta charset='utf-8'>"
@@ -36,7 +36,7 @@ EVIL = (
 TITLE_ONLY = "<html><head><title> Caf\xe9 &lt;menu&gt; </title></head></html>".encode("latin-1")
 
 
-class Handler(BaseHTTPRequestHandler):
+class Handler(QuietHandler):
     counts: Counter = Counter()
     redirect_to = ""
 
@@ -78,28 +78,21 @@ class Handler(BaseHTTPRequestHandler):
             except OSError:
                 pass
             return
-        status, headers, payload = routes.get(path, (404, {}, b"no"))
-        self.send_response(status)
-        for name, value in headers.items():
-            self.send_header(name, value)
-        self.send_header("Content-Length", str(len(payload)))
-        self.end_headers()
-        self.wfile.write(payload)
-
-    def log_message(self, *args):
-        pass
+        self.answer(*routes.get(path, (404, {}, b"no")))
 
 
 @pytest.fixture
 def site(settings):
     """The base URL of the loopback site, with private addresses and any port allowed."""
     Handler.counts = Counter()
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    server.daemon_threads = True
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
     settings.STGY_LINK_SNIPPET_ALLOW_PRIVATE = True
     settings.STGY_LINK_SNIPPET_ALLOW_ANY_PORT = True
-    yield f"http://127.0.0.1:{server.server_address[1]}"
-    server.shutdown()
-    server.server_close()
+    with serving(Handler) as base_url:
+        yield base_url
+
+
+def resolve(client, url) -> dict:
+    """The card POST /link-snippets/resolve answers (which must be a 200)."""
+    response = client.post("/api/link-snippets/resolve", {"url": url}, format="json")
+    assert response.status_code == 200, response.content
+    return response.json()

@@ -11,15 +11,9 @@ from django.utils import timezone
 from sns import services
 from tests.conftest import login_client
 from tests.factories import make_post, make_user
+from tests.linksnippets.conftest import resolve as card
 
 pytestmark = pytest.mark.django_db
-URL = "/api/link-snippets/resolve"
-
-
-def card(client, url):
-    response = client.post(URL, {"url": url}, format="json")
-    assert response.status_code == 200, response.content
-    return response.json()
 
 
 def test_a_post_link_shows_its_heading_and_text(human, follower):

@@ -7,16 +7,10 @@ import time
 
 import pytest
 
-from tests.linksnippets.conftest import Handler
+from tests.linksnippets.conftest import Handler, resolve
 
 pytestmark = pytest.mark.django_db
 URL = "/api/link-snippets/resolve"
-
-
-def resolve(api, url):
-    response = api.post(URL, {"url": url}, format="json")
-    assert response.status_code == 200, response.content
-    return response.json()
 
 
 def test_open_graph_fields_are_read_and_cleaned(api, site):
