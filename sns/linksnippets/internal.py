@@ -10,15 +10,14 @@ import re
 from sns import selectors
 from sns.errors import DomainError
 from sns.ids import parse_id
-from sns.markdown import to_plain_text
+from sns.mdtree import parse_markdown, render_text
 from sns.media import embeds
 from sns.selectors_publication import pub_config_get, public_post_get
 
-from .extract import truncate
+from .extract import fold, truncate
 from .records import limits, present, snippet
 
 SITE_NAME = "STGY"
-_HEADING = re.compile(r"^\s{0,3}#{1,6}[ \t]+(.+?)[ \t#]*$")
 _IMAGE_SRC = re.compile(r"!\[[^\]]*\]\(\s*(/images/[^)\s]+)")
 
 
@@ -27,12 +26,14 @@ def _unavailable(url: str) -> dict:
 
 
 def _title_and_text(markdown_text: str) -> tuple[str, str]:
-    """A leading heading (the first non-blank line) as the title, the rest as text."""
-    lines = (markdown_text or "").strip("\n").split("\n")
-    match = _HEADING.match(lines[0]) if lines else None
-    if match is None:
-        return "", to_plain_text(markdown_text)
-    return to_plain_text(match.group(1)), to_plain_text("\n".join(lines[1:]))
+    """The first level-1 heading (else level-2) as the title and the rest as text, read
+    with the original's own Markdown dialect (sns/mdtree), as its cards are."""
+    nodes = parse_markdown(markdown_text or "")
+    for level in ("h1", "h2"):
+        for index, node in enumerate(nodes):
+            if node.get("tag") == level and (title := fold(render_text([node]))):
+                return title, render_text(nodes[:index] + nodes[index + 1:])
+    return "", render_text(nodes)
 
 
 def _image(markdown_text: str) -> str | None:
@@ -54,7 +55,8 @@ def resolve(target, viewer) -> dict:
             title = truncate(user.nickname, size["title"])
             return present(snippet(
                 target.url, "ready" if title else "unavailable", title=title or None,
-                description=truncate(to_plain_text(user.introduction), size["description"]) or None,
+                description=truncate(render_text(parse_markdown(user.introduction or "")),
+                                     size["description"]) or None,
                 site_name=SITE_NAME), stale=False, refreshing=False)
         if target.kind == "pub":
             post = public_post_get(target_id)

@@ -23,6 +23,9 @@ def test_a_post_link_shows_its_heading_and_text(human, follower):
     assert (got["status"], got["title"], got["description"], got["siteName"]) == (
         "ready", "Fermenting at home", "Start with cabbage and salt.", "STGY")
     assert got["expiresAt"] is None and got["stale"] is False
+    pictured = make_post(human, "Intro\n\n## Beans\n\nUp today.\n\n![sprouts](/images/x/masters/a.png){grid}")
+    got = card(login_client(follower), f"/posts/{pictured.hex_id}")
+    assert (got["title"], got["description"]) == ("Beans", "Intro Up today. sprouts")
     untitled = make_post(human, "just words")
     assert card(login_client(follower), f"/posts/{untitled.hex_id}")["title"] == (
         f"POST@{untitled.created_at:%Y-%m-%d}")
@@ -35,7 +38,7 @@ def test_absolute_urls_of_this_site_are_read_the_same_way(human):
 
 
 def test_user_links_need_a_session_and_respect_blocks(api, human, follower):
-    services.user_update(human, human.id, introduction="I *like* jars.")
+    services.user_update(human, human.id, introduction="I **like** jars.")
     signed_out = card(api, f"/users/{human.hex_id}")
     assert signed_out["status"] == "unavailable" and signed_out["title"] is None
     got = card(login_client(follower), f"/users/{human.hex_id}")
