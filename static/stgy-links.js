@@ -59,6 +59,12 @@
     box.hidden = false;
   }
 
+  function drop(box) {
+    var cards = box.parentNode;
+    box.remove();
+    if (cards && cards.classList.contains("link-cards") && !cards.children.length) cards.remove();
+  }
+
   function hydrate(root) {
     root.querySelectorAll("[data-link-snippet=pending]").forEach(function (box) {
       var link = box.querySelector("a.stgy-link-snippet-link");
@@ -67,10 +73,10 @@
       resolve(link.getAttribute("href")).then(function (card) {
         box.setAttribute("data-link-snippet", card.status);
         if (card.status === "ready" && card.title) draw(box, card);
-        else if (box.hidden) box.remove();  // a plain link without a card: the text has it
+        else if (box.hidden) drop(box);  // a plain link without a card: the text has it
       }).catch(function () {
         box.setAttribute("data-link-snippet", "fetch_failed");
-        if (box.hidden) box.remove();
+        if (box.hidden) drop(box);
       });
     });
   }

@@ -65,3 +65,15 @@ def test_a_post_with_an_image_an_avatar_and_a_link_card(open_session, site):  # 
     page.reload()
     expect(page.locator(f"article#post-{post.hex_id} [data-link-snippet=ready]")).to_have_count(1)
     assert Handler.counts["/article"] == 1
+
+
+def test_a_plain_link_gets_a_card_only_when_its_page_has_one(open_session, site):  # noqa: F811
+    alice = make_user("Alice")
+    good = make_post(alice, f"Worth reading: [this]({site}/twitter)")
+    broken = make_post(alice, f"Gone: [that]({site}/gone)")
+    page = open_session(alice).page
+    page.goto("/")
+    expect(page.locator(f"#post-{good.hex_id} [data-link-snippet=ready] .stgy-link-snippet-title")
+           ).to_have_text("Tweet title")
+    expect(page.locator(f"#post-{broken.hex_id} .link-cards")).to_have_count(0)
+    assert Handler.counts["/gone"] == 1
