@@ -12,6 +12,7 @@ from rest_framework.views import APIView
 
 from sns.errors import InvalidInput
 from sns.linksnippets.service import link_snippet_resolve
+from sns.textguard import refuse_invalid
 
 from . import schema
 from .params import BodySerializer, PassedText
@@ -52,6 +53,7 @@ class LinkSnippetResolveView(APIView):
         url = data.get("url") if isinstance(data.get("url"), str) else ""
         if not url.strip():
             raise InvalidInput("url is required")
+        refuse_invalid(url, "url")
         user = request.user if request.user is not None and request.user.is_authenticated else None
         origin = f"{request.scheme}://{request.get_host()}"
         return Response(link_snippet_resolve(

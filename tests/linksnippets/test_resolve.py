@@ -135,6 +135,7 @@ def test_default_ports_only_by_default(api, site, settings):
     ({"url": "http://example.com:8080/"}, "url port is not allowed"),
     ({"url": "http://example.com:99999/"}, "invalid url"),
     ({"url": "/settings"}, "self url path is not supported"),
+    ({"url": "http://example.com/\x00"}, "url contains invalid characters"),
     ({"url": "http://testserver/settings"}, "self url path is not supported"),
 ])
 def test_bad_input_is_400(api, body, error):

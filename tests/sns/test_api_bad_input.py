@@ -128,6 +128,8 @@ WRITE_ROUTES = [
     ("POST", "/api/media/{me}/profiles/{slot}/presigned", {"filename": "a.png", "sizeBytes": 100}),
     ("POST", "/api/media/{me}/profiles/{slot}/finalize", {"key": "profiles-staging/{me}/avatar/x.png"}),
     ("DELETE", "/api/media/{me}/profiles/{slot}", None),
+    # link previews (docs/api.md, "Link previews"); a documentation address, never fetched
+    ("POST", "/api/link-snippets/resolve", {"url": "http://192.0.2.1/page"}),
     (
         "PUT",
         "/api/users/{me}/pub-config",
