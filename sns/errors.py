@@ -53,3 +53,10 @@ class NotLatest(DomainError):
     agreement term that has been superseded): 409, as the original answers."""
 
     status = 409
+
+
+class TooManyRequests(DomainError):
+    """A rate limit on work the server does for anyone, signed in or not (link previews
+    fetched per client and per remote host): 429, as the original answers."""
+
+    status = 429

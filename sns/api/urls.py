@@ -6,6 +6,7 @@ from . import (
     auth_views,
     boundaries_views,
     geo_views,
+    link_snippets_views,
     messages_views,
     notifications_views,
     posts_views,
@@ -118,6 +119,12 @@ urlpatterns = [
     # geocoding (docs/api.md, "Geo")
     path("geo/encode", geo_views.GeoEncodeView.as_view(), name="geo-encode"),
     path("geo/decode", geo_views.GeoDecodeView.as_view(), name="geo-decode"),
+    # link previews (docs/api.md, "Link previews")
+    path(
+        "link-snippets/resolve",
+        link_snippets_views.LinkSnippetResolveView.as_view(),
+        name="link-snippets-resolve",
+    ),
     # notifications (docs/api.md §4)
     path("notifications/feed", notifications_views.NotificationsFeedView.as_view(), name="notifications-feed"),
     path("notifications/mark", notifications_views.NotificationMarkView.as_view(), name="notifications-mark"),

@@ -24,6 +24,7 @@ from sns.mentions import mention_links
 from .card_forms import toggle_form_html
 from .display import ago, hue, is_long, post_url, profile_url
 from .share_cards import quoted_html, reposted_by_html, share_actions_html
+from .link_cards import link_cards_html, without_macros
 
 _REPLY_ICON = mark_safe(
     '<svg class="icon" viewBox="0 0 24 24" aria-hidden="true"><path d="M4 5h16v11H9l-5 4z"/></svg>'
@@ -74,13 +75,15 @@ def _time_html(post) -> SafeString:
 
 def _body_html(post, *, compact: bool, full: bool) -> SafeString:
     # sanitised by render_html; known @nicknames link to the user (sns/mentions.py)
-    body = mark_safe(render_html(post.content, mentions=mention_links(post.content)))
+    text = without_macros(post.content)  # link-card lines become the cards below
+    body = mark_safe(render_html(text, mentions=mention_links(post.content)))
     long = not full and is_long(post.content, compact)
     html = format_html(
-        '<div class="markdown post-body{}" lang="{}">{}</div>',
+        '<div class="markdown post-body{}" lang="{}">{}</div>{}',
         " clamped" if long else "",
         post.effective_locale,
         body,
+        "" if compact else link_cards_html(post.content),
     )
     if long:
         html += format_html('<a class="read-more" href="{}">Read more</a>', post_url(post.hex_id))

@@ -4,20 +4,18 @@ as an operator would allow an internal image host)."""
 
 from __future__ import annotations
 
-import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-
 import pytest
 
 from tests.conftest import login_client
 from tests.factories import make_user
+from tests.loopback_http import QuietHandler, serving
 from tests.media.conftest import make_image
 
 pytestmark = pytest.mark.django_db
 PNG = make_image("PNG", size=(30, 20))
 
 
-class _Handler(BaseHTTPRequestHandler):
+class _Handler(QuietHandler):
     def do_GET(self):  # noqa: N802 - http.server's naming
         routes = {
             "/cat.png": (200, {"Content-Type": "image/png"}, PNG),
@@ -26,27 +24,14 @@ class _Handler(BaseHTTPRequestHandler):
             "/loop": (302, {"Location": "/loop"}, b""),
             "/big.png": (200, {"Content-Type": "image/png"}, PNG + b"\0" * 5000),
         }
-        status, headers, payload = routes.get(self.path, (404, {}, b"no"))
-        self.send_response(status)
-        for name, value in headers.items():
-            self.send_header(name, value)
-        self.send_header("Content-Length", str(len(payload)))
-        self.end_headers()
-        self.wfile.write(payload)
-
-    def log_message(self, *args):
-        pass
+        self.answer(*routes.get(self.path, (404, {}, b"no")))
 
 
 @pytest.fixture
 def image_host(settings):
-    server = ThreadingHTTPServer(("127.0.0.1", 0), _Handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
     settings.STGY_MEDIA_IMPORT_ALLOWED_NETWORKS = ["127.0.0.0/8"]
-    yield f"http://127.0.0.1:{server.server_address[1]}"
-    server.shutdown()
-    server.server_close()
+    with serving(_Handler) as base_url:
+        yield base_url
 
 
 def _import(client, user, url):

@@ -138,6 +138,8 @@ WRITE_ROUTES = [
     ("POST", "/api/media/{me}/tracks/presigned", {"filename": "a.fit", "sizeBytes": 100}),
     ("POST", "/api/media/{me}/tracks/finalize", {"key": "tracks-staging/{me}/x.fit"}),
     ("DELETE", "/api/media/{me}/tracks/{rest}", None),
+    # link previews (docs/api.md, "Link previews"); a documentation address, never fetched
+    ("POST", "/api/link-snippets/resolve", {"url": "http://192.0.2.1/page"}),
     (
         "PUT",
         "/api/users/{me}/pub-config",

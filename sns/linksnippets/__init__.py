@@ -1,0 +1,1 @@
+"""Link previews: the cards under links in posts (docs/api.md, "Link previews")."""
