@@ -12,7 +12,7 @@ from sns.errors import DomainError
 from sns.ids import parse_id
 from sns.mdtree import parse_markdown, render_text
 from sns.media import embeds
-from sns.selectors_publication import pub_config_get, public_post_get
+from sns.selectors.publication import pub_config_get, public_post_get
 
 from .extract import fold, truncate
 from .records import limits, present, snippet

@@ -1,4 +1,4 @@
-"""GET /live: the counts the pages refresh without a reload (sns/selectors_live.py),
+"""GET /live: the counts the pages refresh without a reload (sns/selectors/live.py),
 as JSON for static/stgy.js; a page without JavaScript simply shows them on its next load."""
 
 from __future__ import annotations

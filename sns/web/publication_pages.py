@@ -4,7 +4,7 @@
 the view counts.
 
 The public views say `@page(public=True)` on purpose: they skip the login and the
-terms-of-use redirects, and show only what `sns.selectors_publication.public_posts_q`
+terms-of-use redirects, and show only what `sns.selectors.publication.public_posts_q`
 lets through.
 """
 
