@@ -16,7 +16,7 @@ from sns.ids import id_to_hex, parse_id
 from sns.reply_tree import reply_tree
 
 from .forms import LOCALE_CHOICES, PostForm, ReplyForm
-from .pageview import back_url, bound_form, page, paged
+from .pageview import back_url, bound_form, page, paged, refused_form
 
 log = logging.getLogger(__name__)
 ANCESTOR_LIMIT = 20
@@ -66,7 +66,9 @@ def post_detail(request, post_hex):
         "tree": reply_tree(list(replies.items), focus_user_id=viewer.id),
         "older_id": older_id,
         "newer_id": newer_id,
-        "form": bound_form(request, ReplyForm),
+        "form": bound_form(
+            request, ReplyForm, action=reverse("web:post-reply", args=[post_hex])
+        ),
         # Ranking related posts costs more than the rest of the page; when no ranking is
         # cached, the page goes out without the box and stgy.js fetches it (post_related).
         "related": _related(post, viewer, compute=False),
@@ -88,8 +90,7 @@ def post_related(request, post_hex):
 def post_reply(request, post_hex):
     form = ReplyForm(request.POST)
     if not form.is_valid():
-        messages.error(request, "Write something to reply.")
-        return redirect(_post_url(post_hex))
+        return refused_form(request, form, _post_url(post_hex))
     reply = services.post_create(
         request.user, content=form.cleaned_data["content"], tags=[], reply_to=_post_id(post_hex)
     )

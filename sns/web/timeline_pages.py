@@ -76,7 +76,9 @@ def home(request):
             ),
             from_top=True,
         )
-    form = bound_form(request, PostForm, initial={"locale": viewer.locale})
+    form = bound_form(
+        request, PostForm, initial={"locale": viewer.locale}, action=reverse("web:compose")
+    )
     return render(
         request,
         "timeline/home.html",
