@@ -28,6 +28,7 @@ class Limit:
 
 POSTS = Limit("posts", "STGY_HOURLY_POSTS_COUNT_LIMIT", "STGY_HOURLY_POSTS_SIZE_LIMIT", "too often posts")
 LIKES = Limit("likes", "STGY_HOURLY_LIKES_COUNT_LIMIT", None, "too often likes")
+REPORTS = Limit("reports", "STGY_HOURLY_REPORTS_COUNT_LIMIT", None, "too often reports")
 USER_UPDATES = Limit(
     "user-updates",
     "STGY_HOURLY_USER_UPDATES_COUNT_LIMIT",

@@ -10,6 +10,7 @@ from . import (
     notifications_views,
     posts_views,
     publication_views,
+    reports_views,
     search_views,
     users_views,
 )
@@ -106,6 +107,8 @@ urlpatterns = [
     path("posts/<str:post_id>/lite", posts_views.PostLiteView.as_view(), name="post-lite"),
     path("posts/<str:post_id>/like", posts_views.PostLikeView.as_view(), name="post-like"),
     path("posts/<str:post_id>/likers", posts_views.PostLikersView.as_view(), name="post-likers"),
+    # reports of posts and replies (ours, beside the original contract; docs/pages.md §3)
+    path("posts/<str:post_id>/report", reports_views.PostReportView.as_view(), name="post-report"),
     # geocoding (docs/api.md, "Geo")
     path("geo/encode", geo_views.GeoEncodeView.as_view(), name="geo-encode"),
     path("geo/decode", geo_views.GeoDecodeView.as_view(), name="geo-decode"),
