@@ -5,11 +5,12 @@ from __future__ import annotations
 import logging
 
 from django.contrib import messages
+from django.contrib.auth.views import redirect_to_login
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from sns import selectors, services
+from sns import selectors, selectors_publication, services
 from sns.access import access_post
 from sns.extensions import page_extras
 from sns.ids import id_to_hex, parse_id
@@ -47,8 +48,20 @@ def _post_url(post_id_hex: str, anchor: str | None = None) -> str:
 
 
 @require_GET
-@page
+@page(public=True)
 def post_detail(request, post_hex):
+    """A visitor who is not logged in is sent to the post's public page if it has one
+    (docs/publication.md §2), else to log in."""
+    if not request.user.is_authenticated:
+        public = selectors_publication.public_posts_by_ids([_post_id(post_hex)])
+        if public:
+            return redirect("web:pub-post", post_hex=public[0].hex_id)
+        return redirect_to_login(request.get_full_path())
+    return _post_detail(request, post_hex)
+
+
+@page
+def _post_detail(request, post_hex):
     viewer = request.user
     post = selectors.post_get(_post_id(post_hex), focus_user_id=viewer.id, with_neighbours=True)
     older_id, newer_id = selectors.post_neighbours(post)

@@ -21,6 +21,7 @@ from sns.selectors import Page
 
 from .cards import user_name_html
 from .forms import LOCALE_CHOICES, PostForm
+from .landing import landing
 from .pageview import bound_form, page, paged, safe_next
 
 log = logging.getLogger(__name__)
@@ -52,8 +53,15 @@ def _for_you_available(viewer, *, asked: bool) -> bool:
 
 
 @require_GET
-@page
 def home(request):
+    """The timeline; a visitor who is not logged in gets the landing page instead."""
+    if not request.user.is_authenticated:
+        return landing(request)
+    return _timeline(request)
+
+
+@page
+def _timeline(request):
     viewer = request.user
     tab = request.GET.get("tab", "following")
     tag = request.GET.get("tag", "").strip()
