@@ -118,7 +118,9 @@ def post_edit(request, post_hex):
     initial = {
         "content": post.content,
         "tags": ", ".join(post.tags.order_by("name").values_list("name", flat=True)),
-        "locale": post.locale or "",
+        # A reply written on the page has no language of its own; the form shows the
+        # author's, which saving then gives it, rather than an empty field.
+        "locale": post.locale or post.owner.locale or "",
         "allow_likes": post.allow_likes,
         "allow_replies": post.allow_replies,
         "publish": post.published_at is not None,

@@ -147,7 +147,8 @@ def test_block_refuses_the_reply(open_session):
     post = make_post(alice, "Not for Mallory")
     alice_page = open_session(alice).page
     alice_page.goto(f"/users/{mallory.hex_id}")
-    alice_page.click("button:has-text('Block')")
+    alice_page.click("summary:has-text('Block')")  # the question first
+    alice_page.click("button:has-text('Block Mallory')")
     expect(alice_page.locator("button:has-text('Unblock')")).to_be_visible()
 
     page = open_session(mallory).page
