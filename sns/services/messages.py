@@ -8,7 +8,7 @@ and leaves follow-on work (notifications, the AI hook) to `transaction.on_commit
 from __future__ import annotations
 
 from django.conf import settings
-from django.db import IntegrityError, transaction
+from django.db import transaction
 from django.db.models import Exists, OuterRef
 from django.db.models.functions import Greatest
 from django.utils import timezone
@@ -23,6 +23,7 @@ from ..models_messages import (
     Message,
 )
 from ..models_reports import Report, ReportKind
+from .reports import report_create
 from ..selectors_boundaries import ai_contact_allowed
 from ..text import normalize_content
 from . import hooks, notifications
@@ -221,17 +222,7 @@ def message_report(actor: User, message_id: int, *, reason) -> Report:
     if Report.objects.filter(message_id=message.id, reporter_id=actor.id).exists():
         raise Conflict("already reported")
     throttle.throttle_check(actor, throttle.USER_UPDATES, size=len(reason))
-    try:
-        with transaction.atomic():
-            return Report.objects.create(
-                kind=ReportKind.MESSAGE,
-                message=message,
-                reporter=actor,
-                reason=reason,
-                created_at=timezone.now(),
-            )
-    except IntegrityError:
-        raise Conflict("already reported") from None
+    return report_create(kind=ReportKind.MESSAGE, message=message, reporter=actor, reason=reason)
 
 
 def conversation_read(actor: User, peer_id: int, *, page):

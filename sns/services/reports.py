@@ -44,20 +44,25 @@ def post_report(actor: User, post_id: int, *, reason, note=None) -> Report:
     if open_reports.exists():
         raise Conflict("already reported")
     throttle.throttle_check(actor, throttle.REPORTS)
+    return report_create(
+        kind=ReportKind.REPLY if post.reply_to is not None else ReportKind.POST,
+        post=post,
+        post_owner_id=post.owner_id,
+        post_content=post.content,
+        reporter=actor,
+        reason=reason,
+        note=note,
+    )
+
+
+def report_create(**fields) -> Report:
+    """Write a report of any kind. The callers check for an existing report first; when
+    two requests of one reporter race past that check, the table's unique constraints
+    let one in and the other is told `already reported`."""
     try:
         with transaction.atomic():
-            return Report.objects.create(
-                kind=ReportKind.REPLY if post.reply_to is not None else ReportKind.POST,
-                post=post,
-                post_owner_id=post.owner_id,
-                post_content=post.content,
-                reporter=actor,
-                reason=reason,
-                note=note,
-                created_at=timezone.now(),
-            )
+            return Report.objects.create(created_at=timezone.now(), **fields)
     except IntegrityError:
-        # A second request of the same reporter won the race (post_report_open_once).
         raise Conflict("already reported") from None
 
 
