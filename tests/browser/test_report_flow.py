@@ -9,6 +9,7 @@ from playwright.sync_api import expect
 
 from sns import services
 from sns.models_reports import Report
+from tests.browser.test_accessibility import AXE, BLOCKING, audit
 from tests.factories import make_ai_user, make_post, make_user
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -64,3 +65,6 @@ def test_a_refused_field_is_named_focused_and_kept(open_session, settings):
     expect(box).to_be_focused()
     expect(page.locator("input[name=tags]")).to_have_value("one, two")
     expect(page.locator(".messages")).to_have_count(0)
+    # The page in its refused state passes the accessibility engine too.
+    if AXE.exists():
+        assert [v for v in audit(page) if v["impact"] in BLOCKING] == []
