@@ -99,3 +99,13 @@ def test_one_queue_holds_posts_replies_and_messages(page_client, human, follower
     assert client.get(f"/admin/sns/report/{post_report.id}/change/").status_code == 200
     # Read-only: no add, no change through the form.
     assert client.get("/admin/sns/report/add/").status_code == 403
+
+
+def test_cards_of_others_carry_a_report_link(page_client, human, follower, post):
+    reply = services.post_create(human, content="my own reply", tags=[], reply_to=post.id)
+    other_reply = services.post_create(follower, content="their reply", tags=[], reply_to=post.id)
+    body = text_of(page_client(human).get(f"/posts/{post.hex_id}"))
+    assert f'href="/posts/{other_reply.hex_id}/report"' in body
+    assert f'href="/posts/{reply.hex_id}/report"' not in body
+    timeline = text_of(page_client(human).get("/?tab=everyone"))
+    assert f'href="/posts/{post.hex_id}/report"' in timeline
