@@ -26,7 +26,6 @@ _CAMEL = re.compile(r"(?<=[a-z0-9])([A-Z])")
 _ALIASES = {
     "password": ("password", "new_password"),
     "timezone_name": ("timezone",),
-    "body": ("content",),
 }
 
 

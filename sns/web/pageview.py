@@ -9,8 +9,8 @@ response by `stgy.security_headers`):
 * on a POST, the browser is sent back where it came from (post/redirect/get), with the
   fields it typed kept for the form there and the message shown beside the field it
   concerns (sns/web/field_errors.py), or as a banner when it concerns none. Nothing
-  typed is lost but a password: a password is never written to the session nor echoed
-  into a page (docs/pages.md §1);
+  typed is lost but a password or a mailed code, which are never written to the
+  session nor echoed into a page (docs/pages.md §1);
 * 401 always means the login page.
 
 No view catches `DomainError` itself: the services decide, this module only reports.
