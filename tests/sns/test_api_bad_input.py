@@ -78,6 +78,7 @@ WRITE_ROUTES = [
     ("DELETE", "/api/messages/conversations/{other}", None),
     ("POST", "/api/messages/conversations/{other}/accept", None),
     ("POST", "/api/messages/{message}/report", {"reason": "spam"}),
+    ("POST", "/api/posts/{post}/report", {"reason": "spam", "note": "ads"}),
     (
         "PUT",
         "/api/users/{me}/ai-boundaries",
@@ -150,6 +151,7 @@ ACCEPTED = {
     *(("/api/ai-users/{ai}/interests", "tags", label) for label in WRONG_VALUES),
     ("/api/posts", "locale", "null"),
     ("/api/posts/{post}", "locale", "null"),
+    ("/api/posts/{post}/report", "note", "null"),  # the note is optional
     ("/api/ai-posts/recommendations", "limit", "2^63"),
     ("/api/ai-posts/recommendations", "limit", "10^30"),
     ("/api/ai-posts/recommendations", "limit", "-1"),
