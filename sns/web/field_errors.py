@@ -73,7 +73,8 @@ def attach_errors(form, errors: dict[str, str]) -> dict[str, str]:
     form.cleaned_data = {}  # add_error expects it; an unbound form has none
     left = {}
     for name, message in errors.items():
-        if name in form.fields:
+        # A hidden field (the sign-up form's language) has nowhere to show it: a banner.
+        if name in form.fields and not form.fields[name].widget.is_hidden:
             form.add_error(name, field_message(message, name, form.fields[name].label or name))
             # The first refused field takes the focus when the page loads.
             if len(form.errors) == 1:

@@ -208,3 +208,12 @@ def test_an_error_of_no_field_stays_a_banner_and_keeps_the_text(page_client, hum
     page = read_page(response)
     assert page.controls["content"].get("aria-invalid") is None
     assert field_value(response, "content") == "kept reply"
+
+
+def test_an_error_of_a_hidden_field_is_a_banner(page_client):
+    # The sign-up form's language is filled in by the browser, in a hidden field.
+    response = page_client().post(
+        "/signup", {"email": "fine@example.com", "locale": "!!bad!!", "timezone": ""}, follow=True
+    )
+    assert any("locale" in m.lower() or "language" in m.lower() for m in messages_of(response))
+    assert field_value(response, "email") == "fine@example.com"
