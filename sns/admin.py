@@ -386,5 +386,6 @@ class AgreementTermAdmin(ServiceAdmin):
         agreements.agreement_term_delete(request.user, obj.id)
 
 
-# The review queue of reported direct messages registers itself.
-from . import admin_messages  # noqa: F401
+# Reported conversations and the one review queue of reports register themselves.
+from . import admin_messages  # noqa: F401,E402
+from . import admin_reports  # noqa: F401,E402

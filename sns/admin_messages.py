@@ -1,27 +1,25 @@
-"""The review queue of reported direct messages, for admins.
+"""Reported conversations, for admins.
 
 Messages are private to their two members, so the admin lists no messages and no
-conversations of its own accord: only reports, and the conversations that have one.
-Everything here is read-only; "resolve" closes reports through the rulebook.
+conversations of its own accord: only the conversations that have a report (the
+reports themselves are in the review queue, sns/admin_reports.py). Read-only.
 """
 
 from __future__ import annotations
 
-from django.contrib import admin, messages
+from django.contrib import admin
 from django.db.models import Exists, OuterRef
 from django.utils.html import format_html, format_html_join
 
 from .admin_base import ReadOnlyAdmin
 from .ids import id_to_hex
-from .models_messages import Conversation, Message, MessageReport, ReportStatus
-from .services import messages as message_services
+from .models_messages import Conversation, Message
+from .models_reports import Report, ReportStatus
 
 _CONTEXT_MESSAGES = 50
 
 
-
-
-def _thread_html(conversation_id: int, highlight: int | None = None):
+def thread_html(conversation_id: int, highlight: int | None = None):
     """The newest messages of a reported conversation, oldest first, the reported one
     marked; escaped text (an admin page renders no user markup)."""
     rows = list(
@@ -48,50 +46,6 @@ def _thread_html(conversation_id: int, highlight: int | None = None):
     )
 
 
-@admin.action(description="Resolve the selected reports")
-def resolve_reports(modeladmin, request, queryset):
-    count = message_services.message_reports_resolve(
-        request.user, list(queryset.values_list("id", flat=True))
-    )
-    modeladmin.message_user(request, f"{count} report(s) resolved.", messages.SUCCESS)
-
-
-@admin.register(MessageReport)
-class MessageReportAdmin(ReadOnlyAdmin):
-    list_display = ("hex", "status", "reporter", "sender", "reason_short", "created_at")
-    list_filter = ("status",)
-    list_select_related = ("reporter", "message__sender")
-    ordering = ("status", "-created_at")
-    actions = [resolve_reports]
-    fields = (
-        "hex",
-        "status",
-        "reporter",
-        "sender",
-        "reason",
-        "created_at",
-        "resolved_at",
-        "thread",
-    )
-    readonly_fields = fields
-
-    @admin.display(description="id")
-    def hex(self, obj):
-        return id_to_hex(obj.id)
-
-    @admin.display(description="sender")
-    def sender(self, obj):
-        return obj.message.sender
-
-    @admin.display(description="reason")
-    def reason_short(self, obj):
-        return obj.reason[:80]
-
-    @admin.display(description="conversation (newest messages)")
-    def thread(self, obj):
-        return _thread_html(obj.message.conversation_id, highlight=obj.message_id)
-
-
 @admin.register(Conversation)
 class ReportedConversationAdmin(ReadOnlyAdmin):
     """Only conversations with a report; their messages in the change view."""
@@ -103,7 +57,7 @@ class ReportedConversationAdmin(ReadOnlyAdmin):
     ordering = ("-last_message_id",)
 
     def get_queryset(self, request):
-        reported = MessageReport.objects.filter(message__conversation_id=OuterRef("pk"))
+        reported = Report.objects.filter(message__conversation_id=OuterRef("pk"))
         return (
             super()
             .get_queryset(request)
@@ -124,4 +78,4 @@ class ReportedConversationAdmin(ReadOnlyAdmin):
 
     @admin.display(description="messages (newest)")
     def thread(self, obj):
-        return _thread_html(obj.id)
+        return thread_html(obj.id)

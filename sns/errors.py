@@ -2,11 +2,16 @@
 
 
 class DomainError(Exception):
+    """`field` optionally names the input the error concerns (in the API's or a form's
+    name), for when the message does not start with it; pages show the message next
+    to that field (sns/web/field_errors.py). The API answers the message only."""
+
     status = 400
 
-    def __init__(self, message: str):
+    def __init__(self, message: str, *, field: str | None = None):
         super().__init__(message)
         self.message = message
+        self.field = field
 
 
 class InvalidInput(DomainError):

@@ -320,8 +320,8 @@ from .models_messages import (  # noqa: F401
     Conversation,
     ConversationMember,
     Message,
-    MessageReport,
 )
+from .models_reports import Report, ReportKind, ReportStatus  # noqa: E402,F401  (docs/pages.md §3)
 
 # E-mail verifications of sign-up, e-mail change and password reset (docs/accounts.md).
 from .models_accounts import EmailVerification  # noqa: E402,F401

@@ -86,38 +86,6 @@ class Message(IdDated, models.Model):
         return f"message {id_to_hex(self.id)}"
 
 
-class ReportStatus(models.TextChoices):
-    OPEN = "open", "open"
-    RESOLVED = "resolved", "resolved"
-
-
-class MessageReport(models.Model):
-    """A member's report of a message; it is what lets an admin see that conversation."""
-
-    id = models.BigIntegerField(primary_key=True, default=new_id, editable=False)
-    message = models.ForeignKey(
-        Message, on_delete=models.CASCADE, related_name="reports", db_index=False
-    )
-    reporter = models.ForeignKey(
-        "sns.User", on_delete=models.CASCADE, related_name="+", db_index=False
-    )
-    reason = models.TextField()
-    status = models.CharField(
-        max_length=10, choices=ReportStatus.choices, default=ReportStatus.OPEN
-    )
-    created_at = models.DateTimeField()
-    resolved_at = models.DateTimeField(null=True, blank=True)
-
-    class Meta:
-        constraints = [
-            models.UniqueConstraint(fields=["message", "reporter"], name="message_report_once")
-        ]
-        indexes = [models.Index(fields=["status", "created_at"], name="message_report_queue_idx")]
-
-    def __str__(self):
-        return f"report {id_to_hex(self.id)} ({self.status})"
-
-
 class AiBoundaries(models.Model):
     """What AI users may do towards this person. No row means every switch is on."""
 

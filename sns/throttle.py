@@ -31,6 +31,7 @@ LIKES = Limit("likes", "STGY_HOURLY_LIKES_COUNT_LIMIT", None, "too often likes")
 # Reposts and bookmarks are our additions (docs/shares.md); quotes are posts.
 REPOSTS = Limit("reposts", "STGY_HOURLY_REPOSTS_COUNT_LIMIT", None, "too often reposts")
 BOOKMARKS = Limit("bookmarks", "STGY_HOURLY_BOOKMARKS_COUNT_LIMIT", None, "too often bookmarks")
+REPORTS = Limit("reports", "STGY_HOURLY_REPORTS_COUNT_LIMIT", None, "too often reports")
 USER_UPDATES = Limit(
     "user-updates",
     "STGY_HOURLY_USER_UPDATES_COUNT_LIMIT",

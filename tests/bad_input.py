@@ -15,13 +15,13 @@ from sns.models_messages import (
     Conversation,
     ConversationMember,
     Message,
-    MessageReport,
 )
+from sns.models_reports import Report
 
 SOCIAL_TABLES = [
     User, Post, PostTag, Like, Follow, Block, Notification, AgreementTerm,
     Interest, PeerImpression, PostImpression, PostSummary,
-    Conversation, ConversationMember, Message, MessageReport, AiBoundaries, AiStop, MediaImage,
+    Conversation, ConversationMember, Message, Report, AiBoundaries, AiStop, MediaImage,
     EmailVerification, PubConfig, PostPubView, Repost, Quote, Bookmark,
 ]
 

@@ -49,5 +49,7 @@ def _flatten(detail) -> str:
 @csrf_exempt  # it writes nothing; else a cookie-bearing DELETE got CSRF's HTML 403
 def api_not_found(request, *args, **kwargs):
     """Any path under /api/ that names no route: a JSON 404 like every other API error,
-    not the site's HTML page (a client parses the body)."""
+    not the site's HTML page (a client parses the body). Exempt from the CSRF check,
+    which would otherwise answer a logged-in client's unsafe request to such a path with
+    Django's HTML 403 page; it changes nothing, so there is nothing to protect."""
     return JsonResponse({"error": "not found"}, status=404)

@@ -11,6 +11,7 @@ from . import (
     notifications_views,
     posts_views,
     publication_views,
+    reports_views,
     search_views,
     shares_views,
     users_views,
@@ -116,6 +117,8 @@ urlpatterns = [
     path("posts/<str:post_id>/bookmark", shares_views.PostBookmarkView.as_view(), name="post-bookmark"),
     path("bookmarks", shares_views.BookmarksView.as_view(), name="bookmarks"),
     path("notifications/shares", shares_views.NotificationsSharesView.as_view(), name="notifications-shares"),
+    # reports of posts and replies (ours, beside the original contract; docs/pages.md §3)
+    path("posts/<str:post_id>/report", reports_views.PostReportView.as_view(), name="post-report"),
     # geocoding (docs/api.md, "Geo")
     path("geo/encode", geo_views.GeoEncodeView.as_view(), name="geo-encode"),
     path("geo/decode", geo_views.GeoDecodeView.as_view(), name="geo-decode"),

@@ -72,6 +72,13 @@ def public_posts_by_ids(post_ids: list[int], *, now: datetime | None = None) -> 
     return [found[i] for i in post_ids if i in found]
 
 
+def public_posts_recent(limit: int, *, now: datetime | None = None) -> list[Post]:
+    """The newest public posts of everyone, by publication time: what the landing page
+    shows a visitor who is not logged in."""
+    qs = post_queryset().filter(public_posts_q(now)).order_by("-published_at", "-id")
+    return list(qs[:limit])
+
+
 # ------------------------------------------------------------------- site settings
 
 

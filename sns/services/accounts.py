@@ -40,7 +40,7 @@ def _address(email) -> str:
     try:
         return _clean_email(email)
     except InvalidInput:
-        raise InvalidInput("invalid e-mail address") from None
+        raise InvalidInput("invalid e-mail address", field="email") from None
 
 
 def _taken(email: str) -> bool:
@@ -94,7 +94,7 @@ def _spend_signup_try(signup_id):
 
 def _code_right(row: EmailVerification, code) -> None:
     if not verification.code_matches(row, row.code_hash, code):
-        raise InvalidInput(CODE_MISMATCH)
+        raise InvalidInput(CODE_MISMATCH, field="code")
 
 
 def signup_verify(signup_id, code) -> User:
@@ -142,7 +142,7 @@ def signup_complete(signup_id, *, nickname, password) -> User:
 
 def _create_from(row: EmailVerification, **account) -> User:
     if _taken(row.email):
-        raise InvalidInput(EMAIL_TAKEN)
+        raise InvalidInput(EMAIL_TAKEN, field="email")
     user = user_create_verified(
         email=row.email, locale=row.locale, timezone_name=row.timezone, **account
     )
@@ -178,9 +178,9 @@ def email_change_verify(actor: User, user_id: int, update_email_id, code) -> Use
         if row.user_id != user.id:
             raise InvalidInput(USER_MISMATCH)
         if not verification.code_matches(row, row.code_hash, code):
-            raise InvalidInput(CODE_MISMATCH)
+            raise InvalidInput(CODE_MISMATCH, field="code")
         if _taken(row.email):
-            raise InvalidInput(EMAIL_TAKEN)
+            raise InvalidInput(EMAIL_TAKEN, field="email")
         user.email = row.email
         user.updated_at = timezone.now()
         user.save(update_fields=["email", "updated_at"])
@@ -214,7 +214,7 @@ def password_reset_verify(*, email, reset_password_id, web_code, mail_code, new_
         if not verification.code_matches(row, row.web_code_hash, web_code):
             raise InvalidInput("Web verification code mismatch")
         if not verification.code_matches(row, row.code_hash, mail_code):
-            raise InvalidInput("Mail verification code mismatch")
+            raise InvalidInput("Mail verification code mismatch", field="code")
         user = User.objects.select_for_update().filter(pk=row.user_id).first()
         if user is None:
             raise InvalidInput(RESET_MISSING)

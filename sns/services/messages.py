@@ -8,22 +8,22 @@ and leaves follow-on work (notifications, the AI hook) to `transaction.on_commit
 from __future__ import annotations
 
 from django.conf import settings
-from django.db import IntegrityError, transaction
+from django.db import transaction
 from django.db.models import Exists, OuterRef
 from django.db.models.functions import Greatest
 from django.utils import timezone
 
 from .. import throttle
-from ..access import access_admin, access_writable, block_annotations, is_blocked_annotated
+from ..access import access_writable, block_annotations, is_blocked_annotated
 from ..errors import Conflict, Forbidden, InvalidInput, NotFound
 from ..models import Block, User
 from ..models_messages import (
     Conversation,
     ConversationMember,
     Message,
-    MessageReport,
-    ReportStatus,
 )
+from ..models_reports import Report, ReportKind
+from .reports import report_create
 from ..selectors.boundaries import ai_contact_allowed
 from ..text import normalize_content
 from . import hooks, notifications
@@ -187,7 +187,7 @@ def conversation_mark_read(actor: User, peer_id: int, up_to_id: int) -> None:
     ).update(last_read_id=up_to_id)
 
 
-def message_report(actor: User, message_id: int, *, reason) -> MessageReport:
+def message_report(actor: User, message_id: int, *, reason) -> Report:
     """A member reports a message of the other member; only a reported conversation
     is ever shown to admins (the review queue)."""
     access_writable(actor)
@@ -219,24 +219,10 @@ def message_report(actor: User, message_id: int, *, reason) -> MessageReport:
     reason = reason.strip()
     if len(reason) > settings.STGY_MESSAGE_REPORT_REASON_LENGTH_LIMIT:
         raise InvalidInput("reason is too long")
-    if MessageReport.objects.filter(message_id=message.id, reporter_id=actor.id).exists():
+    if Report.objects.filter(message_id=message.id, reporter_id=actor.id).exists():
         raise Conflict("already reported")
     throttle.throttle_check(actor, throttle.USER_UPDATES, size=len(reason))
-    try:
-        with transaction.atomic():
-            return MessageReport.objects.create(
-                message=message, reporter=actor, reason=reason, created_at=timezone.now()
-            )
-    except IntegrityError:
-        raise Conflict("already reported") from None
-
-
-def message_reports_resolve(actor: User, report_ids: list[int]) -> int:
-    """Admins close reports in the review queue; returns how many were open."""
-    access_admin(actor)
-    return MessageReport.objects.filter(pk__in=report_ids, status=ReportStatus.OPEN).update(
-        status=ReportStatus.RESOLVED, resolved_at=timezone.now()
-    )
+    return report_create(kind=ReportKind.MESSAGE, message=message, reporter=actor, reason=reason)
 
 
 def conversation_read(actor: User, peer_id: int, *, page):

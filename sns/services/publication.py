@@ -75,20 +75,20 @@ def _boolean(value, name: str) -> bool:
     raise InvalidInput(f"{name} must be a boolean")
 
 
-def _sidebar_count(value) -> int:
+def _sidebar_count(value, name: str) -> int:
     """The original's rule: a whole number, or a string of one, within 32 bits."""
     if isinstance(value, bool) or not isinstance(value, (int, float, str)):
-        raise InvalidInput("invalid sidebar count")
+        raise InvalidInput("invalid sidebar count", field=name)
     if isinstance(value, str):
         if not _WHOLE_NUMBER.match(value.strip()):
-            raise InvalidInput("invalid sidebar count")
+            raise InvalidInput("invalid sidebar count", field=name)
         value = int(value.strip())
     elif isinstance(value, float):
         if not value.is_integer():
-            raise InvalidInput("invalid sidebar count")
+            raise InvalidInput("invalid sidebar count", field=name)
         value = int(value)
     if not _INT32[0] <= value <= _INT32[1]:
-        raise InvalidInput("invalid sidebar count")
+        raise InvalidInput("invalid sidebar count", field=name)
     return value
 
 
@@ -111,7 +111,7 @@ def pub_config_update(actor: User, user_id: int, changes: dict) -> PubConfig:
         elif kind == "bool":
             values[column] = _boolean(value, name)
         else:
-            values[column] = _sidebar_count(value)
+            values[column] = _sidebar_count(value, name)
     throttle.throttle_check(actor, throttle.USER_UPDATES, size=size)
     with transaction.atomic():
         config, _ = PubConfig.objects.select_for_update().get_or_create(user=user)

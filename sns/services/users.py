@@ -58,7 +58,7 @@ def _clean_password(password, user: User | None = None, *, self_service: bool = 
     try:
         password_validation.validate_password(password, user, password_validators=validators)
     except ValidationError as exc:
-        raise InvalidInput(" ".join(exc.messages)) from None
+        raise InvalidInput(" ".join(exc.messages), field="password") from None
     return password
 
 

@@ -52,7 +52,7 @@ def login_page(request):
         )
         if user is None:
             # Not LoginRequired (401): that one would send the person back here silently.
-            raise InvalidInput("The email or the password is not correct.")
+            raise InvalidInput("The email or the password is not correct.", field="password")
         login(request, user)
         return redirect(safe_next(request) or "web:home")
     return render(request, "auth/login.html", {"form": form, "next": safe_next(request) or ""})

@@ -122,6 +122,19 @@ def _like_html(post, *, compact: bool, request) -> SafeString:
     )
 
 
+def _report_html(post, *, compact: bool, full: bool, request) -> SafeString:
+    """"Report" on someone else's card (docs/pages.md §3); the full card of a post page
+    has it in the page's own footer."""
+    viewer = getattr(request, "user", None)
+    if compact or full or viewer is None or not viewer.is_authenticated or viewer.id == post.owner_id:
+        return mark_safe("")
+    return format_html(
+        '<a class="report-link" href="{}" title="Report this {} to the moderators">Report</a>',
+        post_url(post.hex_id, "report"),
+        "reply" if post.reply_to else "post",
+    )
+
+
 def post_card_html(post, *, request, compact: bool = False, full: bool = False, hide_reply_to: bool = False) -> SafeString:
     """One post as a card: author and time, "in reply to", the rendered body (clamped
     with "Read more" when long, unless `full`), tags, and like / replies / thread links
@@ -147,6 +160,7 @@ def post_card_html(post, *, request, compact: bool = False, full: bool = False, 
         post.reply_count,
         mark_safe("") if compact else share_actions_html(post, request=request),
         mark_safe("") if full else format_html('<a class="thread-link" href="{}">Open thread</a>', post_url(post.hex_id)),
+        _report_html(post, compact=compact, full=full, request=request),
     )
     return format_html(
         '<article class="{}" id="post-{}" data-post-id="{}">{}{}{}{}{}{}{}</article>',

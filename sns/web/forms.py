@@ -189,3 +189,22 @@ class ProfileForm(forms.Form):
 
 class SearchForm(forms.Form):
     q = forms.CharField(label="Search", required=False)
+
+
+class PostReportForm(forms.Form):
+    """Report a post or a reply: why (one of the rulebook's reasons) and a note."""
+
+    reason = forms.ChoiceField(label="What is wrong with it?", widget=forms.RadioSelect)
+    note = forms.CharField(
+        label="Anything the moderators should know (optional)",
+        required=False,
+        strip=False,
+        widget=forms.Textarea(attrs={"rows": 3}),
+    )
+
+    def __init__(self, *args, **kwargs):
+        from sns.models_reports import POST_REPORT_REASONS
+
+        super().__init__(*args, **kwargs)
+        self.fields["reason"].choices = POST_REPORT_REASONS
+        limit_length(self.fields["note"], settings.STGY_REPORT_NOTE_LENGTH_LIMIT)

@@ -19,7 +19,6 @@ class MessageForm(forms.Form):
             attrs={
                 "rows": 3,
                 "placeholder": "Write a message… Markdown works.",
-                "aria-describedby": "dm-limit",
             }
         ),
     )

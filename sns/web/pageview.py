@@ -6,9 +6,11 @@ response by `stgy.security_headers`):
 
 * on a GET, an error page with the error's status (403 for someone else's AI memory,
   404 for a missing post, 400 for a malformed id);
-* on a POST, the message is flashed and the browser is sent back where it came from
-  (post/redirect/get), with the fields it typed kept for the form there, so a refused
-  reply or sign-up loses nothing but the password;
+* on a POST, the browser is sent back where it came from (post/redirect/get), with the
+  fields it typed kept for the form there and the message shown beside the field it
+  concerns (sns/web/field_errors.py), or as a banner when it concerns none. Nothing
+  typed is lost but a password or a mailed code, which are never written to the
+  session nor echoed into a page (docs/pages.md §1);
 * 401 always means the login page.
 
 No view catches `DomainError` itself: the services decide, this module only reports.
@@ -30,6 +32,8 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from sns.errors import DomainError
 from sns.selectors.agreements import agreement_required
 from sns.selectors import Page
+
+from .field_errors import attach_errors, error_field
 
 PAGE_SIZE = 20
 _MAX_PAGE_NUMBER = 200
@@ -81,13 +85,37 @@ def _error_response(request, exc: DomainError, fallback: str | None):
         return render(
             request, "error.html", {"status": exc.status, "message": exc.message}, status=exc.status
         )
-    messages.error(request, exc.message)
     target = back_url(request, default=fallback)
+    # A field the submission carried (its value may be secret and not kept) gets the
+    # message beside it on the page the browser returns to; anything else is a banner.
+    field = error_field(exc, request.POST.keys())
+    if field is None:
+        messages.error(request, exc.message)
+    keep_input(request, target, {field: exc.message} if field else {})
+    return redirect(target)
+
+
+def refused_form(request, form: forms.Form, target: str):
+    """Send a POST whose form did not validate back to `target` (the page holding the
+    form) with what it typed and each error beside its field."""
+    errors = {name: " ".join(errs) for name, errs in form.errors.items() if name in form.fields}
+    for message in form.non_field_errors():
+        messages.error(request, message)
+    keep_input(request, target, errors)
+    return redirect(target)
+
+
+def keep_input(request, target: str, errors: dict[str, str]) -> None:
+    """Keep what a refused POST typed (never its secrets) and the errors of its fields
+    for the form of `target`, which `bound_form` fills in when the browser gets there."""
     request.session[_KEPT_INPUT] = {
         "path": urlsplit(target).path,
+        # Which form of that page: the one that posts where this POST went (a page
+        # such as the settings page holds several).
+        "action": request.path,
         "data": {k: v for k, v in request.POST.items() if k not in _SECRET_FIELDS},
+        "errors": errors,
     }
-    return redirect(target)
 
 
 def _is_safe(request, url: str | None) -> bool:
@@ -117,17 +145,29 @@ def back_url(request, default: str | None = None) -> str:
 
 
 def bound_form(
-    request, form_class: type[forms.Form], *, initial: dict | None = None, **kwargs
+    request,
+    form_class: type[forms.Form],
+    *,
+    initial: dict | None = None,
+    action: str | None = None,
+    **kwargs,
 ) -> forms.Form:
     """The submitted form on POST; on GET a fresh one, prefilled with what the person
-    typed if their last submission to this page was refused by the rules."""
+    typed if their last submission of this form was refused by the rules, with the
+    refusal beside its field. `action` is where the form posts, if not to this page."""
     if request.method == "POST":
         return form_class(request.POST, **kwargs)
     initial = dict(initial or {})
     kept = request.session.get(_KEPT_INPUT)
-    if kept and kept.get("path") == request.path:
+    errors: dict[str, str] = {}
+    if (
+        kept
+        and kept.get("path") == request.path
+        and kept.get("action", request.path) == (action or request.path)
+    ):
         del request.session[_KEPT_INPUT]
         data = kept["data"]
+        errors = kept.get("errors") or {}
         fields = form_class.base_fields
         # Only a submission of this form (not, say, a refused like sent back to the same
         # page) prefills it; an unchecked box is absent from the data, hence `in`.
@@ -137,7 +177,10 @@ def bound_form(
                     initial[name] = name in data
                 elif name in data:
                     initial[name] = data[name]
-    return form_class(initial=initial, **kwargs)
+    form = form_class(initial=initial, **kwargs)
+    for message in attach_errors(form, errors).values():
+        messages.error(request, message)
+    return form
 
 
 @dataclass(frozen=True)

@@ -5,19 +5,21 @@ from __future__ import annotations
 import logging
 
 from django.contrib import messages
+from django.contrib.auth.views import redirect_to_login
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from sns import selectors, services
 from sns.selectors import shares
+from sns.selectors import publication as selectors_publication
 from sns.access import access_post
 from sns.extensions import page_extras
 from sns.ids import id_to_hex, parse_id
 from sns.reply_tree import reply_tree, reply_tree_nodes
 
 from .forms import LOCALE_CHOICES, PostForm, ReplyForm
-from .pageview import back_url, bound_form, page, paged
+from .pageview import back_url, bound_form, page, paged, refused_form
 
 log = logging.getLogger(__name__)
 ANCESTOR_LIMIT = 20
@@ -48,8 +50,20 @@ def _post_url(post_id_hex: str, anchor: str | None = None) -> str:
 
 
 @require_GET
-@page
+@page(public=True)
 def post_detail(request, post_hex):
+    """A visitor who is not logged in is sent to the post's public page if it has one
+    (docs/publication.md §2), else to log in."""
+    if not request.user.is_authenticated:
+        public = selectors_publication.public_posts_by_ids([_post_id(post_hex)])
+        if public:
+            return redirect("web:pub-post", post_hex=public[0].hex_id)
+        return redirect_to_login(request.get_full_path())
+    return _post_detail(request, post_hex)
+
+
+@page
+def _post_detail(request, post_hex):
     viewer = request.user
     post = selectors.post_get(_post_id(post_hex), focus_user_id=viewer.id, with_neighbours=True)
     older_id, newer_id = selectors.post_neighbours(post)
@@ -70,7 +84,9 @@ def post_detail(request, post_hex):
         "tree": tree,
         "older_id": older_id,
         "newer_id": newer_id,
-        "form": bound_form(request, ReplyForm),
+        "form": bound_form(
+            request, ReplyForm, action=reverse("web:post-reply", args=[post_hex])
+        ),
         # Ranking related posts costs more than the rest of the page; when no ranking is
         # cached, the page goes out without the box and stgy.js fetches it (post_related).
         "related": _related(post, viewer, compute=False),
@@ -92,8 +108,7 @@ def post_related(request, post_hex):
 def post_reply(request, post_hex):
     form = ReplyForm(request.POST)
     if not form.is_valid():
-        messages.error(request, "Write something to reply.")
-        return redirect(_post_url(post_hex))
+        return refused_form(request, form, _post_url(post_hex))
     reply = services.post_create(
         request.user, content=form.cleaned_data["content"], tags=[], reply_to=_post_id(post_hex)
     )
@@ -108,7 +123,9 @@ def post_edit(request, post_hex):
     initial = {
         "content": post.content,
         "tags": ", ".join(post.tags.order_by("name").values_list("name", flat=True)),
-        "locale": post.locale or "",
+        # A reply written on the page has no language of its own; the form shows the
+        # author's, which saving then gives it, rather than an empty field.
+        "locale": post.locale or post.owner.locale or "",
         "allow_likes": post.allow_likes,
         "allow_replies": post.allow_replies,
         "publish": post.published_at is not None,

@@ -25,7 +25,7 @@ from sns.markdown import render_html
 from sns.services import publication as pub_services
 
 from . import publication as site
-from .pageview import bound_form, page, paged
+from .pageview import bound_form, page, paged, refused_form
 from .publication_forms import PubConfigForm
 
 log = logging.getLogger(__name__)
@@ -198,11 +198,19 @@ def pub_feed(request, user_hex):
 # ----------------------------------------------------------------- owner's settings
 
 
-def settings_context(user, form=None) -> dict:
-    """The settings form of the user's public site, for /publications and /settings."""
-    config = pub.pub_config_get(user.id)
+def settings_context(request) -> dict:
+    """The settings form of the user's public site, for /publications and /settings,
+    with what a refused submission typed."""
+    config = pub.pub_config_get(request.user.id)
+    user = request.user
+    form = bound_form(
+        request,
+        PubConfigForm,
+        initial=PubConfigForm.initial_from(config),
+        action=reverse("web:publications-update"),
+    )
     return {
-        "pub_form": form or PubConfigForm(initial=PubConfigForm.initial_from(config)),
+        "pub_form": form,
         "pub_site_url": reverse("web:pub-site", args=[user.hex_id]),
     }
 
@@ -210,24 +218,21 @@ def settings_context(user, form=None) -> dict:
 @require_GET
 @page
 def publications(request):
-    user = request.user
-    config = pub.pub_config_get(user.id)
-    form = bound_form(request, PubConfigForm, initial=PubConfigForm.initial_from(config))
     return render(
         request,
         "publication/publications.html",
-        {**settings_context(user, form), "stats": pub.pub_stats(user.id)},
+        {**settings_context(request), "stats": pub.pub_stats(request.user.id)},
     )
 
 
 @require_POST
 @page(back="web:publications")
 def publications_update(request):
+    # The same form sits on /settings; it sends `from=settings` to come back there.
+    target = reverse("web:settings" if request.POST.get("from") == "settings" else "web:publications")
     form = PubConfigForm(request.POST)
     if not form.is_valid():
-        messages.error(request, "Check the site settings: " + form.errors.as_text())
-        return redirect("web:settings" if request.POST.get("from") == "settings" else "web:publications")
+        return refused_form(request, form, target)
     pub_services.pub_config_update(request.user, request.user.id, form.changes())
     messages.success(request, "Public site settings saved.")
-    # The same form sits on /settings; it sends `from=settings` to come back there.
-    return redirect("web:settings" if request.POST.get("from") == "settings" else "web:publications")
+    return redirect(target)

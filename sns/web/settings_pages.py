@@ -59,7 +59,7 @@ def settings_page(request):
             "locale_choices": LOCALE_CHOICES,
             "timezones": COMMON_TIMEZONES,
             **boundary_settings_context(user),
-            **publication_settings_context(user),
+            **publication_settings_context(request),
         },
     )
 

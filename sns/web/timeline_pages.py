@@ -22,6 +22,7 @@ from sns.selectors import Page, shares
 
 from .cards import user_name_html
 from .forms import LOCALE_CHOICES, PostForm
+from .landing import landing
 from .pageview import bound_form, page, paged, safe_next
 
 log = logging.getLogger(__name__)
@@ -53,8 +54,15 @@ def _for_you_available(viewer, *, asked: bool) -> bool:
 
 
 @require_GET
-@page
 def home(request):
+    """The timeline; a visitor who is not logged in gets the landing page instead."""
+    if not request.user.is_authenticated:
+        return landing(request)
+    return _timeline(request)
+
+
+@page
+def _timeline(request):
     viewer = request.user
     tab = request.GET.get("tab", "following")
     tag = request.GET.get("tag", "").strip()
@@ -73,7 +81,9 @@ def home(request):
         # The followees' posts with their reposts (docs/shares.md).
         posts = paged(request, lambda p: shares.following_with_reposts(viewer, p), from_top=True)
     shares.shares_attach(viewer, posts.items)
-    form = bound_form(request, PostForm, initial={"locale": viewer.locale})
+    form = bound_form(
+        request, PostForm, initial={"locale": viewer.locale}, action=reverse("web:compose")
+    )
     return render(
         request,
         "timeline/home.html",

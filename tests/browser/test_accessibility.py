@@ -46,12 +46,14 @@ def community():
 def pages(c) -> list[tuple[str, str | None, str]]:
     """(page type, who is logged in, path)."""
     return [
+        ("landing", None, "/"),
         ("login", None, "/login"),
         ("signup", None, "/signup"),
         ("home", "mina", "/"),
         ("home-everyone", "mina", "/?tab=everyone"),
         ("post", "mina", f"/posts/{c['root'].hex_id}"),
         ("reply-thread", "mina", f"/posts/{c['reply'].hex_id}"),
+        ("report-post", "mina", f"/posts/{c['root'].hex_id}/report"),
         ("profile", "mina", f"/users/{c['aiko'].hex_id}"),
         ("people", "mina", "/users"),
         ("search", "mina", "/search?q=rye"),

@@ -38,13 +38,18 @@ def test_sign_up_log_out_and_log_in(open_session):
 
     page.click("button:has-text('Log out')")
     page.wait_for_url("**/login")
-    page.goto("/")
-    assert "/login" in page.url  # the timeline needs a session
+    page.goto("/")  # without a session, the landing page
+    expect(page.locator("[data-testid=landing-signup]")).to_be_visible()
+    page.click("main a:has-text('Log in')")
+    page.wait_for_url("**/login")
 
     page.fill("input[name=email]", "hanako@example.com")
     page.fill("input[name=password]", "wrong password!")
     page.click("button:has-text('Log in')")
-    expect(page.locator(".message.error")).to_contain_text("not correct")
+    # Beside the password, which is not kept; the address is.
+    expect(page.locator("#id_password_error")).to_contain_text("not correct")
+    expect(page.locator("input[name=email]")).to_have_value("hanako@example.com")
+    expect(page.locator("input[name=password]")).to_have_value("")
 
     page.fill("input[name=email]", "HANAKO@example.com")
     page.fill("input[name=password]", PASSWORD)
@@ -147,7 +152,8 @@ def test_block_refuses_the_reply(open_session):
     post = make_post(alice, "Not for Mallory")
     alice_page = open_session(alice).page
     alice_page.goto(f"/users/{mallory.hex_id}")
-    alice_page.click("button:has-text('Block')")
+    alice_page.click("summary:has-text('Block')")  # the question first
+    alice_page.click("button:has-text('Block Mallory')")
     expect(alice_page.locator("button:has-text('Unblock')")).to_be_visible()
 
     page = open_session(mallory).page

@@ -84,6 +84,7 @@ WRITE_ROUTES = [
     ("DELETE", "/api/messages/conversations/{other}", None),
     ("POST", "/api/messages/conversations/{other}/accept", None),
     ("POST", "/api/messages/{message}/report", {"reason": "spam"}),
+    ("POST", "/api/posts/{post}/report", {"reason": "spam", "note": "ads"}),
     (
         "PUT",
         "/api/users/{me}/ai-boundaries",
@@ -165,6 +166,7 @@ ACCEPTED = {
     ("/api/posts/{post}/quote", "locale", "null"),
     # A quote's tags are optional: null means none.
     ("/api/posts/{post}/quote", "tags", "null"),
+    ("/api/posts/{post}/report", "note", "null"),  # the note is optional
     ("/api/ai-posts/recommendations", "limit", "2^63"),
     ("/api/ai-posts/recommendations", "limit", "10^30"),
     ("/api/ai-posts/recommendations", "limit", "-1"),

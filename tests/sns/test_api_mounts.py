@@ -63,3 +63,13 @@ def test_an_allowed_frontend_origin_gets_cors_answers(settings, human):
     assert other.status_code == 403 and "Access-Control-Allow-Origin" not in other
     # Pages are not part of it.
     assert "Access-Control-Allow-Origin" not in Client().get("/login", HTTP_ORIGIN=FRONTEND)
+
+
+@pytest.mark.parametrize("prefix", ["/api", "/backend"])
+def test_an_unknown_path_is_a_json_404_for_unsafe_methods_too(human, prefix):
+    # A path no route matches (a newline in an id), with a session and no CSRF token:
+    # the JSON 404, not Django's HTML CSRF page.
+    client = Client(enforce_csrf_checks=True)
+    client.force_login(human)
+    response = client.delete(f"{prefix}/media/%0A/images/x%0Ay")
+    assert response.status_code == 404 and response.json() == {"error": "not found"}

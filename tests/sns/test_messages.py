@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from sns import services
-from sns.models import Message, MessageReport, Notification
+from sns.models import Message, Report, Notification
 from sns.services import messages as dm
 from tests.conftest import login_client
 from tests.factories import make_user
@@ -180,7 +180,7 @@ def test_report_a_message(human, follower):
         f"/api/messages/{_send(follower, human).json()['id']}/report", {}, format="json"
     )
     assert blank.status_code == 400 and blank.json() == {"error": "reason is required"}
-    assert MessageReport.objects.count() == 1
+    assert Report.objects.count() == 1
 
 
 def test_notifications_for_messages_and_requests(events, human, follower):

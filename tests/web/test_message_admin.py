@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from sns.models import Conversation, MessageReport
+from sns.models import Conversation, Report
 from sns.services import messages as dm
 from tests.factories import make_user
 from tests.web.conftest import text_of
@@ -25,9 +25,9 @@ def reported(human, follower):
 
 def test_review_queue_shows_reports_with_their_conversation(page_client, admin, reported):
     client = page_client(admin)
-    listing = text_of(client.get("/admin/sns/messagereport/"))
+    listing = text_of(client.get("/admin/sns/report/"))
     assert "insults" in listing and "open" in listing
-    detail = text_of(client.get(f"/admin/sns/messagereport/{reported.id}/change/"))
+    detail = text_of(client.get(f"/admin/sns/report/{reported.id}/change/"))
     assert "context before" in detail and "REPORTED" in detail
     assert "&lt;b&gt;bad&lt;/b&gt;" in detail and "<b>bad</b>" not in detail
     assert "a private secret" not in detail
@@ -50,16 +50,16 @@ def test_only_reported_conversations_are_listed(page_client, admin, reported):
 def test_resolve_action_and_read_only(page_client, admin, reported):
     client = page_client(admin)
     response = client.post(
-        "/admin/sns/messagereport/",
+        "/admin/sns/report/",
         {"action": "resolve_reports", "_selected_action": [reported.id]},
         follow=True,
     )
     assert "1 report(s) resolved." in text_of(response)
     reported.refresh_from_db()
     assert reported.status == "resolved" and reported.resolved_at is not None
-    assert client.get("/admin/sns/messagereport/add/").status_code == 403
-    assert MessageReport.objects.count() == 1
+    assert client.get("/admin/sns/report/add/").status_code == 403
+    assert Report.objects.count() == 1
 
 
 def test_people_who_are_not_admins_see_no_queue(page_client, human, reported):
-    assert page_client(human).get("/admin/sns/messagereport/").status_code == 302
+    assert page_client(human).get("/admin/sns/report/").status_code == 302

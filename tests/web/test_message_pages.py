@@ -8,7 +8,7 @@ import re
 import pytest
 
 from sns import services
-from sns.models import ConversationMember, Message, MessageReport
+from sns.models import ConversationMember, Message, Report
 from sns.services import messages as dm
 from tests.factories import make_user
 from tests.web.conftest import messages_of, text_of
@@ -120,7 +120,7 @@ def test_report_from_the_conversation(page_client, human, follower):
         f"/messages/{follower.hex_id}/report/{message.hex_id}", {"reason": "abuse"}, follow=True
     )
     assert any("reported" in m for m in messages_of(response))
-    assert MessageReport.objects.get().reason == "abuse"
+    assert Report.objects.get().reason == "abuse"
 
 
 def test_profile_has_a_message_button(page_client, human, follower):

@@ -14,6 +14,7 @@ from sns.models import PostPubView, PubConfig
 from sns.services.publication import pub_config_update
 from tests.factories import make_post, make_user
 from tests.web.conftest import messages_of, text_of
+from tests.web.field_check import field_error, field_value
 
 pytestmark = pytest.mark.django_db
 ATOM = "{http://www.w3.org/2005/Atom}"
@@ -248,7 +249,8 @@ def test_settings_form_saves_the_config(page_client, human):
 def test_settings_form_refusal_keeps_the_row(page_client, human):
     client = page_client(human)
     response = client.post("/publications/update", _form(site_name="x" * 51), follow=True)
-    assert "siteName is too long" in messages_of(response)
+    assert field_error(response, "site_name") == "Site name is too long"
+    assert field_value(response, "site_name") == "x" * 51
     assert not PubConfig.objects.filter(user=human).exists()
 
 
