@@ -153,7 +153,7 @@ def post_card_html(post, *, request, compact: bool = False, full: bool = False, 
         )
     actions = format_html(
         '<footer class="post-actions">{}<a class="stat" href="{}#replies" title="Replies">{} '
-        '<span class="reply-count">{}</span></a>{}{}</footer>',
+        '<span class="reply-count">{}</span></a>{}{}{}</footer>',
         _like_html(post, compact=compact, request=request),
         post_url(post.hex_id),
         _REPLY_ICON,
