@@ -1,4 +1,4 @@
-"""GET /live: the counts the pages refresh without a reload (sns/selectors_live.py),
+"""GET /live: the counts the pages refresh without a reload (sns/selectors/live.py),
 as JSON for static/stgy.js; a page without JavaScript simply shows them on its next load."""
 
 from __future__ import annotations
@@ -21,6 +21,6 @@ def live(request):
     except InvalidInput as exc:
         return JsonResponse({"error": exc.message}, status=400)
     tab = request.GET.get("tab", "following")
-    response = JsonResponse(live_counts(request.user.id, tab, after))
+    response = JsonResponse(live_counts(request.user, tab, after))
     response["Cache-Control"] = "no-store"
     return response

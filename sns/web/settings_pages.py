@@ -124,7 +124,7 @@ def _describe(notification) -> NotificationView:
 def notifications(request):
     rows = (
         selectors.notifications_feed(
-            request.user.id, shown=django_settings.STGY_NOTIFICATION_SHOWN_RECORDS
+            request.user, shown=django_settings.STGY_NOTIFICATION_SHOWN_RECORDS
         )
         or []
     )

@@ -63,7 +63,7 @@ def home(request):
     if tab == "everyone":
         posts = paged(
             request,
-            lambda p: selectors.posts_list(page=p, tag=tag or None, focus_user_id=viewer.id),
+            lambda p: selectors.posts_list(page=p, tag=tag or None, focus_user_id=viewer.id, viewer=viewer),
         )
     elif tab == "foryou" and for_you_available:
         posts = paged(request, lambda p: _for_you(viewer, p) or [])
@@ -72,7 +72,7 @@ def home(request):
         posts = paged(
             request,
             lambda p: selectors.posts_by_followees(
-                user_id=viewer.id, page=p, include_self=True, focus_user_id=viewer.id
+                user_id=viewer.id, page=p, include_self=True, focus_user_id=viewer.id, viewer=viewer
             ),
             from_top=True,
         )

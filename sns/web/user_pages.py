@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.contrib import messages
 from django.shortcuts import redirect, render
 from django.urls import NoReverseMatch, reverse
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from sns import selectors, services
 from sns.selectors import boundaries as selectors_boundaries
@@ -43,7 +43,7 @@ def profile(request, user_hex):
     user = selectors.user_get(_user_id(user_hex), focus_user_id=viewer.id)
     private = can_see_private(viewer, user.id)
     posts = paged(
-        request, lambda p: selectors.posts_list(page=p, owned_by=user.id, focus_user_id=viewer.id)
+        request, lambda p: selectors.posts_list(page=p, owned_by=user.id, focus_user_id=viewer.id, viewer=viewer)
     )
     return render(
         request,
@@ -92,5 +92,17 @@ def _relation_action(action, done: str):
 
 follow = _relation_action(services.follow_add, "Following.")
 unfollow = _relation_action(services.follow_remove, "Unfollowed.")
-block = _relation_action(services.block_add, "Blocked.")
 unblock = _relation_action(services.block_remove, "Unblocked.")
+
+
+@require_http_methods(["GET", "POST"])
+@page(back="web:profile")
+def block(request, user_hex):
+    """GET asks first (what blocking does, on a page of its own, so it works without
+    JavaScript); POST blocks."""
+    user = selectors.user_get(_user_id(user_hex), focus_user_id=request.user.id)
+    if request.method == "POST":
+        services.block_add(request.user, user.id)
+        messages.success(request, f"Blocked {user.nickname}.")
+        return redirect(back_url(request, default=reverse("web:profile", args=[user_hex])))
+    return render(request, "users/block.html", {"profile": user})
