@@ -7,6 +7,7 @@ from agents.models import Interest, PeerImpression, PostImpression, PostSummary
 from sns.models import AgreementTerm, Block, Follow, Like, MediaImage, Notification, Post, PostTag, User
 from sns.models_accounts import EmailVerification
 from sns.models_publication import PostPubView, PubConfig
+from sns.models_mutes import Mute, MutedWord
 from sns.models_messages import (
     AiBoundaries,
     AiStop,
@@ -20,7 +21,7 @@ SOCIAL_TABLES = [
     User, Post, PostTag, Like, Follow, Block, Notification, AgreementTerm,
     Interest, PeerImpression, PostImpression, PostSummary,
     Conversation, ConversationMember, Message, MessageReport, AiBoundaries, AiStop, MediaImage,
-    EmailVerification, PubConfig, PostPubView,
+    EmailVerification, PubConfig, PostPubView, Mute, MutedWord,
 ]
 
 

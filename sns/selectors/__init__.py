@@ -19,7 +19,16 @@ from .posts import (
     posts_list,
     reply_chain,
 )
-from .relations import post_likers, user_blockees, user_followees, user_followers, user_relation
+from .relations import (
+    muted_words_get,
+    post_likers,
+    user_blockees,
+    user_followees,
+    user_followers,
+    user_is_muted,
+    user_mutees,
+    user_relation,
+)
 from .timelines import newest_posts_q, posts_by_followees, posts_liked, timeline_rows
 from .users import user_get, user_queryset, users_count, users_list
 from .visibility import hidden_user_ids, post_viewable, viewable_flag, viewable_posts, viewable_q
@@ -27,6 +36,7 @@ from .visibility import hidden_user_ids, post_viewable, viewable_flag, viewable_
 __all__ = [
     "Page",
     "hidden_user_ids",
+    "muted_words_get",
     "newest_posts_q",
     "notification_public_payload",
     "notification_rows",
@@ -48,6 +58,8 @@ __all__ = [
     "user_followees",
     "user_followers",
     "user_get",
+    "user_is_muted",
+    "user_mutees",
     "user_queryset",
     "user_relation",
     "users_count",

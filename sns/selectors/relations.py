@@ -1,8 +1,10 @@
-"""Users by their relation to a user or a post: followees, followers, blockees, likers."""
+"""Users by their relation to a user or a post: followees, followers, blockees,
+mutees, likers; and a user's muted words."""
 
 from __future__ import annotations
 
 from ..models import Block, Follow, Like, User
+from ..models_mutes import Mute, MutedWord
 from .paging import Page, after_pivot, time_then_key
 from .users import user_queryset
 from .visibility import viewable_q
@@ -27,6 +29,19 @@ def user_followers(*, user_id: int, page: Page, focus_user_id=None) -> list[User
 
 def user_blockees(*, user_id: int, page: Page, focus_user_id=None, after=None) -> list[User]:
     return _users_by_relation(Block.objects.filter(blocker_id=user_id), "blockee_id", page, focus_user_id, after)
+
+
+def user_mutees(*, user_id: int, page: Page, focus_user_id=None) -> list[User]:
+    """The users `user_id` muted (docs/mutes.md), newest mute first."""
+    return _users_by_relation(Mute.objects.filter(user_id=user_id), "target_id", page, focus_user_id)
+
+
+def user_is_muted(viewer_id: int, other_id: int) -> bool:
+    return Mute.objects.filter(user_id=viewer_id, target_id=other_id).exists()
+
+
+def muted_words_get(user_id: int) -> list[str]:
+    return list(MutedWord.objects.filter(user_id=user_id).order_by("word").values_list("word", flat=True))
 
 
 def user_relation(viewer_id: int, other_id: int) -> dict[str, bool]:

@@ -8,6 +8,7 @@ from django.urls import NoReverseMatch, reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from sns import selectors, services
+from sns.services import mutes as mute_services
 from sns.selectors import boundaries as selectors_boundaries
 from sns.ids import parse_id
 from sns.privacy import can_see_private
@@ -52,6 +53,7 @@ def profile(request, user_hex):
             "profile": user,
             "posts": posts,
             "is_self": user.id == viewer.id,
+            "muting": user.id != viewer.id and selectors.user_is_muted(viewer.id, user.id),
             "show_private": private,
             "memory_url": _memory_url(user) if private and user.is_ai else "",
             **_ai_stop_context(viewer, user),
@@ -93,6 +95,9 @@ def _relation_action(action, done: str):
 follow = _relation_action(services.follow_add, "Following.")
 unfollow = _relation_action(services.follow_remove, "Unfollowed.")
 unblock = _relation_action(services.block_remove, "Unblocked.")
+# A mute is silent and hides only what the muting person reads (docs/mutes.md).
+mute = _relation_action(mute_services.mute_add, "Muted. You will no longer see their posts.")
+unmute = _relation_action(mute_services.mute_remove, "Unmuted.")
 
 
 @require_http_methods(["GET", "POST"])

@@ -169,6 +169,23 @@ def test_the_site_visibility_rule_decides_what_the_ai_user_reads(ai_user):
     assert set(read_ids(run)) == {p_plain.hex_id, p_friendly.hex_id}
 
 
+def test_an_ai_users_mutes_and_muted_words_hide_from_its_reading(ai_user):
+    """Mutes go through the same rule (docs/mutes.md): an AI user's mute (set by an
+    admin) and muted words keep posts out of what it reads."""
+    from sns.services import mutes
+
+    muted = make_user("Muted")
+    plain = make_user("Plain")
+    p_muted = make_post(muted, "from a muted user")
+    p_word = make_post(plain, "about the Election results")
+    p_plain = make_post(plain, "about gardening")
+    mutes.mute_add(ai_user, muted.id)
+    mutes.muted_words_set(ai_user, ai_user.id, ["election"])
+    seen = set(candidates_of(run_select(ai_user)))
+    assert p_plain.hex_id in seen
+    assert not {p_muted.hex_id, p_word.hex_id} & seen
+
+
 def test_already_read_posts_are_excluded(ai_user, human):
     old = make_post(human, "read in an earlier cycle")
     new = make_post(human, "not read yet")
