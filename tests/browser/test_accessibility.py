@@ -54,6 +54,7 @@ def pages(c) -> list[tuple[str, str | None, str]]:
         ("messages", "mina", "/messages"),
         ("conversation", "mina", f"/messages/{c['aiko'].hex_id}"),
         ("settings", "mina", "/settings"),
+        ("block-confirmation", "mina", f"/users/{c['aiko'].hex_id}/block"),
         ("agent-activity", "admin", "/agents/activity"),
         ("run-detail", "admin", f"/agents/runs/{c['run'].pk}"),
         ("ai-memory", "admin", f"/users/{c['aiko'].hex_id}/memory"),
