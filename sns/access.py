@@ -3,7 +3,7 @@ the web pages, the API and the AI agents pass through the same gate."""
 
 from __future__ import annotations
 
-from django.db.models import Exists, OuterRef, Q
+from django.db.models import Exists, OuterRef
 
 from .errors import Forbidden, NotFound
 from .models import Block, Follow, Post, User
@@ -30,28 +30,22 @@ def block_annotations(actor: User, owner_ref: str) -> dict:
     }
 
 
-def is_blocked_annotated(row, owner: User, actor: User) -> bool:
-    """Does `owner` refuse interaction from `actor`? An explicit block, or the owner's
-    blockStrangers with no follow from owner to actor; admins are never blocked. `row`
-    carries the facts of `block_annotations`."""
-    if actor.is_admin or owner.id == actor.id:
+def owner_refuses(owner: User, viewer_id: int, *, blocks: bool, follows_back: bool) -> bool:
+    """The refusal rule on one row, from its two facts (does `owner` block the viewer,
+    does `owner` follow the viewer): an explicit block, or the owner's blockStrangers
+    with no follow back. Nobody refuses themselves. The same rule as a filter is part
+    of the visibility rule (sns/selectors/visibility.py)."""
+    if owner.id == viewer_id:
         return False
-    if row.owner_blocks_actor:
-        return True
-    return bool(owner.block_strangers and not row.owner_follows_actor)
+    return bool(blocks) or bool(owner.block_strangers and not follows_back)
 
 
-def blocked_q(actor: User, owner: str = "owner") -> Q:
-    """The rule of `is_blocked_annotated` as a filter on rows whose owner is the foreign
-    key `owner`: true where that owner refuses `actor`. Admins and the actor's own rows
-    never match."""
+def is_blocked_annotated(row, owner: User, actor: User) -> bool:
+    """Does `owner` refuse interaction from `actor`? `owner_refuses`, except that admins
+    are never refused. `row` carries the facts of `block_annotations`."""
     if actor.is_admin:
-        return Q(pk__in=[])
-    owner_id = OuterRef(f"{owner}_id")
-    blocks = Block.objects.filter(blocker_id=owner_id, blockee_id=actor.id)
-    follows_back = Follow.objects.filter(follower_id=owner_id, followee_id=actor.id)
-    strangers_refused = Q(**{f"{owner}__block_strangers": True}) & ~Exists(follows_back)
-    return ~Q(**{f"{owner}_id": actor.id}) & (Exists(blocks) | strangers_refused)
+        return False
+    return owner_refuses(owner, actor.id, blocks=row.owner_blocks_actor, follows_back=row.owner_follows_actor)
 
 
 def access_user(user_id: int) -> User:

@@ -328,3 +328,4 @@ from .models_accounts import EmailVerification  # noqa: E402,F401
 from .models_media import MediaImage  # noqa: E402,F401  (docs/media.md §5)
 from .models_publication import PostPubView, PubConfig  # noqa: E402,F401  (docs/publication.md)
 from .models_shares import Bookmark, Quote, Repost  # noqa: E402,F401  (docs/shares.md)
+from .models_mutes import Mute, MutedWord  # noqa: E402,F401  (docs/mutes.md)

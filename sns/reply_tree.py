@@ -12,7 +12,7 @@ from django.db.models import F, Window
 from django.db.models.functions import RowNumber
 
 from .models import Post
-from .selectors import post_queryset
+from .selectors import post_queryset, viewable_posts
 
 DEPTH = 4  # levels shown, the page's own replies included
 PER_PARENT = 5
@@ -25,7 +25,10 @@ class ReplyNode:
     more: int = 0  # replies of this post not shown here
 
 
-def reply_tree(replies: list[Post], *, focus_user_id: int | None, depth: int = DEPTH, per_parent: int = PER_PARENT) -> list[ReplyNode]:
+def reply_tree(replies: list[Post], *, viewer, depth: int = DEPTH, per_parent: int = PER_PARENT) -> list[ReplyNode]:
+    """The tree under `replies` as `viewer` sees it: replies hidden from them
+    (sns/selectors/visibility.py) take no place among the first PER_PARENT."""
+    focus_user_id = viewer.id
     nodes = [ReplyNode(post) for post in replies]
     level = nodes
     for _ in range(depth - 1):
@@ -33,7 +36,8 @@ def reply_tree(replies: list[Post], *, focus_user_id: int | None, depth: int = D
         if not parents:
             break
         first = (
-            Post.objects.filter(reply_to__in=[node.post.id for node in parents])
+            viewable_posts(viewer)
+            .filter(reply_to__in=[node.post.id for node in parents])
             .annotate(rank=Window(RowNumber(), partition_by=[F("reply_to")], order_by=F("id").asc()))
             .filter(rank__lte=per_parent)
             .values("id")

@@ -9,6 +9,7 @@ from sns.models import (
 )
 from sns.models_accounts import EmailVerification
 from sns.models_publication import PostPubView, PubConfig
+from sns.models_mutes import Mute, MutedWord
 from sns.models_messages import (
     AiBoundaries,
     AiStop,
@@ -22,7 +23,7 @@ SOCIAL_TABLES = [
     User, Post, PostTag, Like, Follow, Block, Notification, AgreementTerm,
     Interest, PeerImpression, PostImpression, PostSummary,
     Conversation, ConversationMember, Message, Report, AiBoundaries, AiStop, MediaImage,
-    EmailVerification, PubConfig, PostPubView, Repost, Quote, Bookmark,
+    EmailVerification, PubConfig, PostPubView, Repost, Quote, Bookmark, Mute, MutedWord,
 ]
 
 

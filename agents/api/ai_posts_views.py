@@ -181,7 +181,7 @@ class RecommendedPostsView(APIView):
     )
     def post(self, request):
         query = recommend_query_from_body(request.data, is_admin=request.user.is_admin)
-        posts = posts_in_order(recommend_post_ids(query), query.self_user_id)
+        posts = posts_in_order(recommend_post_ids(query), query.self_user_id, viewer=request.user)
         return Response([post_json(post, query.self_user_id) for post in posts])
 
 
@@ -197,7 +197,7 @@ class RecommendedPostsForUserView(APIView):
         ids = page_ids(
             user_recommended_ids(user.id), offset=page.offset, limit=page.limit, order=page.order
         )
-        return Response([post_json(post, user.id) for post in posts_in_order(ids, user.id)])
+        return Response([post_json(post, user.id) for post in posts_in_order(ids, user.id, viewer=request.user)])
 
 
 class RelatedPostsView(APIView):
@@ -207,5 +207,5 @@ class RelatedPostsView(APIView):
         ids = post_related_ids(parse_id(post_id), request.user.id)
         ids = page_ids(ids, offset=page.offset, limit=page.limit, order=page.order)
         return Response(
-            [post_json(post, request.user.id) for post in posts_in_order(ids, request.user.id)]
+            [post_json(post, request.user.id) for post in posts_in_order(ids, request.user.id, viewer=request.user)]
         )

@@ -23,6 +23,7 @@ from sns import services
 from sns.errors import Conflict, DomainError
 from sns.ids import parse_id
 from sns.models import Post, PostTag
+from sns.selectors import viewable_posts
 from sns.selectors.boundaries import ai_contact_annotations
 
 from . import inputs
@@ -73,14 +74,14 @@ def likes_and_replies(ctx: StageContext) -> dict[str, Any]:
         return {"skipped": "no interest at cycle start (first run)"}
     me = ctx.user
     reads = ctx.details.get("reads") or []
-    # What planning and reply prompts need, in one query: owner, parent owner (the
-    # reply rule), summary and this user's impression of each post.
+    # What planning and reply prompts need, in one query: the posts still viewable, with
+    # owner, parent owner (the reply rule), summary and this user's impression of each.
     parents = Post.objects.filter(pk=OuterRef("reply_to"))
     mine = PostImpression.objects.filter(user_id=me.id, post_id=OuterRef("pk")).values("payload")[:1]
     of_author = PeerImpression.objects.filter(user_id=me.id, peer_id=OuterRef("owner_id")).values("payload")[:1]
     posts = {
         p.id: p
-        for p in Post.objects.filter(id__in=[parse_id(r["postId"]) for r in reads])
+        for p in viewable_posts(me).filter(id__in=[parse_id(r["postId"]) for r in reads])
         .select_related("owner", "ai_summary")
         .annotate(
             reply_to_owner_id=Subquery(parents.values("owner_id")[:1]),
@@ -165,9 +166,9 @@ def _within_hourly_caps(me, items: list[dict]) -> tuple[list[dict], list[dict]]:
 def _write_replies(ctx: StageContext, items: list[dict]) -> list[dict]:
     me = ctx.user
     targets = [item["post"] for item in items]
-    chains = inputs.ancestor_chains(me.id, targets, depth=inputs.REPLY_CHAIN_LIMIT, with_summary=True)
+    chains = inputs.ancestor_chains(me, targets, depth=inputs.REPLY_CHAIN_LIMIT, with_summary=True)
     existing = inputs.latest_direct_replies(
-        me.id, [p.id for p in targets], per_post=EXISTING_REPLIES_LIMIT, with_summary=True
+        me, [p.id for p in targets], per_post=EXISTING_REPLIES_LIMIT, with_summary=True
     )
     summaries = inputs.summaries_of(
         [a for c in chains.values() for a in c] + [r for rs in existing.values() for r in rs] + targets

@@ -13,7 +13,6 @@ from typing import Any
 
 import numpy as np
 from django.conf import settings
-from django.db.models import Exists, OuterRef
 from django.utils import timezone
 
 from agents.embeddings import features_for_model
@@ -23,8 +22,8 @@ from agents.vectors import cosine, decode_features
 from sns import services
 from sns.errors import Conflict, DomainError, NotFound
 from sns.ids import id_to_datetime, id_to_hex, parse_id
-from sns.models import Block, Follow, Post
-from sns.selectors import newest_posts_q
+from sns.models import Follow, User
+from sns.selectors import newest_posts_q, viewable_posts
 
 from . import inputs
 from .context import StageContext
@@ -34,15 +33,15 @@ POSTS_FETCHED = 12
 VECTORS_USED = 10
 
 
-def analyse(viewer_id: int, user_ids: list[int], interest_vec: np.ndarray, model: str) -> dict[int, dict[str, Any]]:
+def analyse(viewer: User, user_ids: list[int], interest_vec: np.ndarray, model: str) -> dict[int, dict[str, Any]]:
     """{user_id: {"similarity", "latestPostAt"}} for users with at least one usable vector."""
     if not user_ids:
         return {}
     # Each user's newest posts, kept if viewable, with their vectors: one query (the
-    # viewable filter applies to the newest POSTS_FETCHED, as `viewable_posts` over them did).
+    # viewable filter applies to the newest POSTS_FETCHED).
     rows = (
-        Post.objects.filter(newest_posts_q("owner_id", user_ids, POSTS_FETCHED), owner__is_frozen=False)
-        .exclude(Exists(Block.objects.filter(blocker_id=OuterRef("owner_id"), blockee_id=viewer_id)))
+        viewable_posts(viewer)
+        .filter(newest_posts_q("owner_id", user_ids, POSTS_FETCHED))
         .values_list("id", "owner_id", "ai_summary__features", "ai_summary__embedding_model")
     )
     facts = {row[0]: row for row in rows}
@@ -119,7 +118,7 @@ def follow_management(ctx: StageContext) -> dict[str, Any]:
         if decision.get("shouldFollow") is True and uid != me.id and uid not in candidate_ids:
             candidate_ids.append(uid)
     current_ids = [uid for uid in Follow.objects.filter(follower_id=me.id).order_by("-created_at").values_list("followee_id", flat=True) if uid != me.id]
-    analysed = analyse(me.id, list(set(candidate_ids) | set(current_ids)), interest_vec, interest.embedding_model)
+    analysed = analyse(me, list(set(candidate_ids) | set(current_ids)), interest_vec, interest.embedding_model)
     candidates = {uid: analysed[uid] for uid in candidate_ids if uid in analysed}
     current = {uid: analysed[uid] for uid in current_ids if uid in analysed}
     _, to_unfollow, to_follow = plan_follows(candidates, current, current_ids)

@@ -19,6 +19,7 @@ from agents.textmeasure import truncate_pt
 from agents.prompt_text import post_prompt_text
 from sns.ids import id_to_hex, parse_id
 from sns.models import Post, User
+from sns.selectors import viewable_posts
 
 from . import inputs
 from .context import StageContext
@@ -34,12 +35,13 @@ def post_impressions(ctx: StageContext) -> dict[str, Any]:
     me = ctx.user
     reads = ctx.details.get("reads") or []
     ids = [parse_id(r["postId"]) for r in reads]
-    # The posts with their owners, summaries and any impression already written (a
-    # redelivered stage finds its earlier impressions and reuses their decisions), in one query.
+    # The posts still viewable, with their owners, summaries and any impression already
+    # written (a redelivered stage finds its earlier impressions and reuses their
+    # decisions), in one query.
     mine = PostImpression.objects.filter(user_id=me.id, post_id=OuterRef("pk")).values("payload")[:1]
     posts = {
         p.id: p
-        for p in Post.objects.filter(id__in=ids).select_related("owner", "ai_summary").annotate(my_impression=Subquery(mine))
+        for p in viewable_posts(me).filter(id__in=ids).select_related("owner", "ai_summary").annotate(my_impression=Subquery(mine))
     }
     to_read = [posts[i] for i in ids if i in posts and posts[i].owner_id != me.id]
     decisions: dict[str, Any] = ctx.details.setdefault("postDecisions", {})
@@ -50,7 +52,7 @@ def post_impressions(ctx: StageContext) -> dict[str, Any]:
     if not pending:
         return {"read": 0, "reused": len(existing)}
 
-    chains = inputs.ancestor_chains(me.id, pending, depth=inputs.REPLY_CHAIN_LIMIT, with_summary=True)
+    chains = inputs.ancestor_chains(me, pending, depth=inputs.REPLY_CHAIN_LIMIT, with_summary=True)
     summaries = inputs.summaries_of([a for chain in chains.values() for a in chain] + pending)
     peers = inputs.peer_payloads(me.id, {p.owner_id for p in pending})
     base = settings.STGY_AI_USER_IMPRESSION_LENGTH
@@ -141,7 +143,7 @@ def peer_impressions(ctx: StageContext) -> dict[str, Any]:
     if not todo:
         return {"judged": 0}
 
-    recent = _recent_posts(me.id, [p.id for p in todo])
+    recent = _recent_posts(me, [p.id for p in todo])
     all_posts = [p for posts in recent.values() for p in posts]
     summaries = inputs.summaries_of(all_posts)
     own_impressions = {p.id: inputs.parse_payload(p.my_impression) for p in all_posts if p.my_impression is not None}
@@ -189,12 +191,12 @@ def peer_impressions(ctx: StageContext) -> dict[str, Any]:
     return {"judged": len(jobs) - failed, "failed": failed}
 
 
-def _recent_posts(viewer_id: int, owner_ids: list[int]) -> dict[int, list[Post]]:
+def _recent_posts(viewer: User, owner_ids: list[int]) -> dict[int, list[Post]]:
     """Each peer's newest posts (replies included), viewable ones only, newest first,
     with summaries and the viewer's own impression of each: one query."""
     per_user = settings.STGY_AI_USER_READ_PEER_POST_LIMIT
-    mine = PostImpression.objects.filter(user_id=viewer_id, post_id=OuterRef("pk")).values("payload")[:1]
-    posts = inputs.viewable_newest(viewer_id, "owner_id", owner_ids, per_user, with_summary=True).annotate(
+    mine = PostImpression.objects.filter(user_id=viewer.id, post_id=OuterRef("pk")).values("payload")[:1]
+    posts = inputs.viewable_newest(viewer, "owner_id", owner_ids, per_user, with_summary=True).annotate(
         my_impression=Subquery(mine)
     )
     result: dict[int, list[Post]] = {}

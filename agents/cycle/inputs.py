@@ -7,7 +7,6 @@ import json
 from typing import Any, Iterable
 
 from django.conf import settings
-from django.db.models import Exists, OuterRef
 
 from agents.models import Interest, PeerImpression, PostImpression, PostSummary
 from agents.tags import parse_tags_field
@@ -15,9 +14,10 @@ from agents.textmeasure import truncate_pt
 from agents.prompt_text import post_prompt_text
 from sns.media.embeds import images_as_alt_text
 from sns.api.presenters import iso
-from sns.models import Block, Post, User
+from sns.models import Post, User
+from sns.selectors import newest_posts_q, viewable_posts
 
-from .viewable import viewable_posts
+from .viewable import viewable_by_id
 
 TAGS_REFED = 5  # impression tags fed back into prompts (fixed in the original)
 REPLY_CHAIN_LIMIT = 5  # ancestors shown with a post to judge or answer (fixed)
@@ -116,16 +116,17 @@ def post_impression_payloads(user_id: int, post_ids: Iterable[int]) -> dict[int,
     return {row.post_id: parse_payload(row.payload) for row in rows}
 
 
-def ancestor_chains(viewer_id: int, posts: list[Post], *, depth: int, with_summary: bool = False) -> dict[int, list[Post]]:
-    """Reply chains of many posts at once, one query per level, oldest first. Parents the
-    viewer may not see (frozen or blocking owner) end the chain (docs/differences.md item 10)."""
+def ancestor_chains(viewer: User, posts: list[Post], *, depth: int, with_summary: bool = False) -> dict[int, list[Post]]:
+    """Reply chains of many posts at once, one query per level, oldest first. Parents
+    hidden from the viewer (sns/selectors/visibility.py) end the chain
+    (docs/differences.md item 10)."""
     chains: dict[int, list[Post]] = {p.id: [] for p in posts}
     frontier = {p.id: p.reply_to for p in posts if p.reply_to is not None}
     seen = {p.id: {p.id} for p in posts}
     for _ in range(depth):
         if not frontier:
             break
-        parents = viewable_posts(viewer_id, frontier.values(), with_summary=with_summary)
+        parents = viewable_by_id(viewer, frontier.values(), with_summary=with_summary)
         next_frontier = {}
         for post_id, parent_id in frontier.items():
             parent = parents.get(parent_id)
@@ -157,29 +158,22 @@ def context_posts(posts: list[Post], *, me: User, summaries: dict[int, PostSumma
     return [context_post(p, me=me, content_limit=content_limit, summaries=summaries) for p in posts]
 
 
-def viewable_newest(viewer_id: int, field: str, keys, n: int, *, with_summary: bool = False):
+def viewable_newest(viewer: User, field: str, keys, n: int, *, with_summary: bool = False):
     """The `n` newest posts of each key of `field` ("owner_id" or "reply_to") that the
     viewer may see, with owners: `viewable_posts` over `newest_posts_q` in one query
     (the viewable filter applies to the newest `n`, not "the newest `n` viewable")."""
-    from sns.selectors import newest_posts_q
-
-    blocked = Block.objects.filter(blocker_id=OuterRef("owner_id"), blockee_id=viewer_id)
-    qs = (
-        Post.objects.filter(newest_posts_q(field, keys, n), owner__is_frozen=False)
-        .exclude(Exists(blocked))
-        .select_related("owner")
-    )
+    qs = viewable_posts(viewer).filter(newest_posts_q(field, keys, n)).select_related("owner")
     if with_summary:
         qs = qs.select_related("ai_summary")
     return qs
 
 
-def latest_direct_replies(viewer_id: int, post_ids: list[int], *, per_post: int, with_summary: bool = False) -> dict[int, list[Post]]:
+def latest_direct_replies(viewer: User, post_ids: list[int], *, per_post: int, with_summary: bool = False) -> dict[int, list[Post]]:
     """Newest `per_post` viewable direct replies of each post, chronological."""
     if not post_ids:
         return {}
     result: dict[int, list[Post]] = {pid: [] for pid in post_ids}
-    replies = viewable_newest(viewer_id, "reply_to", post_ids, per_post, with_summary=with_summary)
+    replies = viewable_newest(viewer, "reply_to", post_ids, per_post, with_summary=with_summary)
     for reply in sorted(replies, key=lambda p: p.id):
         result[reply.reply_to].append(reply)
     return result

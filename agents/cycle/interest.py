@@ -12,7 +12,6 @@ from typing import Any
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import Exists, OuterRef
 from django.utils import timezone
 
 from agents import memory
@@ -24,7 +23,7 @@ from agents.tags import normalize_interest_tags
 from agents.textmeasure import truncate_pt
 from agents.prompt_text import post_prompt_text
 from agents.vectors import blend_interest
-from sns.models import Block
+from sns.selectors import viewable_flag
 
 from . import inputs
 from .context import StageContext
@@ -59,16 +58,15 @@ def _interest_input(ctx: StageContext) -> dict[str, Any]:
             "impression": inputs.impression_text(payload),
             "tags": inputs.impression_tags(payload),
         })
-    # The newest post impressions with their posts, owners and summaries; the viewable
-    # filter (owner not frozen, no block of this user) on the same rows.
-    blocked = Block.objects.filter(blocker_id=OuterRef("post__owner_id"), blockee_id=me.id)
+    # The newest post impressions with their posts, owners and summaries, each flagged
+    # by the site's visibility rule (the newest `limit` read, the hidden ones dropped).
     post_rows = list(
         PostImpression.objects.filter(user_id=me.id)
         .select_related("post", "post__owner", "post__ai_summary")
-        .annotate(owner_blocks_me=Exists(blocked))
+        .annotate(viewable=viewable_flag(me, "post__owner"))
         .order_by("-updated_at", "-post_id")[:limit]
     )
-    visible = {r.post_id: r.post for r in post_rows if not r.post.owner.is_frozen and not r.owner_blocks_me}
+    visible = {r.post_id: r.post for r in post_rows if r.viewable}
     summaries = inputs.summaries_of(visible.values())
     posts = []
     for row in post_rows:

@@ -59,8 +59,8 @@ def new_post(ctx: StageContext) -> dict[str, Any]:
             return {"skipped": why}
 
     seeds = own[: min(SEED_POSTS, settings.STGY_AI_USER_READ_POST_LIMIT)]
-    chains = inputs.ancestor_chains(me.id, seeds, depth=CONTEXT_ITEMS, with_summary=True)
-    replies = inputs.latest_direct_replies(me.id, [p.id for p in seeds], per_post=CONTEXT_ITEMS, with_summary=True)
+    chains = inputs.ancestor_chains(me, seeds, depth=CONTEXT_ITEMS, with_summary=True)
+    replies = inputs.latest_direct_replies(me, [p.id for p in seeds], per_post=CONTEXT_ITEMS, with_summary=True)
     summaries = inputs.summaries_of(
         [a for c in chains.values() for a in c] + [r for rs in replies.values() for r in rs] + seeds
     )

@@ -37,7 +37,7 @@ from sns.services import messages
 from . import inputs
 from .context import StageContext
 from .llm_calls import LlmJob, fluctuated_length, run_job
-from .viewable import viewable_posts
+from .viewable import viewable_by_id
 
 CANDIDATES = 5  # the closest friends looked at per cycle
 THEIR_POSTS = 3  # the person's newest posts shown to the model
@@ -143,7 +143,7 @@ def _job(ctx: StageContext, person, closeness: dict) -> LlmJob:
         .order_by("-id")[:CONVERSATION_TURNS]
     )[::-1]
     newest = Post.objects.filter(owner_id=person.id).order_by("-id").values_list("id", flat=True)[:THEIR_POSTS * 2]
-    seen = viewable_posts(me.id, list(newest), with_owner=False)
+    seen = viewable_by_id(me, list(newest), with_owner=False)
     posts = sorted(seen.values(), key=lambda p: p.id, reverse=True)[:THEIR_POSTS]
     peer = PeerImpression.objects.filter(user_id=me.id, peer_id=person.id).values_list("payload", flat=True).first()
     payload = {

@@ -23,7 +23,7 @@ from sns import services
 from sns.errors import DomainError
 from sns.ids import id_to_hex, parse_id
 from sns.models import Follow, Post
-from sns.selectors import newest_posts_q
+from sns.selectors import newest_posts_q, notification_rows, timeline_rows
 from sns.text import language_of
 
 from . import sources
@@ -68,7 +68,7 @@ def _notification_candidates(ctx: StageContext, out: list) -> None:
     read, as a person reading them would (docs/differences.md item 6)."""
     me_id = ctx.user.id
     shown = settings.STGY_NOTIFICATION_SHOWN_RECORDS
-    feed = sources.notifications_feed(me_id, shown=shown)
+    feed = notification_rows(me_id, shown=shown)
     consumed = [(note.slot, note.term) for note in feed if not note.is_read and note.slot.startswith(("reply:", "mention:"))]
     if consumed:
         try:
@@ -134,7 +134,7 @@ def gather_candidates(ctx: StageContext, rng: random.Random) -> list[tuple[int, 
     me = ctx.user
     fetch = settings.STGY_AI_USER_FETCH_POST_LIMIT
     out: list[tuple[int, float, str]] = []
-    followees, latest = sources.timelines(me.id, limit=fetch, per_followee=FOLLOWEE_POSTS_PER_USER)
+    followees, latest = timeline_rows(me.id, limit=fetch, per_followee=FOLLOWEE_POSTS_PER_USER, viewer=me)
     _timeline_candidates(ctx, followees, 1.0, "followee", out)
     _timeline_candidates(ctx, latest, 0.5, "latest", out)
     _notification_candidates(ctx, out)
@@ -206,7 +206,7 @@ def select_posts(ctx: StageContext) -> dict[str, Any]:
     rng = random.Random(f"{ctx.run.pk}:select")
     merged = merge_by_max(gather_candidates(ctx, rng))
     # Viewable filter, read marker and summary facts of every candidate in one query.
-    visible = sources.candidate_facts(me.id, merged.keys())
+    visible = sources.candidate_facts(me, merged.keys())
     ordered = []
     for post_id, entry in merged.items():
         if post_id not in visible or entry["weight"] <= 0:

@@ -11,12 +11,13 @@ import logging
 from collections import Counter, defaultdict
 
 from django.conf import settings
+from django.contrib.auth.models import AnonymousUser
 from django.core.cache import cache
 
 from sns.errors import NotFound
 from sns.ids import parse_id
 from sns.models import Post, PostTag
-from sns.selectors import post_is_blocking_focus, post_queryset
+from sns.selectors import post_queryset, viewable_posts
 
 from ..embeddings import features_for_model, model_name
 from ..keyword_hash import unpack_hashes
@@ -53,11 +54,12 @@ def _cache_set(key: str, value, ttl: int) -> None:
         log.warning("cache write of %s failed", key, exc_info=True)
 
 
-def posts_in_order(post_ids: list[int], focus_user_id: int | None) -> list[Post]:
-    """Posts for the given ids, in that order (missing ones skipped), in one query."""
+def posts_in_order(post_ids: list[int], focus_user_id: int | None, viewer=None) -> list[Post]:
+    """Posts for the given ids, in that order (missing ones and, with a `viewer`, those
+    hidden from them skipped), in one query."""
     if not post_ids:
         return []
-    posts = {p.id: p for p in post_queryset(focus_user_id).filter(id__in=post_ids)}
+    posts = {p.id: p for p in viewable_posts(viewer, post_queryset(focus_user_id)).filter(id__in=post_ids)}
     return [posts[pid] for pid in post_ids if pid in posts]
 
 
@@ -239,15 +241,15 @@ def recommend_for_interest(user, interest, *, limit: int = 30) -> list[int]:
 def recommended_posts_for_user(user, *, offset: int = 0, limit: int = 20) -> list[Post]:
     """The "For you" tab: recommended posts for `user`, ready to render."""
     ids = page_ids(user_recommended_ids(user.id), offset=offset, limit=limit)
-    return posts_in_order(ids, user.id)
+    return posts_in_order(ids, user.id, viewer=user)
 
 
 def related_posts(post, viewer, *, limit: int = 5, compute: bool = True) -> list[Post] | None:
     """The "Related posts" box of a post page, without the post itself.
 
     The ranking is made once per post for every reader (no viewer in the query) and
-    cached, then fitted to the viewer: their own posts and posts whose owner blocks
-    them are left out. A per-viewer ranking would miss the cache on nearly every page
+    cached, then fitted to the viewer: their own posts and posts hidden from them
+    (sns/selectors/visibility.py) are left out. A per-viewer ranking would miss the cache on nearly every page
     a reader opens. With `compute=False` only a cached ranking is used; None means
     none is cached yet (the page then loads the box separately)."""
     viewer_id = viewer.id if viewer is not None and viewer.is_authenticated else None
@@ -261,8 +263,5 @@ def related_posts(post, viewer, *, limit: int = 5, compute: bool = True) -> list
         except NotFound:
             return []
     wanted = [pid for pid in ids if pid != post.id][: limit * 3]
-    fitting = [
-        p for p in posts_in_order(wanted, viewer_id)
-        if viewer_id is None or (p.owner_id != viewer_id and not post_is_blocking_focus(p, viewer_id))
-    ]
+    fitting = [p for p in posts_in_order(wanted, viewer_id, viewer=viewer or AnonymousUser()) if p.owner_id != viewer_id]
     return fitting[:limit]

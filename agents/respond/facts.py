@@ -35,9 +35,9 @@ class EventFacts:
 def facts_gather(ai: User, events: list[AttentionEvent]) -> list[EventFacts]:
     posts = _posts_with_facts(ai, [e.post_id for e in events if e.post_id is not None])
     present = list(posts.values())
-    chains = inputs.ancestor_chains(ai.id, present, depth=inputs.REPLY_CHAIN_LIMIT, with_summary=True)
+    chains = inputs.ancestor_chains(ai, present, depth=inputs.REPLY_CHAIN_LIMIT, with_summary=True)
     replies = inputs.latest_direct_replies(
-        ai.id, [p.id for p in present], per_post=EXISTING_REPLIES_LIMIT, with_summary=True
+        ai, [p.id for p in present], per_post=EXISTING_REPLIES_LIMIT, with_summary=True
     )
     out = []
     for event in events:

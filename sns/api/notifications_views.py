@@ -30,7 +30,7 @@ class NotificationsFeedView(APIView):
     )
     def get(self, request):
         rows = selectors.notifications_feed(
-            request.user.id,
+            request.user,
             newer_than=optional_datetime(request, "newerThan"),
             shown=settings.STGY_NOTIFICATION_SHOWN_RECORDS,
             # Reposts and quotes are served by /notifications/shares (docs/shares.md).

@@ -33,8 +33,9 @@ from .presenters import post_detail_json, post_json, post_lite_json, user_json
 OK = {"result": "ok"}
 
 
-def _detail(post_id: int, focus: int | None = None) -> dict:
-    post = selectors.post_get(post_id, focus_user_id=focus, with_neighbours=True)
+def _detail(post_id: int, focus: int | None = None, viewer=None) -> dict:
+    """A post as PostDetail; with a `viewer`, a post hidden from them is not found."""
+    post = selectors.post_get(post_id, focus_user_id=focus, with_neighbours=True, viewer=viewer)
     return post_detail_json(post, *selectors.post_neighbours(post), focus_user_id=focus)
 
 
@@ -91,6 +92,7 @@ class PostsView(APIView):
             reply_to=_reply_to_filter(request),
             query=text,
             focus_user_id=focus,
+            viewer=request.user,
         )
         return Response([post_json(p, focus) for p in posts])
 
@@ -103,7 +105,7 @@ class PostsView(APIView):
 class PostView(APIView):
     @extend_schema(parameters=[schema.FOCUS], responses=shapes.PostDetail)
     def get(self, request, post_id):
-        return Response(_detail(parse_id(post_id), optional_id(request, "focusUserId")))
+        return Response(_detail(parse_id(post_id), optional_id(request, "focusUserId"), viewer=request.user))
 
     @extend_schema(request=PostInput, responses=shapes.PostDetail)
     def put(self, request, post_id):
@@ -119,7 +121,7 @@ class PostView(APIView):
 class PostLiteView(APIView):
     @extend_schema(responses=shapes.PostLite)
     def get(self, request, post_id):
-        return Response(post_lite_json(selectors.post_get(parse_id(post_id))))
+        return Response(post_lite_json(selectors.post_get(parse_id(post_id), viewer=request.user)))
 
 
 class PostsByFolloweesView(APIView):
@@ -138,6 +140,7 @@ class PostsByFolloweesView(APIView):
             include_replies=flag(request, "includeReplies", True),
             limit_per_user=optional_int(request, "limitPerUser"),
             focus_user_id=focus,
+            viewer=request.user,
         )
         return Response([post_json(p, focus) for p in posts])
 
@@ -158,6 +161,7 @@ class PostsLikedView(APIView):
             include_replies=flag(request, "includeReplies", True),
             after=cursor(request, page),
             focus_user_id=focus,
+            viewer=request.user,
         )
         return Response([post_json(p, focus) for p in posts])
 
@@ -177,6 +181,6 @@ class PostLikeView(APIView):
 class PostLikersView(APIView):
     @extend_schema(parameters=schema.PAGE, responses=shapes.many(shapes.User))
     def get(self, request, post_id):
-        users = selectors.post_likers(post_id=parse_id(post_id), page=page_params(request))
+        users = selectors.post_likers(post_id=parse_id(post_id), page=page_params(request), viewer=request.user)
         # user_json carries no email: likers are never exposed (docs/differences.md item 10).
         return Response([user_json(u) for u in users])

@@ -116,7 +116,7 @@ class PubPostView(APIView):
         responses=shapes.PostDetail,
     )
     def get(self, request, post_id):
-        post = pub.public_post_get(parse_id(post_id))
+        post = pub.public_post_get(parse_id(post_id), viewer=request.user)
         fingerprint = request.META.get(FINGERPRINT_HEADER, "")
         if pub_services.pub_view_signature_valid(post.id, fingerprint, request.META.get(SIGNATURE_HEADER, "")):
             pub_services.pub_view_record(post, fingerprint)
@@ -132,7 +132,7 @@ class PubPostsByUserView(APIView):
         responses=shapes.many(shapes.Post),
     )
     def get(self, request, user_id):
-        posts = pub.public_posts_by_user(parse_id(user_id, "userId"), page=_public_page(request))
+        posts = pub.public_posts_by_user(parse_id(user_id, "userId"), page=_public_page(request), viewer=request.user)
         return Response([post_json(p) for p in posts])
 
 
@@ -151,5 +151,5 @@ class PubPostsByIdsView(APIView):
         wanted = ids[: pub.PUB_SIDE_POSTS_MAX]
         if any(not isinstance(i, str) for i in wanted):
             raise InvalidInput("invalid id")
-        posts = pub.public_posts_by_ids([parse_id(i) for i in wanted])
+        posts = pub.public_posts_by_ids([parse_id(i) for i in wanted], viewer=request.user)
         return Response([post_json(p) for p in posts])

@@ -150,7 +150,7 @@ class PostKwicPubView(APIView):
     def get(self, request):
         excerpts.check_query_hash(request.META.get("QUERY_STRING", ""), request.headers.get(QUERY_HASH_HEADER))
         ids, keywords = _kwic_request(request)
-        return Response(excerpts.published_posts_kwic(ids, keywords))
+        return Response(excerpts.published_posts_kwic(request.user, ids, keywords))
 
 
 class UserKwicView(APIView):

@@ -142,7 +142,7 @@ class NotificationsSharesView(APIView):
     )
     def get(self, request):
         rows = selectors.notifications_feed(
-            request.user.id,
+            request.user,
             newer_than=optional_datetime(request, "newerThan"),
             shown=settings.STGY_NOTIFICATION_SHOWN_RECORDS,
             where=selectors_shares.SHARE_SLOTS_Q,

@@ -8,6 +8,7 @@ from . import (
     geo_views,
     link_snippets_views,
     messages_views,
+    mutes_views,
     notifications_views,
     posts_views,
     publication_views,
@@ -60,6 +61,10 @@ urlpatterns = [
     path("users/<str:user_id>/followers", users_views.UserFollowersView.as_view(), name="user-followers"),
     path("users/<str:user_id>/block", users_views.UserBlockView.as_view(), name="user-block"),
     path("users/<str:user_id>/blockees", users_views.UserBlockeesView.as_view(), name="user-blockees"),
+    # mutes (beside the original contract; docs/mutes.md)
+    path("users/<str:user_id>/mute", mutes_views.UserMuteView.as_view(), name="user-mute"),
+    path("users/<str:user_id>/mutees", mutes_views.UserMuteesView.as_view(), name="user-mutees"),
+    path("users/<str:user_id>/muted-words", mutes_views.UserMutedWordsView.as_view(), name="user-muted-words"),
     # public sites (docs/api.md §9, docs/publication.md)
     path(
         "users/<str:user_id>/pub-config",

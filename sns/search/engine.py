@@ -15,10 +15,10 @@ from django.conf import settings
 from django.db import connection
 from django.db.models import BooleanField, Q, QuerySet
 from django.db.models.expressions import RawSQL
-from django.utils import timezone
 
 from sns.models import Post, User
-from sns.selectors import post_queryset, post_visible_q, user_queryset
+from sns.selectors import post_queryset, user_queryset, viewable_q
+from sns.selectors.publication import public_posts_q
 
 from .query import ParsedQuery
 
@@ -84,13 +84,13 @@ def posts_search(
     offset: int,
     limit: int,
 ) -> list[Post]:
-    """Posts matching `parsed` that `viewer` may see (selectors.post_visible_q), newest
+    """Posts matching `parsed` that `viewer` may see (sns/selectors/visibility.py), newest
     first, with the focus flags for the viewer."""
-    qs = post_queryset(viewer.id).filter(post_visible_q(viewer))
+    qs = post_queryset(viewer.id).filter(viewable_q(viewer))
     if owned_by is not None:
         qs = qs.filter(owner_id=owned_by)
     if published_only:
-        qs = qs.filter(published_at__isnull=False, published_at__lte=timezone.now())
+        qs = qs.filter(public_posts_q())
     qs = _match(qs, Post, ("content",), parsed)
     return list(qs.order_by("-id")[offset : offset + limit])
 

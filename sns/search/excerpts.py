@@ -5,13 +5,13 @@ from __future__ import annotations
 
 import hmac
 
-from django.utils import timezone
 
 from sns.errors import Forbidden, InvalidInput
 from sns.geo.service import query_hash
 from sns.ids import id_to_hex, parse_id
 from sns.models import Post, User
-from sns.selectors import post_visible_q
+from sns.selectors import viewable_q
+from sns.selectors.publication import public_posts_q
 
 from .kwic import MAX_IDS, MAX_KEYWORD_PSEUDO_TOKENS, MAX_KEYWORDS, post_kwic, pseudo_tokens, user_kwic
 
@@ -47,17 +47,17 @@ def _in_order(rows: dict, ids: list[int]):
 
 
 def posts_kwic(viewer, ids: list[int], keywords: list[str]) -> list[dict]:
-    rows = Post.objects.filter(id__in=ids).filter(post_visible_q(viewer)).only("id", "content")
+    rows = Post.objects.filter(id__in=ids).filter(viewable_q(viewer)).only("id", "content")
     return [
         {"id": id_to_hex(p.id), "kwic": post_kwic(p.content, keywords)}
         for p in _in_order({p.id: p for p in rows}, ids)
     ]
 
 
-def published_posts_kwic(ids: list[int], keywords: list[str]) -> list[dict]:
-    rows = Post.objects.filter(
-        id__in=ids, published_at__isnull=False, published_at__lte=timezone.now()
-    ).only("id", "content")
+def published_posts_kwic(viewer, ids: list[int], keywords: list[str]) -> list[dict]:
+    """Excerpts of the public posts among `ids` (the publication rule) that `viewer`, a
+    User or an AnonymousUser, may see."""
+    rows = Post.objects.filter(public_posts_q(), viewable_q(viewer), id__in=ids).only("id", "content")
     return [
         {"id": id_to_hex(p.id), "kwic": post_kwic(p.content, keywords)}
         for p in _in_order({p.id: p for p in rows}, ids)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from django.db import connection
 from django.db.models import Q
 
 from ..errors import InvalidInput
@@ -43,3 +44,11 @@ def after_pivot(rows, key_field: str, key_value: int, descending: bool):
 
 def time_then_key(key_field: str, page: Page) -> list[str]:
     return ["-created_at", f"-{key_field}"] if page.descending else ["created_at", key_field]
+
+
+def union_all(first, second) -> list:
+    """Rows of two sliced querysets: one UNION ALL on PostgreSQL, two queries on SQLite
+    (which cannot order and limit the parts of a compound statement)."""
+    if connection.features.supports_slicing_ordering_in_compound:
+        return list(first.union(second, all=True))
+    return list(first) + list(second)

@@ -13,10 +13,11 @@ from django.db import connection
 from django.db.models import BigIntegerField, BooleanField, CharField, OuterRef, Q, QuerySet, Subquery
 from django.db.models.expressions import RawSQL
 
-from ..access import blocked_q
+from ..access import owner_refuses
 from ..errors import NotFound
 from ..models import Block, Follow, Like, Post, PostTag, User
 from .paging import Page, id_order, page_slice
+from .visibility import viewable_q
 
 
 def post_queryset(focus_user_id: int | None = None) -> QuerySet[Post]:
@@ -99,20 +100,18 @@ def _post_facts() -> _PostFacts:
         ),
     )
 
+
 def post_is_blocking_focus(post: Post, focus_user_id: int) -> bool:
-    if post.owner_id == focus_user_id:
-        return False
-    return bool(post.owner_blocks_focus) or (post.owner.block_strangers and not post.owner_follows_focus)
+    """The API's isBlockingFocusUser: does the post's owner refuse the focus user
+    (post_queryset's owner_blocks_focus / owner_follows_focus facts)?"""
+    return owner_refuses(
+        post.owner, focus_user_id, blocks=post.owner_blocks_focus, follows_back=post.owner_follows_focus
+    )
 
 
-def post_visible_q(viewer) -> Q:
-    """Posts `viewer` may find by their words (search, KWIC): not those of an owner who
-    blocks the viewer, or who blocks strangers and does not follow the viewer back —
-    the posts post_is_blocking_focus flags. The viewer's own posts always; admins see all."""
-    return ~blocked_q(viewer)
-
-
-def _posts_filtered(qs, *, owned_by=None, tag=None, reply_to=None, query=None):
+def _posts_filtered(qs, *, owned_by=None, tag=None, reply_to=None, query=None, viewer=None):
+    if viewer is not None:
+        qs = qs.filter(viewable_q(viewer))
     if owned_by is not None:
         qs = qs.filter(owner_id=owned_by)
     if tag:
@@ -129,10 +128,12 @@ def _posts_filtered(qs, *, owned_by=None, tag=None, reply_to=None, query=None):
 
 
 def posts_count(
-    *, owned_by: int | None = None, tag: str | None = None, reply_to=None, query: str | None = None
+    *, owned_by: int | None = None, tag: str | None = None, reply_to=None, query: str | None = None, viewer=None
 ) -> int:
     """GET /posts/count: what posts_list would list with the same filters, counted."""
-    qs = _posts_filtered(Post.objects.all(), owned_by=owned_by, tag=tag, reply_to=reply_to, query=query)
+    qs = _posts_filtered(
+        Post.objects.all(), owned_by=owned_by, tag=tag, reply_to=reply_to, query=query, viewer=viewer
+    )
     return qs.count()
 
 
@@ -145,19 +146,25 @@ def posts_list(
     reply_to: str | int | None = None,
     query: str | None = None,
     focus_user_id: int | None = None,
+    viewer=None,
 ) -> list[Post]:
+    """Posts by id with the filters of GET /posts; with a `viewer`, only those visible
+    to them (sns/selectors/visibility.py)."""
     qs = _posts_filtered(
-        post_queryset(focus_user_id), owned_by=owned_by, tag=tag, reply_to=reply_to, query=query
+        post_queryset(focus_user_id), owned_by=owned_by, tag=tag, reply_to=reply_to, query=query, viewer=viewer
     )
     if after is not None:
         qs = qs.filter(id__lt=after) if page.descending else qs.filter(id__gt=after)
     return page_slice(qs.order_by(id_order(page)), page)
 
 
-def post_get(post_id: int, *, focus_user_id: int | None = None, with_neighbours: bool = False) -> Post:
+def post_get(
+    post_id: int, *, focus_user_id: int | None = None, with_neighbours: bool = False, viewer=None
+) -> Post:
     """One post; `with_neighbours` also reads the ids of the same owner's previous and
-    next posts in the same query (see post_neighbours)."""
-    qs = post_queryset(focus_user_id)
+    next posts in the same query (see post_neighbours). A post hidden from `viewer` is
+    not found."""
+    qs = _posts_filtered(post_queryset(focus_user_id), viewer=viewer)
     if with_neighbours:
         same_owner = Post.objects.filter(owner_id=OuterRef("owner_id"))
         qs = qs.annotate(
@@ -179,13 +186,14 @@ def post_neighbours(post: Post) -> tuple[int | None, int | None]:
     newer = Post.objects.filter(owner_id=post.owner_id, id__gt=post.id).order_by("id").values_list("id", flat=True).first()
     return older, newer
 
-def reply_chain(post: Post, *, limit: int) -> list[Post]:
-    """Ancestors of `post`, oldest first, at most `limit`, stopping at a missing parent or a cycle."""
+def reply_chain(post: Post, *, limit: int, viewer=None) -> list[Post]:
+    """Ancestors of `post`, oldest first, at most `limit`, stopping at a missing parent,
+    a parent hidden from `viewer` or a cycle."""
     seen = {post.id}
     chain: list[Post] = []
     parent_id = post.reply_to
     while parent_id is not None and len(chain) < limit and parent_id not in seen:
-        parent = post_queryset().filter(pk=parent_id).first()
+        parent = _posts_filtered(post_queryset(), viewer=viewer).filter(pk=parent_id).first()
         if parent is None:
             break
         seen.add(parent.id)

@@ -1,8 +1,10 @@
 """Reads of the public sites (docs/publication.md): which posts are public, a user's
 site settings, and the page-view ranking and stats.
 
-`public_posts_q` is the one rule for what anyone, logged in or not, may read on a
-public site; the API, the pages and the feed all filter with it.
+`public_posts_q` is the one rule for what is published; the API, the pages and the
+feed all read through `_public`, which adds the site's visibility rule for the
+visitor (sns/selectors/visibility.py: a frozen owner's site is hidden, and a
+logged-in visitor the owner refuses or who blocked the owner sees nothing of it).
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from ..errors import NotFound
 from ..models import Post, PostPubView, PubConfig, User
 from .paging import Page
 from .posts import post_queryset
+from .visibility import viewable_q
 
 # How many posts a sidebar (recent or popular) lists at most, and pub-by-ids reads.
 PUB_SIDE_POSTS_MAX = 20
@@ -30,19 +33,23 @@ DIGEST_CHARS = 150
 
 def public_posts_q(now: datetime | None = None) -> Q:
     """A post is public once its owner gave it a publication time and that time has
-    come (docs/publication.md §2). Replies and posts of frozen owners follow the same
-    rule, as in the original."""
+    come (docs/publication.md §2). Replies follow the same rule, as in the original."""
     return Q(published_at__isnull=False, published_at__lte=now or timezone.now())
 
 
-def public_post_get(post_id: int, *, now: datetime | None = None) -> Post:
+def _public(viewer, now: datetime | None, qs=None):
+    """Posts published by `now` that `viewer` (a User or an AnonymousUser) may see."""
+    return (post_queryset() if qs is None else qs).filter(public_posts_q(now), viewable_q(viewer))
+
+
+def public_post_get(post_id: int, *, viewer, now: datetime | None = None) -> Post:
     """A public post with the ids of the owner's public neighbours in publication order
-    (`older_id`, `newer_id`); 404 `not found` when it is not public."""
+    (`older_id`, `newer_id`); 404 `not found` when it is not public or hidden from `viewer`."""
     now = now or timezone.now()
-    post = post_queryset().filter(public_posts_q(now), pk=post_id).first()
+    post = _public(viewer, now).filter(pk=post_id).first()
     if post is None:
         raise NotFound("not found")
-    same = Post.objects.filter(public_posts_q(now), owner_id=post.owner_id)
+    same = _public(viewer, now, Post.objects.all()).filter(owner_id=post.owner_id)
     at = post.published_at
     post.older_id = (
         same.filter(Q(published_at__lt=at) | Q(published_at=at, id__lt=post.id))
@@ -59,16 +66,16 @@ def public_post_get(post_id: int, *, now: datetime | None = None) -> Post:
     return post
 
 
-def public_posts_by_user(user_id: int, *, page: Page, now: datetime | None = None) -> list[Post]:
+def public_posts_by_user(user_id: int, *, page: Page, viewer, now: datetime | None = None) -> list[Post]:
     """The user's public posts by publication time (then id), newest first unless `asc`."""
     order = ["-published_at", "-id"] if page.descending else ["published_at", "id"]
-    qs = post_queryset().filter(public_posts_q(now), owner_id=user_id).order_by(*order)
+    qs = _public(viewer, now).filter(owner_id=user_id).order_by(*order)
     return list(qs[page.offset : page.offset + page.limit])
 
 
-def public_posts_by_ids(post_ids: list[int], *, now: datetime | None = None) -> list[Post]:
+def public_posts_by_ids(post_ids: list[int], *, viewer, now: datetime | None = None) -> list[Post]:
     """The public ones among `post_ids`, in the order asked (a repeated id repeats)."""
-    found = {p.id: p for p in post_queryset().filter(public_posts_q(now), id__in=set(post_ids))}
+    found = {p.id: p for p in _public(viewer, now).filter(id__in=set(post_ids))}
     return [found[i] for i in post_ids if i in found]
 
 

@@ -1,6 +1,6 @@
 """Reads of reposts, quotes and bookmarks (docs/shares.md), each for a viewer.
 
-Which posts a viewer may see here is the site's one rule (`post_visible_q`): a reposted
+Which posts a viewer may see here is the site's one rule (sns/selectors/visibility.py): a reposted
 or quoted post the viewer may not see is left out of timelines, and a quote of it
 shows "unavailable". Bookmarks are read only for their owner: no function here takes
 another user's id for them, and no count of them exists.
@@ -15,9 +15,10 @@ from django.db.models.functions import Coalesce
 
 from ..models import Bookmark, Follow, Post, Quote, Repost, User
 from .paging import Page
-from .posts import post_queryset, post_visible_q
+from .posts import post_queryset
 from .timelines import posts_by_followees
 from .relations import _users_by_relation
+from .visibility import viewable_q
 
 # Notification slots of shares ("repost:<post>", "quote:<post>"). The original's feed
 # leaves them out: its client reads any slot it does not know as "new followers".
@@ -65,7 +66,7 @@ def visible_posts(viewer: User, post_ids) -> dict[int, Post]:
     ids = list(dict.fromkeys(int(i) for i in post_ids if i is not None))
     if not ids:
         return {}
-    return {p.id: p for p in post_queryset(viewer.id).filter(post_visible_q(viewer), pk__in=ids)}
+    return {p.id: p for p in post_queryset(viewer.id).filter(viewable_q(viewer), pk__in=ids)}
 
 
 def shares_attach(viewer: User, posts) -> list:
@@ -89,10 +90,11 @@ def following_with_reposts(viewer: User, page: Page) -> list[Post]:
     posts_by_followees under `paged(from_top=True)`, the first offset+limit are read."""
     wanted = page.offset + page.limit
     posts = posts_by_followees(
-        user_id=viewer.id, page=Page(offset=0, limit=wanted), include_self=True, focus_user_id=viewer.id
+        user_id=viewer.id, page=Page(offset=0, limit=wanted), include_self=True, focus_user_id=viewer.id, viewer=viewer
     )
     followees = Follow.objects.filter(follower_id=viewer.id).values("followee_id")
-    people = Repost.objects.filter(Q(user_id__in=followees) | Q(user_id=viewer.id))
+    # A reposter the viewer has muted (or who is otherwise hidden from them) is left out too.
+    people = Repost.objects.filter(Q(user_id__in=followees) | Q(user_id=viewer.id)).filter(viewable_q(viewer, "user"))
     reposts = list(people.select_related("user").order_by("-created_at", "-id")[:wanted])
     shown = visible_posts(viewer, [r.post_id for r in reposts])
     entries: dict[int, tuple] = {}
@@ -111,7 +113,7 @@ def following_with_reposts(viewer: User, page: Page) -> list[Post]:
 
 def bookmarks_list(viewer: User, *, page: Page) -> list[Post]:
     """The viewer's bookmarked posts they may still see, newest bookmark first."""
-    rows = Bookmark.objects.filter(user_id=viewer.id, post__in=Post.objects.filter(post_visible_q(viewer)))
+    rows = Bookmark.objects.filter(user_id=viewer.id, post__in=Post.objects.filter(viewable_q(viewer)))
     order = ["-created_at", "-id"] if page.descending else ["created_at", "id"]
     ids = list(rows.order_by(*order).values_list("post_id", flat=True)[page.offset : page.offset + page.limit])
     posts = {p.id: p for p in post_queryset(viewer.id).filter(pk__in=ids)}

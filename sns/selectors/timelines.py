@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 from django.db import connection
-from django.db.models import OuterRef, Q, Subquery, Window
+from django.db.models import IntegerField, OuterRef, Q, Subquery, Value, Window
 from django.db.models.expressions import RawSQL
 from django.db.models.functions import RowNumber
 
 from ..models import Follow, Like, Post, User
-from .paging import Page, after_pivot, id_order, page_slice, time_then_key
+from .paging import Page, after_pivot, id_order, page_slice, time_then_key, union_all
 from .posts import post_queryset
+from .visibility import viewable_posts, viewable_q
 
 
 def newest_posts_q(
@@ -28,15 +29,7 @@ def newest_posts_q(
     if not keys or n <= 0:
         return Q(pk__in=[])
     if connection.vendor == "postgresql":
-        qn = connection.ops.quote_name
-        column = qn(Post._meta.get_field(field).column)
-        roots = f" AND {qn('reply_to')} IS NULL" if roots_only else ""
-        sql = (
-            f"SELECT p.id FROM unnest(%s::bigint[]) AS k(key) CROSS JOIN LATERAL "
-            f"(SELECT {qn('id')} AS id FROM {qn(Post._meta.db_table)} WHERE {column} = k.key{roots} "
-            f"ORDER BY {qn('id')} DESC LIMIT %s) AS p"
-        )
-        params: tuple = (keys, int(n))
+        sql, params = _newest_sql(field, "unnest(%s::bigint[]) AS k(key)", (keys,), n, roots_only=roots_only)
         if top is not None:
             sql += f" ORDER BY p.id {'DESC' if descending else 'ASC'} LIMIT %s"
             params += (int(top),)
@@ -47,6 +40,20 @@ def newest_posts_q(
     ranked = qs.annotate(rank=Window(RowNumber(), partition_by=[field], order_by=["-id"])).filter(rank__lte=n)
     return Q(pk__in=ranked.values("id"))
 
+
+def _newest_sql(field: str, keys_from: str, key_params: tuple, n: int, *, roots_only: bool) -> tuple[str, tuple]:
+    """PostgreSQL: ids of the `n` newest posts of each `key` of the relation `keys_from`."""
+    qn = connection.ops.quote_name
+    roots = f" AND {qn('reply_to')} IS NULL" if roots_only else ""
+    sql = (
+        f"SELECT p.id FROM {keys_from} CROSS JOIN LATERAL "
+        f"(SELECT {qn('id')} AS id FROM {qn(Post._meta.db_table)} "
+        f"WHERE {qn(Post._meta.get_field(field).column)} = k.key{roots} "
+        f"ORDER BY {qn('id')} DESC LIMIT %s) AS p"
+    )
+    return sql, (*key_params, int(n))
+
+
 def posts_by_followees(
     *,
     user_id: int,
@@ -55,12 +62,17 @@ def posts_by_followees(
     include_replies: bool = True,
     limit_per_user: int | None = None,
     focus_user_id: int | None = None,
+    viewer=None,
 ) -> list[Post]:
     """docs/api.md §3: of the followees of `user_id` (and the user too if
     `include_self`) who have a post, the `limit` with the newest latest post each
     contribute their `min(limit, limit_per_user ?? limit)` newest posts; that union is
-    ordered by id, then `offset`/`limit` apply. Root posts only unless `include_replies`."""
-    active = _latest_posting_followees(user_id, include_self=include_self, roots_only=not include_replies, limit=page.limit)
+    ordered by id, then `offset`/`limit` apply. Root posts only unless `include_replies`.
+    With a `viewer`, followees hidden from them take no place and their posts none."""
+    followees = _posting_followees(
+        user_id, include_self=include_self, roots_only=not include_replies, limit=page.limit, viewer=viewer
+    )
+    active = _run(followees) if connection.vendor == "postgresql" else list(followees)
     per_user = min(page.limit, page.limit if limit_per_user is None else limit_per_user)
     if not active or per_user <= 0:
         return []
@@ -69,42 +81,51 @@ def posts_by_followees(
         top=page.offset + page.limit, descending=page.descending,
     )
     qs = post_queryset(focus_user_id).filter(newest)
+    if viewer is not None:
+        qs = qs.filter(viewable_q(viewer))
     return page_slice(qs.order_by(id_order(page)), page)
 
 
-def _latest_posting_followees(user_id: int, *, include_self: bool, roots_only: bool, limit: int) -> list[int]:
+def _posting_followees(user_id: int, *, include_self: bool, roots_only: bool, limit: int, viewer=None):
     """The followees of `user_id` (and the user, if `include_self`) with a post, the
-    `limit` with the newest latest post first. On PostgreSQL one statement reads one
-    entry of the (owner, id) index per followee; elsewhere the ORM's equivalent."""
+    `limit` with the newest latest post first, those hidden from `viewer` left out. On
+    PostgreSQL an (sql, params) pair that reads one entry of the (owner, id) index per
+    followee, to run or to nest; elsewhere the ORM's equivalent as a values queryset."""
+    follows = Follow.objects.filter(follower_id=user_id).order_by()
+    if viewer is not None:
+        follows = follows.filter(viewable_q(viewer, "followee"))
     if connection.vendor == "postgresql":
         qn = connection.ops.quote_name
-        post, follow = qn(Post._meta.db_table), qn(Follow._meta.db_table)
+        follows_sql, follows_params = follows.values("followee_id").query.sql_with_params()
         owner, reply_to = qn(Post._meta.get_field("owner").column), qn(Post._meta.get_field("reply_to").column)
         roots = f" AND {reply_to} IS NULL" if roots_only else ""
         me = " UNION SELECT %s" if include_self else ""
         sql = (
-            f"SELECT k.id FROM (SELECT {qn(Follow._meta.get_field('followee').column)} AS id FROM {follow} "
-            f"WHERE {qn(Follow._meta.get_field('follower').column)} = %s{me}) AS k "
-            f"CROSS JOIN LATERAL (SELECT {qn('id')} AS latest FROM {post} WHERE {owner} = k.id{roots} "
-            f"ORDER BY {qn('id')} DESC LIMIT 1) AS p ORDER BY p.latest DESC LIMIT %s"
+            f"SELECT k.id FROM ({follows_sql}{me}) AS k(id) "
+            f"CROSS JOIN LATERAL (SELECT {qn('id')} AS latest FROM {qn(Post._meta.db_table)} "
+            f"WHERE {owner} = k.id{roots} ORDER BY {qn('id')} DESC LIMIT 1) AS p ORDER BY p.latest DESC LIMIT %s"
         )
-        params = (user_id, user_id, limit) if include_self else (user_id, limit)
-        with connection.cursor() as cursor:
-            cursor.execute(sql, params)
-            return [row[0] for row in cursor.fetchall()]
-    wanted = Q(pk__in=Follow.objects.filter(follower_id=user_id).values("followee_id"))
+        return sql, (*follows_params, *((user_id,) if include_self else ()), limit)
+    wanted = Q(pk__in=follows.values("followee_id"))
     if include_self:
         wanted |= Q(pk=user_id)
     own_posts = Post.objects.filter(owner_id=OuterRef("pk"))
     if roots_only:
         own_posts = own_posts.filter(reply_to__isnull=True)
-    return list(
+    return (
         User.objects.filter(wanted)
         .annotate(latest=Subquery(own_posts.order_by("-id").values("id")[:1]))
         .filter(latest__isnull=False)
         .order_by("-latest")
         .values_list("pk", flat=True)[:limit]
     )
+
+
+def _run(statement: tuple[str, tuple]) -> list[int]:
+    with connection.cursor() as cursor:
+        cursor.execute(*statement)
+        return [row[0] for row in cursor.fetchall()]
+
 
 def posts_liked(
     *,
@@ -113,9 +134,12 @@ def posts_liked(
     include_replies: bool = True,
     after: int | None = None,
     focus_user_id: int | None = None,
+    viewer=None,
 ) -> list[Post]:
-    """Posts `user_id` liked, by like time (then post id)."""
+    """Posts `user_id` liked, by like time (then post id), those hidden from `viewer` left out."""
     likes = Like.objects.filter(user_id=user_id)
+    if viewer is not None:
+        likes = likes.filter(viewable_q(viewer, "post__owner"))
     if not include_replies:
         likes = likes.filter(post__reply_to__isnull=True)
     if after is not None:
@@ -124,3 +148,52 @@ def posts_liked(
     post_ids = list(ordered[page.offset : page.offset + page.limit])
     posts = {p.id: p for p in post_queryset(focus_user_id).filter(id__in=post_ids)}
     return [posts[pid] for pid in post_ids if pid in posts]
+
+
+# ------------------------------------------------------------ lean rows for the AI cycle
+
+TIMELINE_FIELDS = ("id", "owner_id", "reply_to", "locale", "owner__locale", "reply_to_owner_id")
+
+
+def timeline_rows(user_id: int, *, limit: int, per_followee: int, viewer=None) -> tuple[list[dict], list[dict]]:
+    """(followees' posts, latest posts site-wide), newest first, `limit` each, as dicts
+    of TIMELINE_FIELDS: the rows of `posts_by_followees(include_self=False,
+    include_replies=True, limit_per_user=per_followee)` and `posts_list(order desc)`
+    for `viewer`, in one query on PostgreSQL. An AI user choosing what to read needs
+    these few columns, not whole posts with their tags."""
+    latest = _timeline_dicts(viewable_posts(viewer), source=0)[:limit]
+    per_user = min(limit, per_followee)
+    if per_user <= 0:
+        return [], list(latest)
+    followees = _posting_followees(user_id, include_self=False, roots_only=False, limit=limit, viewer=viewer)
+    if connection.vendor == "postgresql":
+        # The followees' newest posts straight from the followee statement, nested: no
+        # round trip for the followee list.
+        followees_sql, followees_params = followees
+        newest = _newest_sql("owner_id", f"({followees_sql}) AS k(key)", followees_params, per_user, roots_only=False)
+        wanted = Q(pk__in=RawSQL(*newest))
+    else:
+        keys = list(followees)
+        if not keys:
+            return [], list(latest)
+        wanted = newest_posts_q("owner_id", keys, per_user)
+    rows = union_all(_timeline_dicts(viewable_posts(viewer).filter(wanted), source=1)[:limit], latest)
+    by_source: dict[int, list[dict]] = {0: [], 1: []}
+    for row in rows:
+        by_source[row.pop("src")].append(row)
+    for part in by_source.values():
+        part.sort(key=lambda r: r["id"], reverse=True)
+    return by_source[1], by_source[0]
+
+
+def _timeline_dicts(qs, *, source: int):
+    """Rows of TIMELINE_FIELDS newest first, tagged with `source` (which list of a union)."""
+    parents = Post.objects.filter(pk=OuterRef("reply_to"))
+    return (
+        qs.annotate(
+            reply_to_owner_id=Subquery(parents.values("owner_id")[:1]),
+            src=Value(source, output_field=IntegerField()),
+        )
+        .order_by("-id")
+        .values(*TIMELINE_FIELDS, "src")
+    )

@@ -21,6 +21,6 @@ def live(request):
     except InvalidInput as exc:
         return JsonResponse({"error": exc.message}, status=400)
     tab = request.GET.get("tab", "following")
-    response = JsonResponse(live_counts(request.user.id, tab, after))
+    response = JsonResponse(live_counts(request.user, tab, after))
     response["Cache-Control"] = "no-store"
     return response

@@ -65,17 +65,17 @@ def post_detail(request, post_hex):
 @page
 def _post_detail(request, post_hex):
     viewer = request.user
-    post = selectors.post_get(_post_id(post_hex), focus_user_id=viewer.id, with_neighbours=True)
+    post = selectors.post_get(_post_id(post_hex), focus_user_id=viewer.id, with_neighbours=True, viewer=viewer)
     older_id, newer_id = selectors.post_neighbours(post)
     replies = paged(
         request,
-        lambda p: selectors.posts_list(page=p, reply_to=post.id, focus_user_id=viewer.id),
+        lambda p: selectors.posts_list(page=p, reply_to=post.id, focus_user_id=viewer.id, viewer=viewer),
         size=REPLY_PAGE_SIZE,
         order="asc",
     )
-    ancestors = selectors.reply_chain(post, limit=ANCESTOR_LIMIT)
+    ancestors = selectors.reply_chain(post, limit=ANCESTOR_LIMIT, viewer=viewer)
     # The replies' own conversations, a few levels deep (sns/reply_tree.py).
-    tree = reply_tree(list(replies.items), focus_user_id=viewer.id)
+    tree = reply_tree(list(replies.items), viewer=viewer)
     shares.shares_attach(viewer, [post, *ancestors, *(node.post for node in reply_tree_nodes(tree))])
     context = {
         "post": post,
@@ -99,7 +99,7 @@ def _post_detail(request, post_hex):
 def post_related(request, post_hex):
     """The "Related posts" box of a post page on its own, for the page to load after
     itself; empty when there is nothing related."""
-    post = selectors.post_get(_post_id(post_hex), focus_user_id=request.user.id)
+    post = selectors.post_get(_post_id(post_hex), focus_user_id=request.user.id, viewer=request.user)
     return render(request, "posts/_related.html", {"related": _related(post, request.user, compute=True)})
 
 

@@ -63,7 +63,7 @@ def pub_site(request, user_hex):
     oldest_first = request.GET.get("oldestFirst") == "1"
     posts = paged(
         request,
-        lambda p: pub.public_posts_by_user(user.id, page=p),
+        lambda p: pub.public_posts_by_user(user.id, page=p, viewer=request.user),
         size=PLAIN_PAGE_SIZE if plain else RICH_PAGE_SIZE,
         order="asc" if oldest_first else "desc",
     )
@@ -91,7 +91,7 @@ def _entry(post) -> dict:
 @require_GET
 @page(public=True)
 def pub_post(request, post_hex):
-    post = pub.public_post_get(parse_id(post_hex, "post id"))
+    post = pub.public_post_get(parse_id(post_hex, "post id"), viewer=request.user)
     user, config = pub.pub_site_get(post.owner_id)
     _count_view(request, post)
     context = _site_context(request, user, config)
@@ -99,12 +99,12 @@ def pub_post(request, post_hex):
     popular_n = site.sidebar_count(config.show_side_popular, pub.PUB_SIDE_POSTS_MAX)
     recent = []
     if recent_n:
-        newest = pub.public_posts_by_user(user.id, page=pub.Page(limit=recent_n + 1))
+        newest = pub.public_posts_by_user(user.id, page=pub.Page(limit=recent_n + 1), viewer=request.user)
         recent = [p for p in newest if p.id != post.id][:recent_n]
     popular = []
     if popular_n:
         ranking = pub.pub_ranking(user.id, popular_n)
-        popular = pub.public_posts_by_ids([e.id for e in ranking])
+        popular = pub.public_posts_by_ids([e.id for e in ranking], viewer=request.user)
     title = site.post_title(post)
     site_name = config.site_name.strip()
     context.update(
@@ -162,7 +162,7 @@ class SiteFeed(Feed):
         return obj[1].author.strip() or obj[0].nickname
 
     def items(self, obj):
-        return pub.public_posts_by_user(obj[0].id, page=pub.Page(limit=FEED_ITEMS))
+        return pub.public_posts_by_user(obj[0].id, page=pub.Page(limit=FEED_ITEMS), viewer=self.request.user)
 
     def item_title(self, item):
         return site.post_title(item)

@@ -14,6 +14,7 @@ from sns import selectors, services
 
 from .boundary_pages import settings_context as boundary_settings_context
 from .forms import LOCALE_CHOICES, ProfileForm
+from .mute_pages import settings_context as mute_settings_context
 from .pageview import bound_form, page
 from .publication_pages import settings_context as publication_settings_context
 
@@ -59,6 +60,7 @@ def settings_page(request):
             "locale_choices": LOCALE_CHOICES,
             "timezones": COMMON_TIMEZONES,
             **boundary_settings_context(user),
+            **mute_settings_context(user),
             **publication_settings_context(request),
         },
     )
@@ -128,7 +130,7 @@ def _describe(notification) -> NotificationView:
 def notifications(request):
     rows = (
         selectors.notifications_feed(
-            request.user.id, shown=django_settings.STGY_NOTIFICATION_SHOWN_RECORDS
+            request.user, shown=django_settings.STGY_NOTIFICATION_SHOWN_RECORDS
         )
         or []
     )

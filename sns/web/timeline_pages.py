@@ -72,7 +72,7 @@ def _timeline(request):
     if tab == "everyone":
         posts = paged(
             request,
-            lambda p: selectors.posts_list(page=p, tag=tag or None, focus_user_id=viewer.id),
+            lambda p: selectors.posts_list(page=p, tag=tag or None, focus_user_id=viewer.id, viewer=viewer),
         )
     elif tab == "foryou" and for_you_available:
         posts = paged(request, lambda p: _for_you(viewer, p) or [])

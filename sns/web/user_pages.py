@@ -5,10 +5,11 @@ from __future__ import annotations
 from django.contrib import messages
 from django.shortcuts import redirect, render
 from django.urls import NoReverseMatch, reverse
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from sns.selectors import shares
 from sns import selectors, services
+from sns.services import mutes as mute_services
 from sns.selectors import boundaries as selectors_boundaries
 from sns.ids import parse_id
 from sns.privacy import can_see_private
@@ -44,7 +45,7 @@ def profile(request, user_hex):
     user = selectors.user_get(_user_id(user_hex), focus_user_id=viewer.id)
     private = can_see_private(viewer, user.id)
     posts = paged(
-        request, lambda p: selectors.posts_list(page=p, owned_by=user.id, focus_user_id=viewer.id)
+        request, lambda p: selectors.posts_list(page=p, owned_by=user.id, focus_user_id=viewer.id, viewer=viewer)
     )
     shares.shares_attach(viewer, posts.items)
     return render(
@@ -54,6 +55,7 @@ def profile(request, user_hex):
             "profile": user,
             "posts": posts,
             "is_self": user.id == viewer.id,
+            "muting": user.id != viewer.id and selectors.user_is_muted(viewer.id, user.id),
             "show_private": private,
             "memory_url": _memory_url(user) if private and user.is_ai else "",
             **_ai_stop_context(viewer, user),
@@ -94,5 +96,20 @@ def _relation_action(action, done: str):
 
 follow = _relation_action(services.follow_add, "Following.")
 unfollow = _relation_action(services.follow_remove, "Unfollowed.")
-block = _relation_action(services.block_add, "Blocked.")
 unblock = _relation_action(services.block_remove, "Unblocked.")
+# A mute is silent and hides only what the muting person reads (docs/mutes.md).
+mute = _relation_action(mute_services.mute_add, "Muted. You will no longer see their posts.")
+unmute = _relation_action(mute_services.mute_remove, "Unmuted.")
+
+
+@require_http_methods(["GET", "POST"])
+@page(back="web:profile")
+def block(request, user_hex):
+    """GET asks first (what blocking does, on a page of its own, so it works without
+    JavaScript); POST blocks."""
+    user = selectors.user_get(_user_id(user_hex), focus_user_id=request.user.id)
+    if request.method == "POST":
+        services.block_add(request.user, user.id)
+        messages.success(request, f"Blocked {user.nickname}.")
+        return redirect(back_url(request, default=reverse("web:profile", args=[user_hex])))
+    return render(request, "users/block.html", {"profile": user})

@@ -63,6 +63,7 @@ def pages(c) -> list[tuple[str, str | None, str]]:
         ("settings", "mina", "/settings"),
         ("bookmarks", "mina", "/bookmarks"),
         ("quote", "mina", f"/posts/{c['root'].hex_id}/quote"),
+        ("block-confirmation", "mina", f"/users/{c['aiko'].hex_id}/block"),
         ("agent-activity", "admin", "/agents/activity"),
         ("run-detail", "admin", f"/agents/runs/{c['run'].pk}"),
         ("ai-memory", "admin", f"/users/{c['aiko'].hex_id}/memory"),

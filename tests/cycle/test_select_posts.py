@@ -141,25 +141,49 @@ def test_a_reply_whose_parent_was_deleted_weighs_as_a_root_post(ai_user):
     assert weights == pytest.approx({orphan.hex_id: 0.5, reply.hex_id: 0.25})
 
 
-def test_viewable_filter_drops_frozen_and_blocking_owners_only(ai_user):
+def test_the_site_visibility_rule_decides_what_the_ai_user_reads(ai_user):
+    """Stage 1 reads through sns/selectors/visibility.py: frozen owners, owners who
+    block the AI user (explicitly, or by blockStrangers without a follow back) and
+    owners the AI user blocked are all hidden; a follow back lets blockStrangers pass."""
     frozen = make_user("Frozen")
     blocker = make_user("Blocker")
     shy = make_user("Shy", block_strangers=True)
+    friendly_shy = make_user("FriendlyShy", block_strangers=True)
+    blocked = make_user("Blocked")
     plain = make_user("Plain")
     p_frozen = make_post(frozen, "from a user frozen later")
     p_blocker = make_post(blocker, "from a user who blocks the AI user")
     p_shy = make_post(shy, "from a user who blocks strangers")
+    p_friendly = make_post(friendly_shy, "from a user who blocks strangers but follows the AI user")
+    p_blocked = make_post(blocked, "from a user the AI user blocked")
     p_plain = make_post(plain, "from a plain user")
     User.objects.filter(pk=frozen.pk).update(is_frozen=True)
     services.block_add(blocker, ai_user.id)
+    services.follow_add(friendly_shy, ai_user.id)
+    services.block_add(ai_user, blocked.id)
 
     run = run_select(ai_user)
     seen = set(candidates_of(run))
+    assert {p_plain.hex_id, p_friendly.hex_id} <= seen
+    assert not {p_frozen.hex_id, p_blocker.hex_id, p_shy.hex_id, p_blocked.hex_id} & seen
+    assert set(read_ids(run)) == {p_plain.hex_id, p_friendly.hex_id}
+
+
+def test_an_ai_users_mutes_and_muted_words_hide_from_its_reading(ai_user):
+    """Mutes go through the same rule (docs/mutes.md): an AI user's mute (set by an
+    admin) and muted words keep posts out of what it reads."""
+    from sns.services import mutes
+
+    muted = make_user("Muted")
+    plain = make_user("Plain")
+    p_muted = make_post(muted, "from a muted user")
+    p_word = make_post(plain, "about the Election results")
+    p_plain = make_post(plain, "about gardening")
+    mutes.mute_add(ai_user, muted.id)
+    mutes.muted_words_set(ai_user, ai_user.id, ["election"])
+    seen = set(candidates_of(run_select(ai_user)))
     assert p_plain.hex_id in seen
-    assert p_shy.hex_id in seen  # blockStrangers is not considered by this filter
-    assert p_frozen.hex_id not in seen
-    assert p_blocker.hex_id not in seen
-    assert set(read_ids(run)) == {p_plain.hex_id, p_shy.hex_id}
+    assert not {p_muted.hex_id, p_word.hex_id} & seen
 
 
 def test_already_read_posts_are_excluded(ai_user, human):

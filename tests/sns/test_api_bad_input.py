@@ -14,7 +14,7 @@ from django.test import Client
 from drf_spectacular.generators import SchemaGenerator
 
 from sns import services
-from sns.services import agreements, boundaries
+from sns.services import agreements, boundaries, mutes
 from sns.services import messages as message_service
 from tests.bad_input import row_counts
 from tests.factories import make_ai_user, make_post, make_user
@@ -155,6 +155,10 @@ WRITE_ROUTES = [
         },
     ),
     ("POST", "/api/posts/pub-by-ids", {"ids": ["{post}"]}),
+    # mutes (docs/mutes.md)
+    ("POST", "/api/users/{stranger}/mute", None),
+    ("DELETE", "/api/users/{muted}/mute", None),
+    ("PUT", "/api/users/{me}/muted-words", {"words": ["spoiler"]}),
 ]
 # Fields where a wrong value is not an error: ignored knobs, nullable optionals.
 ACCEPTED = {
@@ -206,6 +210,8 @@ def world(settings):
     services.like_add(admin, liked.id)
     message = message_service.message_send(other, admin.id, content="a message to report")
     boundaries.ai_stop_add(admin, ai.id)
+    muted = make_user("Muted")
+    mutes.mute_add(admin, muted.id)
     term = agreements.agreement_term_put(admin, 0x10, [{"locale": "en", "text": "Be kind."}])
     client = Client()
     client.force_login(admin)
@@ -213,6 +219,7 @@ def world(settings):
         "other": other.hex_id,
         "stranger": stranger.hex_id,
         "blocked": blocked.hex_id,
+        "muted": muted.hex_id,
         "ai": ai.hex_id,
         "post": post.hex_id,
         "liked": liked.hex_id,
@@ -269,6 +276,7 @@ def test_every_write_route_has_a_table_entry():
             p.replace("{other}", "{user_id}")
             .replace("{stranger}", "{user_id}")
             .replace("{blocked}", "{user_id}")
+            .replace("{muted}", "{user_id}")
             .replace("{stopped_ai}", "{ai_user_id}")
             .replace("{ai}", "{user_id}")
             .replace("{me}", "{user_id}")

@@ -102,7 +102,7 @@ def test_list_filters(human, follower):
     assert _ids(client.get(f"/api/posts?replyTo={root.hex_id}")) == [reply.hex_id]
 
 
-def test_list_focus_flags(human, follower, blocked):
+def test_list_focus_flags(human, follower, blocked, admin):
     post = make_post(human, "hello")
     make_post(follower, "re", reply_to=post.id)
     from sns import services
@@ -111,8 +111,11 @@ def test_list_focus_flags(human, follower, blocked):
     rows = login_client(follower).get(f"/api/posts?focusUserId={follower.hex_id}&ownedBy={human.hex_id}").json()
     assert rows[0]["isLikedByFocusUser"] and rows[0]["isRepliedByFocusUser"]
     assert rows[0]["isBlockingFocusUser"] is False
-    rows = login_client(blocked).get(f"/api/posts?focusUserId={blocked.hex_id}&ownedBy={human.hex_id}").json()
+    # The flag describes the focus user; the posts themselves are hidden from a caller
+    # the owner blocks (docs/differences.md item 26).
+    rows = login_client(admin).get(f"/api/posts?focusUserId={blocked.hex_id}&ownedBy={human.hex_id}").json()
     assert rows[0]["isBlockingFocusUser"] is True
+    assert login_client(blocked).get(f"/api/posts?ownedBy={human.hex_id}").json() == []
 
 
 def test_query_is_admin_only(human, admin):

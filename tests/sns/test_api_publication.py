@@ -255,14 +255,20 @@ def test_pub_by_ids_bad_body(api, db, body, message):
     assert response.status_code == 400 and response.json() == {"error": message}
 
 
-def test_replies_and_frozen_owners_follow_the_same_rule(api, human):
+def test_replies_are_public_like_any_post_and_frozen_owners_are_hidden(api, human, admin):
+    """docs/publication.md §2: a published reply is public; a frozen owner's posts are
+    hidden by the site's visibility rule (docs/differences.md item 26), but not from
+    admins."""
     parent = _published(human, "parent")
     frozen = make_user("Ice")
     reply = _published(frozen, "a published reply", reply_to=parent.id)
-    frozen.is_frozen = True
-    frozen.save()
     data = api.get(f"/api/posts/pub/{reply.hex_id}").json()
     assert data["replyTo"] == parent.hex_id and data["replyToOwnerId"] == human.hex_id
+    frozen.is_frozen = True
+    frozen.save()
+    assert api.get(f"/api/posts/pub/{reply.hex_id}").status_code == 404
+    assert api.get(f"/api/posts/pub-by-user/{frozen.hex_id}").json() == []
+    assert login_client(admin).get(f"/api/posts/pub/{reply.hex_id}").status_code == 200
 
 
 # ------------------------------------------------------------------- views, ranking

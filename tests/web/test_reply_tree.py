@@ -57,7 +57,7 @@ def test_first_replies_of_each_parent_in_order_and_the_rest_counted():
     root = make_post(mina, "Root")
     first = reply(kai, root, "Level one")
     answers = [reply(mina, first, f"Answer {i}") for i in range(PER_PARENT + 2)]
-    [node] = reply_tree(posts_list(page=Page(offset=0, limit=10), reply_to=root.id, focus_user_id=mina.id), focus_user_id=mina.id)
+    [node] = reply_tree(posts_list(page=Page(offset=0, limit=10), reply_to=root.id, focus_user_id=mina.id), viewer=mina)
     assert [c.post.id for c in node.children] == [a.id for a in answers[:PER_PARENT]]
     assert node.more == 2
     body = client_of(mina).get(f"/posts/{root.hex_id}").content.decode()
