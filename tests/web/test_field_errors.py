@@ -198,13 +198,15 @@ def test_message_too_long_is_beside_the_box(page_client, human, settings):
     assert "id_content_helptext" in ids
 
 
-def test_an_error_of_no_field_stays_a_banner_and_keeps_the_text(page_client, human, blocked):
-    # `human` has blocked `blocked`: the refusal concerns no field.
+def test_an_error_of_no_field_stays_a_banner_and_keeps_the_text(page_client, human, follower, settings):
+    # The hourly throttle refuses the reply: the refusal concerns no field.
+    settings.STGY_HOURLY_POSTS_COUNT_LIMIT = 1
     post = make_post(human, "mine")
-    response = page_client(blocked).post(
+    make_post(follower, "the hour's one post")
+    response = page_client(follower).post(
         f"/posts/{post.hex_id}/reply", {"content": "kept reply", "next": f"/posts/{post.hex_id}"}, follow=True
     )
-    assert messages_of(response) and "blocked" in messages_of(response)[0]
+    assert messages_of(response) and "too often" in messages_of(response)[0]
     page = read_page(response)
     assert page.controls["content"].get("aria-invalid") is None
     assert field_value(response, "content") == "kept reply"
