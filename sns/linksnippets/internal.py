@@ -50,7 +50,7 @@ def resolve(target, viewer) -> dict:
             if viewer is None:
                 return _unavailable(target.url)
             user = selectors.user_get(target_id, focus_user_id=viewer.id)
-            if user.is_blocking_focus:
+            if selectors.hidden_user_ids(viewer, [user.id]):
                 return _unavailable(target.url)
             title = truncate(user.nickname, size["title"])
             return present(snippet(
@@ -59,14 +59,13 @@ def resolve(target, viewer) -> dict:
                                      size["description"]) or None,
                 site_name=SITE_NAME), stale=False, refreshing=False)
         if target.kind == "pub":
-            post = public_post_get(target_id)
+            post = public_post_get(target_id, viewer=viewer)
             site_name = pub_config_get(post.owner_id).site_name.strip() or SITE_NAME
         else:
             if viewer is None:
                 return _unavailable(target.url)
-            post = selectors.post_get(target_id, focus_user_id=viewer.id)
-            if selectors.post_is_blocking_focus(post, viewer.id):
-                return _unavailable(target.url)
+            # Hidden from the viewer (sns/selectors/visibility.py): 404, so unavailable.
+            post = selectors.post_get(target_id, focus_user_id=viewer.id, viewer=viewer)
             site_name = SITE_NAME
     except DomainError:  # not found, or an id out of range
         return _unavailable(target.url)

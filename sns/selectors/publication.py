@@ -82,7 +82,7 @@ def public_posts_by_ids(post_ids: list[int], *, viewer, now: datetime | None = N
 def public_posts_recent(limit: int, *, now: datetime | None = None) -> list[Post]:
     """The newest public posts of everyone, by publication time: what the landing page
     shows a visitor who is not logged in."""
-    qs = post_queryset().filter(public_posts_q(now)).order_by("-published_at", "-id")
+    qs = _public(None, now).order_by("-published_at", "-id")
     return list(qs[:limit])
 
 

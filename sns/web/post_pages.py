@@ -55,7 +55,7 @@ def post_detail(request, post_hex):
     """A visitor who is not logged in is sent to the post's public page if it has one
     (docs/publication.md §2), else to log in."""
     if not request.user.is_authenticated:
-        public = selectors_publication.public_posts_by_ids([_post_id(post_hex)])
+        public = selectors_publication.public_posts_by_ids([_post_id(post_hex)], viewer=None)
         if public:
             return redirect("web:pub-post", post_hex=public[0].hex_id)
         return redirect_to_login(request.get_full_path())
