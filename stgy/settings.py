@@ -66,7 +66,7 @@ MIDDLEWARE = [
     "sns.sessions.SlidingSessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
-    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "sns.session_auth.SessionAuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "sns.input_limits.InputLimitsMiddleware",
@@ -169,6 +169,10 @@ WHITENOISE_AUTOREFRESH = DEBUG
 
 # --- Redis: cache, broker, throttles. Absent -> in-process everything. ---
 REDIS_URL = env.str("REDIS_URL", default="")
+# Seconds a user's auth record (session hash, admin, frozen, locale) is kept in the
+# shared cache (sns/session_auth.py); 0 reads it from the database on every request,
+# the default without Redis, whose stand-in cache is per process.
+STGY_AUTH_RECORD_TTL = _num("STGY_AUTH_RECORD_TTL", 300 if REDIS_URL else 0)
 # Seconds to wait for Redis before a cache call or a task publish gives up, and how long
 # a process then leaves it alone: the site keeps serving without Redis (stgy/cache.py,
 # agents/runner.py, docs/operations.md).
