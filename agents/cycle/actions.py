@@ -23,7 +23,7 @@ from sns import services
 from sns.errors import Conflict, DomainError
 from sns.ids import parse_id
 from sns.models import Post, PostTag
-from sns.selectors_boundaries import ai_contact_annotations
+from sns.selectors.boundaries import ai_contact_annotations
 
 from . import inputs
 from .context import StageContext

@@ -31,7 +31,7 @@ from sns.errors import DomainError
 from sns.ids import id_to_hex
 from sns.models import Follow, Post
 from sns.models_messages import Message
-from sns.selectors_boundaries import ai_contact_allowed
+from sns.selectors.boundaries import ai_contact_allowed
 from sns.services import messages
 
 from . import inputs

@@ -3,7 +3,7 @@ rule, asked by the respond path's gates and the cycle's reply stage alike, so bo
 honour them the same way (docs/respond-path.md, "Boundaries and back-off").
 
 The boundaries (the three switches and the "stop this AI user" records) are the
-person's, read by `sns.selectors_boundaries.ai_contact_allowed`. The back-off rule is
+person's, read by `sns.selectors.boundaries.ai_contact_allowed`. The back-off rule is
 the AI side's: an AI user that has written to a person BACKOFF_WRITES times in a row
 without an answer stays quiet toward them until they write to it.
 """
@@ -14,7 +14,7 @@ from django.db.models import Exists, OuterRef, Q
 
 from sns.models import Post, User
 from sns.models_messages import Message
-from sns.selectors_boundaries import ai_contact_allowed, ai_contact_annotated
+from sns.selectors.boundaries import ai_contact_allowed, ai_contact_annotated
 
 # Three unanswered writes: one may be missed, two may be ignored politely; a third
 # unanswered one means the person is not interested, and a fourth would be pestering.

@@ -13,7 +13,7 @@ from agents.models import AttentionEvent, PeerImpression, PostImpression, PostSu
 from agents.relationships import relationship_annotations
 from sns.access import block_annotations
 from sns.models import Block, Follow, Post, User
-from sns.selectors_boundaries import ai_contact_annotations
+from sns.selectors.boundaries import ai_contact_annotations
 from sns.threads import thread_authors
 
 EXISTING_REPLIES_LIMIT = 5  # as the cycle's reply input

@@ -19,7 +19,7 @@ from agents.llm.gateway import ai_enabled
 from agents.rate_limits import HourlyWrites
 from sns.access import is_blocked_annotated
 from sns.models import User
-from sns.selectors_boundaries import ai_contact_allowed, ai_contact_annotated
+from sns.selectors.boundaries import ai_contact_allowed, ai_contact_annotated
 
 from .contact import backoff_refusal
 from .facts import EventFacts

@@ -7,7 +7,7 @@ from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from sns import selectors_agreements
+from sns.selectors import agreements as selectors_agreements
 from sns.access import access_admin
 from sns.errors import NotFound
 from sns.ids import id_to_hex, parse_id

@@ -9,7 +9,7 @@ from rest_framework import serializers, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from sns import selectors_boundaries
+from sns.selectors import boundaries as selectors_boundaries
 from sns.access import access_user_self_or_admin
 from sns.errors import InvalidInput
 from sns.ids import parse_id

@@ -8,7 +8,7 @@ from .presenters import iso
 
 
 def conversation_json(member) -> dict:
-    """A row of `selectors_messages.conversations_list`."""
+    """A row of `sns.selectors.messages.conversations_list`."""
     peer = member.peer
     last_id = member.conversation.last_message_id
     return {

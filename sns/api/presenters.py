@@ -102,7 +102,7 @@ def notification_json(notification) -> dict:
 
 
 def session_info(user, session) -> dict:
-    from sns.selectors_agreements import agreement_required
+    from sns.selectors.agreements import agreement_required
 
     required = agreement_required(user)
     return {

@@ -9,7 +9,7 @@ from rest_framework import serializers
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from sns import selectors_publication as pub
+from sns.selectors import publication as pub
 from sns.errors import Forbidden, InvalidInput
 from sns.ids import parse_id
 from sns.models import User

@@ -1,6 +1,6 @@
 """The boundaries a person sets for AI users: three switches and "stop" records.
 
-The AI side asks `sns.selectors_boundaries.ai_contact_allowed`; these functions are
+The AI side asks `sns.selectors.boundaries.ai_contact_allowed`; these functions are
 how a person (or an admin on their behalf) changes the answer.
 """
 
@@ -17,7 +17,7 @@ from ..access import access_user, access_user_self_or_admin, access_writable
 from ..errors import InvalidInput, NotFound
 from ..models import User
 from ..models_messages import AiBoundaries, AiStop
-from ..selectors_boundaries import Boundaries, ai_boundaries_get
+from ..selectors.boundaries import Boundaries, ai_boundaries_get
 
 _UNSET = object()
 

@@ -24,7 +24,7 @@ from ..models_messages import (
     MessageReport,
     ReportStatus,
 )
-from ..selectors_boundaries import ai_contact_allowed
+from ..selectors.boundaries import ai_contact_allowed
 from ..text import normalize_content
 from . import hooks, notifications
 
@@ -242,7 +242,7 @@ def message_reports_resolve(actor: User, report_ids: list[int]) -> int:
 def conversation_read(actor: User, peer_id: int, *, page):
     """One page of the conversation with `peer_id`, newest first, marking the messages
     up to the newest one shown as read."""
-    from ..selectors_messages import conversation_messages
+    from ..selectors.messages import conversation_messages
 
     view = conversation_messages(actor, peer_id, page=page)
     if view.messages:

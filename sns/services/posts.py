@@ -15,7 +15,7 @@ from ..errors import Conflict, InvalidInput
 from ..ids import parse_id
 from ..mdtree import make_snippet
 from ..models import Follow, Post, PostTag, User
-from ..selectors_boundaries import ai_contact_annotated, ai_contact_annotations
+from ..selectors.boundaries import ai_contact_annotated, ai_contact_annotations
 from ..text import normalize_content, normalize_locale, normalize_post_tags
 from . import notifications
 from .hooks import post_mentioned, post_written

@@ -11,7 +11,8 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods
 
-from sns import auth_backend, selectors_agreements
+from sns import auth_backend
+from sns.selectors import agreements as selectors_agreements
 from sns.services import accounts, agreements
 
 from .account_forms import CodeForm, EmailForm, ResetForm, SignupEmailForm, SignupFinishForm

@@ -6,7 +6,7 @@ from __future__ import annotations
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods
 
-from sns import selectors_agreements
+from sns.selectors import agreements as selectors_agreements
 from sns.services import agreements
 
 from .pageview import page, safe_next

@@ -8,7 +8,7 @@ from django.views.decorators.http import require_GET
 
 from sns.errors import InvalidInput
 from sns.ids import parse_id
-from sns.selectors_live import live_counts
+from sns.selectors.live import live_counts
 
 
 @require_GET

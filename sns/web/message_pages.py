@@ -9,7 +9,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from sns import selectors_messages
+from sns.selectors import messages as selectors_messages
 from sns.errors import InvalidInput
 from sns.ids import parse_id
 from sns.selectors import Page

@@ -28,7 +28,7 @@ from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 
 from sns.errors import DomainError
-from sns.selectors_agreements import agreement_required
+from sns.selectors.agreements import agreement_required
 from sns.selectors import Page
 
 PAGE_SIZE = 20

@@ -19,7 +19,7 @@ from django.urls import reverse
 from django.utils.feedgenerator import Atom1Feed
 from django.views.decorators.http import require_GET, require_POST
 
-from sns import selectors_publication as pub
+from sns.selectors import publication as pub
 from sns.ids import parse_id
 from sns.markdown import render_html
 from sns.services import publication as pub_services

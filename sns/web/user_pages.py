@@ -7,7 +7,8 @@ from django.shortcuts import redirect, render
 from django.urls import NoReverseMatch, reverse
 from django.views.decorators.http import require_GET, require_POST
 
-from sns import selectors, selectors_boundaries, services
+from sns import selectors, services
+from sns.selectors import boundaries as selectors_boundaries
 from sns.ids import parse_id
 from sns.privacy import can_see_private
 

@@ -9,7 +9,7 @@ import pytest
 from django.utils import timezone
 
 from sns.models import AiBoundaries, AiStop
-from sns.selectors_boundaries import ai_contact_allowed
+from sns.selectors.boundaries import ai_contact_allowed
 from sns.services import boundaries
 from tests.conftest import login_client
 from tests.factories import make_ai_user, make_user

@@ -8,7 +8,7 @@ import re
 import pytest
 
 from sns.models import AiStop
-from sns.selectors_boundaries import ai_boundaries_get, ai_contact_allowed
+from sns.selectors.boundaries import ai_boundaries_get, ai_contact_allowed
 from sns.services import messages as dm
 from tests.web.conftest import text_of
 

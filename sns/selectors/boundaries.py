@@ -13,7 +13,7 @@ from django.db.models import BooleanField, Exists, OuterRef, Q, Subquery, Value
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
-from .models_messages import AiBoundaries, AiStop
+from ..models_messages import AiBoundaries, AiStop
 
 KINDS = ("reply", "mention", "message")
 _SWITCH = {"reply": "allow_replies", "mention": "allow_mentions", "message": "allow_messages"}

@@ -14,9 +14,10 @@ from django.conf import settings
 from django.db.models import Q, Sum
 from django.utils import timezone
 
-from .errors import NotFound
-from .models import Post, PostPubView, PubConfig, User
-from .selectors import Page, post_queryset
+from ..errors import NotFound
+from ..models import Post, PostPubView, PubConfig, User
+from .paging import Page
+from .posts import post_queryset
 
 # How many posts a sidebar (recent or popular) lists at most, and pub-by-ids reads.
 PUB_SIDE_POSTS_MAX = 20

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from django.db.models import Q
 
-from .models import Follow, Post
-from .selectors import notifications_unread_count
-from .selectors_messages import messages_unread_counts
+from ..models import Follow, Post
+from .messages import messages_unread_counts
+from .notifications import notifications_unread_count
 
 NEW_POSTS_CAP = 99  # "99+" is as useful as an exact count, and stays cheap
 

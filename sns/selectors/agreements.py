@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .models import AgreementTerm, User
+from ..models import AgreementTerm, User
 
 
 def agreement_term_ids() -> list[int]:

@@ -1,0 +1,47 @@
+"""Reads of the social network, one module per noun (docs/architecture.md, "Reads and
+checks"). Every read of the site's own rows, by pages, API, search and agents, goes
+through here; the names below are the package's public surface, so callers write
+`from sns.selectors import posts_list` whichever module holds it."""
+
+from .notifications import notification_public_payload, notifications_feed, notifications_unread_count
+from .paging import Page
+from .posts import (
+    post_get,
+    post_is_blocking_focus,
+    post_neighbours,
+    post_queryset,
+    post_visible_q,
+    posts_count,
+    posts_list,
+    reply_chain,
+)
+from .relations import post_likers, user_blockees, user_followees, user_followers, user_relation
+from .timelines import newest_posts_q, posts_by_followees, posts_liked
+from .users import user_get, user_queryset, users_count, users_list
+
+__all__ = [
+    "Page",
+    "newest_posts_q",
+    "notification_public_payload",
+    "notifications_feed",
+    "notifications_unread_count",
+    "post_get",
+    "post_is_blocking_focus",
+    "post_likers",
+    "post_neighbours",
+    "post_queryset",
+    "post_visible_q",
+    "posts_by_followees",
+    "posts_count",
+    "posts_liked",
+    "posts_list",
+    "reply_chain",
+    "user_blockees",
+    "user_followees",
+    "user_followers",
+    "user_get",
+    "user_queryset",
+    "user_relation",
+    "users_count",
+    "users_list",
+]
