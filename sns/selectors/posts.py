@@ -100,9 +100,17 @@ def _post_facts() -> _PostFacts:
     )
 
 def post_is_blocking_focus(post: Post, focus_user_id: int) -> bool:
-    if post.owner_id == focus_user_id:
+    return owner_is_blocking_focus(
+        post.owner_id, focus_user_id, post.owner_blocks_focus, post.owner.block_strangers, post.owner_follows_focus
+    )
+
+
+def owner_is_blocking_focus(owner_id: int, focus_user_id: int, owner_blocks, block_strangers, owner_follows) -> bool:
+    """The block rule over a post's facts (as post_queryset and the lean rows read them):
+    the owner blocks the focus user, or blocks strangers and does not follow them."""
+    if owner_id == focus_user_id:
         return False
-    return bool(post.owner_blocks_focus) or (post.owner.block_strangers and not post.owner_follows_focus)
+    return bool(owner_blocks) or (bool(block_strangers) and not owner_follows)
 
 
 def post_visible_q(viewer) -> Q:

@@ -28,24 +28,39 @@ def newest_posts_q(
     if not keys or n <= 0:
         return Q(pk__in=[])
     if connection.vendor == "postgresql":
-        qn = connection.ops.quote_name
-        column = qn(Post._meta.get_field(field).column)
-        roots = f" AND {qn('reply_to')} IS NULL" if roots_only else ""
-        sql = (
-            f"SELECT p.id FROM unnest(%s::bigint[]) AS k(key) CROSS JOIN LATERAL "
-            f"(SELECT {qn('id')} AS id FROM {qn(Post._meta.db_table)} WHERE {column} = k.key{roots} "
-            f"ORDER BY {qn('id')} DESC LIMIT %s) AS p"
-        )
-        params: tuple = (keys, int(n))
-        if top is not None:
-            sql += f" ORDER BY p.id {'DESC' if descending else 'ASC'} LIMIT %s"
-            params += (int(top),)
-        return Q(pk__in=RawSQL(sql, params))
+        return Q(pk__in=RawSQL(*newest_posts_sql(field, keys, n, roots_only=roots_only, top=top, descending=descending)))
+    return Q(pk__in=_newest_ranked(field, keys, n, roots_only=roots_only).values("id"))
+
+
+def newest_posts_sql(
+    field: str, keys, n: int, *, roots_only: bool = False, top: int | None = None, descending: bool = True
+) -> tuple[str, tuple]:
+    """newest_posts_q's subquery as SQL and parameters, for the lean reads
+    (post_rows.py); `keys` must not be empty."""
+    keys = list(dict.fromkeys(int(k) for k in keys if k is not None))
+    if connection.vendor != "postgresql":
+        return _newest_ranked(field, keys, n, roots_only=roots_only).values("id").query.sql_with_params()
+    qn = connection.ops.quote_name
+    column = qn(Post._meta.get_field(field).column)
+    roots = f" AND {qn('reply_to')} IS NULL" if roots_only else ""
+    sql = (
+        f"SELECT p.id FROM unnest(%s::bigint[]) AS k(key) CROSS JOIN LATERAL "
+        f"(SELECT {qn('id')} AS id FROM {qn(Post._meta.db_table)} WHERE {column} = k.key{roots} "
+        f"ORDER BY {qn('id')} DESC LIMIT %s) AS p"
+    )
+    params: tuple = (keys, int(n))
+    if top is not None:
+        sql += f" ORDER BY p.id {'DESC' if descending else 'ASC'} LIMIT %s"
+        params += (int(top),)
+    return sql, params
+
+
+def _newest_ranked(field: str, keys: list[int], n: int, *, roots_only: bool):
     qs = Post.objects.filter(**{f"{field}__in": keys})
     if roots_only:
         qs = qs.filter(reply_to__isnull=True)
-    ranked = qs.annotate(rank=Window(RowNumber(), partition_by=[field], order_by=["-id"])).filter(rank__lte=n)
-    return Q(pk__in=ranked.values("id"))
+    return qs.annotate(rank=Window(RowNumber(), partition_by=[field], order_by=["-id"])).filter(rank__lte=n)
+
 
 def posts_by_followees(
     *,
