@@ -3,8 +3,8 @@
 Every request needs the caller's id, whether they are an admin or frozen, their locale
 and whether their session is still valid; few need the rest of the 19-column user row.
 So the session's user is built from a small *auth record* — the session hash (password,
-admin and frozen folded in), the two flags, the locale — and every other column is
-deferred: the first one a view reads loads them all in one statement
+admin and frozen folded in), the two flags, the locale, the accepted agreement term —
+with the newest term's id beside it, and every other column is deferred: the first one a view reads loads them all in one statement
 (`User.refresh_from_db`).
 
 Where the auth record comes from:
@@ -34,13 +34,18 @@ from django.contrib.auth.middleware import AuthenticationMiddleware
 from django.contrib.auth.models import AnonymousUser
 from django.core.cache import cache
 from django.db import transaction
+from django.db.models import Subquery
 from django.utils.crypto import constant_time_compare
 from django.utils.functional import SimpleLazyObject
 
-from .models import User, session_auth_hash
+from .models import AgreementTerm, User, session_auth_hash
 
 # The columns the auth record keeps besides the id (the hash stands for the password).
-RECORDED = ("is_admin", "is_frozen", "locale")
+# The accepted agreement term is here because every page checks it against the newest
+# term (sns/selectors/agreements.py), whose id is kept beside the records.
+RECORDED = ("is_admin", "is_frozen", "locale", "agreement_term_id")
+_LATEST_TERM = "auth-record:latest-agreement-term"
+_NO_TERM = 0  # the cached stand-in for "no term yet" (a cache cannot hold None as a hit)
 
 
 class AuthRecord(NamedTuple):
@@ -48,38 +53,63 @@ class AuthRecord(NamedTuple):
     is_admin: bool
     is_frozen: bool
     locale: str
+    agreement_term_id: int | None
 
 
 def _key(user_id: int) -> str:
     return f"auth-record:{user_id}"
 
 
-def _from_database(user_id: int) -> AuthRecord | None:
-    row = User.objects.filter(pk=user_id).values_list("password", *RECORDED).first()
+def _from_database(user_id: int) -> tuple[AuthRecord | None, int | None]:
+    """The record and the newest agreement term's id, in one statement."""
+    newest = AgreementTerm.objects.order_by("-id").values("id")[:1]
+    row = (
+        User.objects.filter(pk=user_id)
+        .annotate(latest_term=Subquery(newest))
+        .values_list("password", *RECORDED, "latest_term")
+        .first()
+    )
     if row is None:
-        return None
-    password, is_admin, is_frozen, locale = row
-    return AuthRecord(session_auth_hash(password, is_admin, is_frozen), is_admin, is_frozen, locale)
+        return None, AgreementTerm.objects.order_by("-id").values_list("id", flat=True).first()
+    password, is_admin, is_frozen, locale, term_id, latest = row
+    hashed = session_auth_hash(password, is_admin, is_frozen)
+    return AuthRecord(hashed, is_admin, is_frozen, locale, term_id), latest
 
 
-def auth_record(user_id: int) -> AuthRecord | None:
+def auth_record(user_id: int) -> tuple[AuthRecord | None, int | None]:
+    """The user's auth record (None: no such user) and the newest agreement term's id;
+    from the cache in one round trip when both are there."""
     ttl = settings.STGY_AUTH_RECORD_TTL
     if ttl <= 0:
         return _from_database(user_id)
-    cached = cache.get(_key(user_id))
-    if cached is not None:
-        return AuthRecord(*cached)
-    record = _from_database(user_id)
+    cached = cache.get_many([_key(user_id), _LATEST_TERM])
+    if len(cached) == 2:
+        latest = cached[_LATEST_TERM]
+        return AuthRecord(*cached[_key(user_id)]), (None if latest == _NO_TERM else latest)
+    record, latest = _from_database(user_id)
+    fresh = {_LATEST_TERM: _NO_TERM if latest is None else latest}
     if record is not None:
-        cache.set(_key(user_id), tuple(record), ttl)
-    return record
+        fresh[_key(user_id)] = tuple(record)
+    cache.set_many(fresh, ttl)
+    return record, latest
+
+
+def _forget(key: str) -> None:
+    cache.delete(key)
+    transaction.on_commit(lambda: cache.delete(key))
 
 
 def auth_record_forget(user_id: int) -> None:
-    """Called by every service that changes a user's password, flags, locale or
-    existence; the next request of any of the user's sessions reads the row again."""
-    cache.delete(_key(user_id))
-    transaction.on_commit(lambda: cache.delete(_key(user_id)))
+    """Called by every service that changes a user's password, flags, locale, accepted
+    agreement term or existence; the next request of any of the user's sessions reads
+    the row again. Deleted at once and again after commit, so a request that read the
+    old row just before the commit cannot leave it cached."""
+    _forget(_key(user_id))
+
+
+def latest_term_forget() -> None:
+    """Called by the services that add, replace or delete an agreement term."""
+    _forget(_LATEST_TERM)
 
 
 def session_user(request):
@@ -94,17 +124,19 @@ def session_user(request):
         return AnonymousUser()
     if backend not in settings.AUTHENTICATION_BACKENDS:
         return AnonymousUser()
-    record = auth_record(user_id)
+    record, latest_term = auth_record(user_id)
     if record is None:
         return AnonymousUser()
     if not constant_time_compare(session.get(HASH_SESSION_KEY, ""), record.session_hash):
         session.flush()
         return AnonymousUser()
-    known = {"id": user_id, "is_admin": record.is_admin, "is_frozen": record.is_frozen, "locale": record.locale}
+    known = {"id": user_id, **{name: getattr(record, name) for name in RECORDED}}
     # from_db takes the given values in the model's column order.
     names = [f.attname for f in User._meta.concrete_fields if f.attname in known]
     user = User.from_db("default", names, [known[name] for name in names])
     user.load_rest_together = True
+    # Read by sns/selectors/agreements.py (agreement_required) on every page.
+    user.latest_agreement_term_id = latest_term
     user.backend = backend
     return user
 

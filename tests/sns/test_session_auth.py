@@ -151,3 +151,28 @@ def test_the_password_page_keeps_the_session_and_ends_the_others(human):
     assert page.get("/").status_code == 200
     assert other.get("/api/auth").status_code == 401
     assert User.objects.get(pk=human.id).check_password("another-good-one")
+
+
+def test_agreement_terms_and_their_acceptance_are_seen_at_once(ttl, human, admin):
+    client, admin_client = _logged_in(human), _logged_in(admin)
+    assert client.get("/api/auth").json()["requiredAgreementTermId"] is None
+    body = [{"locale": "en", "text": "Be kind."}]
+    assert admin_client.post("/api/agreement-terms/0000000000000010", body, format="json").status_code == 200
+    assert client.get("/api/auth").json()["requiredAgreementTermId"] == "0000000000000010"
+    assert client.post("/api/users/agreement/0000000000000010").status_code == 200
+    assert client.get("/api/auth").json()["requiredAgreementTermId"] is None
+    assert admin_client.delete("/api/agreement-terms/0000000000000010").status_code == 200
+    assert admin_client.post("/api/agreement-terms/0000000000000020", body, format="json").status_code == 200
+    assert client.get("/api/auth").json()["requiredAgreementTermId"] == "0000000000000020"
+
+
+def test_a_page_view_reads_the_user_row_once_and_no_term(settings, human):
+    settings.STGY_AUTH_RECORD_TTL = 300
+    client = Client()
+    client.force_login(human)
+    assert client.get("/").status_code == 200
+    with CaptureQueriesContext(connection) as queries:
+        assert client.get("/").status_code == 200
+    sql = [q["sql"] for q in queries]
+    assert len([q for q in sql if 'FROM "sns_user"' in q and '"sns_user"."id" = ' in q and "password" in q]) == 1
+    assert not [q for q in sql if q.lstrip().startswith('SELECT "sns_agreementterm"')]
