@@ -21,7 +21,8 @@ from ..errors import NotFound
 from ..models import Post, PostTag, User
 from .paging import Page
 from .posts import _post_facts
-from .timelines import _latest_posting_followees as latest_posting_followees, newest_posts_sql
+from .timelines import _latest_posting_followees as latest_posting_followees
+from .timelines import latest_posting_followees_sql, newest_posts_sql
 
 # The columns of a post row, in order; with a focus user FOCUS_COLUMNS follow, and a
 # detail row ends with DETAIL_COLUMNS.
@@ -172,13 +173,19 @@ def post_rows_by_followees(
     focus_user_id: int | None = None,
 ) -> list[tuple]:
     """posts_by_followees's rows (docs/api.md §3) as tuples."""
-    active = latest_posting_followees(user_id, include_self=include_self, roots_only=not include_replies, limit=page.limit)
     per_user = min(page.limit, page.limit if limit_per_user is None else limit_per_user)
-    if not active or per_user <= 0:
+    if per_user <= 0:
         return []
+    roots_only = not include_replies
+    if connection.vendor == "postgresql":
+        # The active followees as a subquery: the whole read is one round trip.
+        active = latest_posting_followees_sql(user_id, include_self=include_self, roots_only=roots_only, limit=page.limit)
+    else:
+        active = latest_posting_followees(user_id, include_self=include_self, roots_only=roots_only, limit=page.limit)
+        if not active:
+            return []
     newest, newest_params = newest_posts_sql(
-        "owner_id", active, per_user, roots_only=not include_replies,
-        top=page.offset + page.limit, descending=page.descending,
+        "owner_id", active, per_user, roots_only=roots_only, top=page.offset + page.limit, descending=page.descending
     )
     statement, params = _select(focus_user_id)
     statement += f" WHERE {_sql()['id']} IN ({newest})"

@@ -36,19 +36,26 @@ def newest_posts_sql(
     field: str, keys, n: int, *, roots_only: bool = False, top: int | None = None, descending: bool = True
 ) -> tuple[str, tuple]:
     """newest_posts_q's subquery as SQL and parameters, for the lean reads
-    (post_rows.py); `keys` must not be empty."""
-    keys = list(dict.fromkeys(int(k) for k in keys if k is not None))
-    if connection.vendor != "postgresql":
-        return _newest_ranked(field, keys, n, roots_only=roots_only).values("id").query.sql_with_params()
+    (post_rows.py); `keys` must not be empty. On PostgreSQL `keys` may also be a
+    statement (SQL, parameters) giving the keys, so that they are read in the same
+    round trip."""
+    if isinstance(keys, tuple) and len(keys) == 2 and isinstance(keys[0], str):
+        key_sql, key_params = keys
+        source, params = f"({key_sql}) AS k(key)", tuple(key_params)
+    else:
+        keys = list(dict.fromkeys(int(k) for k in keys if k is not None))
+        if connection.vendor != "postgresql":
+            return _newest_ranked(field, keys, n, roots_only=roots_only).values("id").query.sql_with_params()
+        source, params = "unnest(%s::bigint[]) AS k(key)", (keys,)
     qn = connection.ops.quote_name
     column = qn(Post._meta.get_field(field).column)
     roots = f" AND {qn('reply_to')} IS NULL" if roots_only else ""
     sql = (
-        f"SELECT p.id FROM unnest(%s::bigint[]) AS k(key) CROSS JOIN LATERAL "
+        f"SELECT p.id FROM {source} CROSS JOIN LATERAL "
         f"(SELECT {qn('id')} AS id FROM {qn(Post._meta.db_table)} WHERE {column} = k.key{roots} "
         f"ORDER BY {qn('id')} DESC LIMIT %s) AS p"
     )
-    params: tuple = (keys, int(n))
+    params += (int(n),)
     if top is not None:
         sql += f" ORDER BY p.id {'DESC' if descending else 'ASC'} LIMIT %s"
         params += (int(top),)
@@ -87,25 +94,30 @@ def posts_by_followees(
     return page_slice(qs.order_by(id_order(page)), page)
 
 
+def latest_posting_followees_sql(user_id: int, *, include_self: bool, roots_only: bool, limit: int) -> tuple[str, tuple]:
+    """_latest_posting_followees's statement on PostgreSQL (one column of ids), which
+    the lean by-followees read also uses as a subquery."""
+    qn = connection.ops.quote_name
+    post, follow = qn(Post._meta.db_table), qn(Follow._meta.db_table)
+    owner, reply_to = qn(Post._meta.get_field("owner").column), qn(Post._meta.get_field("reply_to").column)
+    roots = f" AND {reply_to} IS NULL" if roots_only else ""
+    me = " UNION SELECT %s" if include_self else ""
+    sql = (
+        f"SELECT k.id FROM (SELECT {qn(Follow._meta.get_field('followee').column)} AS id FROM {follow} "
+        f"WHERE {qn(Follow._meta.get_field('follower').column)} = %s{me}) AS k "
+        f"CROSS JOIN LATERAL (SELECT {qn('id')} AS latest FROM {post} WHERE {owner} = k.id{roots} "
+        f"ORDER BY {qn('id')} DESC LIMIT 1) AS p ORDER BY p.latest DESC LIMIT %s"
+    )
+    return sql, ((user_id, user_id, limit) if include_self else (user_id, limit))
+
+
 def _latest_posting_followees(user_id: int, *, include_self: bool, roots_only: bool, limit: int) -> list[int]:
     """The followees of `user_id` (and the user, if `include_self`) with a post, the
     `limit` with the newest latest post first. On PostgreSQL one statement reads one
     entry of the (owner, id) index per followee; elsewhere the ORM's equivalent."""
     if connection.vendor == "postgresql":
-        qn = connection.ops.quote_name
-        post, follow = qn(Post._meta.db_table), qn(Follow._meta.db_table)
-        owner, reply_to = qn(Post._meta.get_field("owner").column), qn(Post._meta.get_field("reply_to").column)
-        roots = f" AND {reply_to} IS NULL" if roots_only else ""
-        me = " UNION SELECT %s" if include_self else ""
-        sql = (
-            f"SELECT k.id FROM (SELECT {qn(Follow._meta.get_field('followee').column)} AS id FROM {follow} "
-            f"WHERE {qn(Follow._meta.get_field('follower').column)} = %s{me}) AS k "
-            f"CROSS JOIN LATERAL (SELECT {qn('id')} AS latest FROM {post} WHERE {owner} = k.id{roots} "
-            f"ORDER BY {qn('id')} DESC LIMIT 1) AS p ORDER BY p.latest DESC LIMIT %s"
-        )
-        params = (user_id, user_id, limit) if include_self else (user_id, limit)
         with connection.cursor() as cursor:
-            cursor.execute(sql, params)
+            cursor.execute(*latest_posting_followees_sql(user_id, include_self=include_self, roots_only=roots_only, limit=limit))
             return [row[0] for row in cursor.fetchall()]
     wanted = Q(pk__in=Follow.objects.filter(follower_id=user_id).values("followee_id"))
     if include_self:

@@ -132,13 +132,13 @@ def test_the_endpoints_answer_the_reference_json(community):
 
 # Per request: the session (1 without Redis; cached with it) and the auth record (1,
 # 0 when cached), then one statement for a list or one post; by-followees reads its
-# active followees first.
+# active followees in the same statement on PostgreSQL, first elsewhere.
 @pytest.mark.parametrize(
     "path, reads",
     [
         ("/api/posts?limit=20", 1),
         ("/api/posts?limit=20&focusUserId={focus}", 1),
-        ("/api/posts/by-followees?userId={user}&limit=20", 2),
+        ("/api/posts/by-followees?userId={user}&limit=20", None),
         ("/api/posts/{post}", 1),
         ("/api/posts/{post}?focusUserId={focus}", 1),
     ],
@@ -150,6 +150,8 @@ def test_hot_reads_cost_pinned_queries(community, settings, path, reads, ttl, au
     users, posts = community
     client = login_client(users[0])
     path = path.format(focus=users[2].hex_id, user=users[4].hex_id, post=posts[10].hex_id)
+    if reads is None:
+        reads = 1 if connection.vendor == "postgresql" else 2
     assert client.get(path).status_code == 200  # fills the cached record, if any
     with CaptureQueriesContext(connection) as queries:
         assert client.get(path).status_code == 200
