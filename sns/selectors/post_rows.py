@@ -121,20 +121,30 @@ def _prepared_cursor():
         # Django connects with preparation off (None), which refuses even an explicit
         # prepare=True; a threshold never reached prepares only what asks for it.
         database.prepare_threshold = 2**31 - 1
+    prepared, logged = _prepared_cursor_classes()
     with connection.wrap_database_errors:
-        raw = _prepared_cursor_class()(database)
-    return connection._prepare_cursor(raw)
+        raw = prepared(database)
+    connection.validate_thread_sharing()
+    return logged(raw, connection) if connection.queries_logged else connection.make_cursor(raw)
 
 
 @lru_cache(maxsize=1)
-def _prepared_cursor_class():
-    from django.db.backends.postgresql.base import ServerBindingCursor
+def _prepared_cursor_classes():
+    from django.db.backends.postgresql.base import CursorDebugWrapper, ServerBindingCursor
 
     class PreparedCursor(ServerBindingCursor):
         def execute(self, query, params=None, *, prepare=None, binary=None):
             return super().execute(query, params, prepare=True, binary=binary)
 
-    return PreparedCursor
+    class LoggedCursor(CursorDebugWrapper):
+        """Logs the statement with its parameters filled in, as Django logs its own
+        (for a prepared statement it would otherwise log nothing)."""
+
+        def execute(self, sql, params=None):
+            with self.debug_sql(self.db.ops.compose_sql(sql, params)):
+                return self._execute_with_wrappers(sql, params, many=False, executor=self._execute)
+
+    return PreparedCursor, LoggedCursor
 
 
 def _sqlite_types(row: tuple) -> tuple:
