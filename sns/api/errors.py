@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 
 from django.http import Http404, JsonResponse
+from django.views.decorators.csrf import csrf_exempt
 from rest_framework import exceptions
 from rest_framework.response import Response
 
@@ -45,7 +46,10 @@ def _flatten(detail) -> str:
     return str(detail)
 
 
+@csrf_exempt
 def api_not_found(request, *args, **kwargs):
     """Any path under /api/ that names no route: a JSON 404 like every other API error,
-    not the site's HTML page (a client parses the body)."""
+    not the site's HTML page (a client parses the body). Exempt from the pages' CSRF
+    check, as the API's views are (sns/api/authentication.py): a logged-in DELETE to an
+    unknown path got Django's HTML 403 page instead."""
     return JsonResponse({"error": "not found"}, status=404)
