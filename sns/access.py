@@ -35,9 +35,15 @@ def owner_refuses(owner: User, viewer_id: int, *, blocks: bool, follows_back: bo
     does `owner` follow the viewer): an explicit block, or the owner's blockStrangers
     with no follow back. Nobody refuses themselves. The same rule as a filter is part
     of the visibility rule (sns/selectors/visibility.py)."""
-    if owner.id == viewer_id:
+    return owner_refuses_facts(owner.id, owner.block_strangers, viewer_id, blocks=blocks, follows_back=follows_back)
+
+
+def owner_refuses_facts(owner_id: int, block_strangers: bool, viewer_id: int, *, blocks, follows_back) -> bool:
+    """`owner_refuses` over plain facts, for reads that return rows, not users
+    (sns/selectors/post_rows.py)."""
+    if owner_id == viewer_id:
         return False
-    return bool(blocks) or bool(owner.block_strangers and not follows_back)
+    return bool(blocks) or bool(block_strangers and not follows_back)
 
 
 def is_blocked_annotated(row, owner: User, actor: User) -> bool:

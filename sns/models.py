@@ -41,6 +41,14 @@ class UserManager(BaseUserManager):
         return self.create_user(email, password, **fields)
 
 
+def session_auth_hash(password: str, is_admin: bool, is_frozen: bool, *, secret=None) -> str:
+    """The hash every session of a user carries; folding the admin and frozen flags in
+    means that changing either ends every session of the user, as the original does."""
+    return salted_hmac(
+        "sns.User.session", f"{password}|{is_admin}|{is_frozen}", secret=secret, algorithm="sha256"
+    ).hexdigest()
+
+
 class User(IdDated, AbstractBaseUser):
     id = models.BigIntegerField(primary_key=True, default=new_id, editable=False)
     email = models.EmailField(max_length=100, unique=True)
@@ -103,14 +111,17 @@ class User(IdDated, AbstractBaseUser):
         return self.is_admin
 
     def _get_session_auth_hash(self, secret=None):
-        # Sessions carry this hash; folding the admin and frozen flags in means that
-        # changing either ends every session of the user, as the original does.
-        return salted_hmac(
-            "sns.User.session",
-            f"{self.password}|{self.is_admin}|{self.is_frozen}",
-            secret=secret,
-            algorithm="sha256",
-        ).hexdigest()
+        return session_auth_hash(self.password, self.is_admin, self.is_frozen, secret=secret)
+
+    def refresh_from_db(self, using=None, fields=None, from_queryset=None):
+        # A session's user is built from the session record with most columns deferred
+        # (sns/session_auth.py); the first deferred column a view reads loads all the
+        # others in the same statement, not one statement per column.
+        if fields is not None and getattr(self, "load_rest_together", False):
+            deferred = self.get_deferred_fields()
+            if deferred and set(fields) <= deferred:
+                fields = sorted(deferred)
+        super().refresh_from_db(using=using, fields=fields, from_queryset=from_queryset)
 
     def has_perm(self, perm, obj=None) -> bool:
         return self.is_admin

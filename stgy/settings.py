@@ -67,7 +67,7 @@ MIDDLEWARE = [
     "sns.sessions.SlidingSessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
-    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "sns.session_auth.SessionAuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "sns.input_limits.InputLimitsMiddleware",
@@ -173,6 +173,10 @@ WHITENOISE_AUTOREFRESH = DEBUG
 
 # --- Redis: cache, broker, throttles. Absent -> in-process everything. ---
 REDIS_URL = env.str("REDIS_URL", default="")
+# Seconds a user's auth record (session hash, admin, frozen, locale) is kept in the
+# shared cache (sns/session_auth.py); 0 reads it from the database on every request,
+# the default without Redis, whose stand-in cache is per process.
+STGY_AUTH_RECORD_TTL = _num("STGY_AUTH_RECORD_TTL", 300 if REDIS_URL else 0)
 # Seconds to wait for Redis before a cache call or a task publish gives up, and how long
 # a process then leaves it alone: the site keeps serving without Redis (stgy/cache.py,
 # agents/runner.py, docs/operations.md).
@@ -255,7 +259,8 @@ REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": ["sns.api.authentication.SessionCookieAuthentication"],
     "DEFAULT_PERMISSION_CLASSES": ["sns.api.permissions.LoginRequired"],
     "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
-    "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
+    # DRF's JSON bytes, made by orjson where that gives the same bytes (sns/api/renderers.py).
+    "DEFAULT_RENDERER_CLASSES": ["sns.api.renderers.FastJSONRenderer"],
     "EXCEPTION_HANDLER": "sns.api.errors.api_exception_handler",
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "UNAUTHENTICATED_USER": None,

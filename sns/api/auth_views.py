@@ -3,11 +3,6 @@
 from __future__ import annotations
 
 from django.conf import settings
-from django.contrib.auth import authenticate, login, logout
-from django.contrib.sessions.backends.base import SessionBase
-from django.core.cache import cache
-from django.utils import timezone
-from django.utils.module_loading import import_string
 from drf_spectacular.utils import extend_schema, extend_schema_serializer
 from rest_framework import serializers
 from rest_framework.response import Response
@@ -15,16 +10,15 @@ from rest_framework.settings import api_settings
 from rest_framework.throttling import ScopedRateThrottle
 from rest_framework.views import APIView
 
-from sns import auth_backend
 from sns.access import access_admin
-from sns.errors import InvalidInput, LoginRequired, NotFound
+from sns.errors import InvalidInput, LoginRequired
 from sns.ids import parse_id
-from sns.models import User
+from sns.services.sessions import session_login, session_logout, session_switch_user
 
 from . import schema, shapes
 from .params import BodySerializer
 from .permissions import Public
-from .presenters import iso, session_info
+from .presenters import session_info
 
 
 class LoginThrottle(ScopedRateThrottle):
@@ -61,15 +55,12 @@ class AuthView(APIView):
     def post(self, request):
         data = self.InputSerializer(data=request.data if isinstance(request.data, dict) else {})
         data.is_valid(raise_exception=True)
-        email = (data.validated_data.get("email") or "").strip().lower()
+        email = (data.validated_data.get("email") or "").strip()
         password = data.validated_data.get("password") or ""
         if not email or not password:
             raise InvalidInput("email and password are needed")
-        user = authenticate(request._request, email=email, password=password)
-        if user is None:
+        if session_login(request._request, email=email, password=password) is None:
             raise LoginRequired("authentication failed")
-        login(request._request, user)
-        request._request.session["logged_in_at"] = iso(timezone.now())
         return Response({"sessionId": request._request.session.session_key})
 
     @extend_schema(responses={200: shapes.Session, **schema.errors(401)})
@@ -82,7 +73,7 @@ class AuthView(APIView):
 
     @extend_schema(responses={200: shapes.OK})
     def delete(self, request):
-        logout(request._request)
+        session_logout(request._request)
         return Response({"result": "ok"})
 
 
@@ -108,26 +99,5 @@ class SwitchUserView(APIView):
         raw = (data.validated_data.get("id") or "").strip()
         if not raw:
             raise InvalidInput("id is required")
-        target = User.objects.filter(pk=parse_id(raw)).first()
-        if target is None:
-            raise NotFound("user not found")
-        store_class = import_string(settings.SESSION_ENGINE + ".SessionStore")
-        # Switched sessions are not piled up (docs/differences.md item 10): a new switch of
-        # the same admin to the same user ends the previous switched session.
-        remembered = f"switched-session:{user.pk}:{target.pk}"
-        previous = cache.get(remembered)
-        if previous:
-            store_class(session_key=previous).delete()
-        store: SessionBase = store_class()
-        # Same keys django.contrib.auth.login() writes. The admin's session is left as
-        # it is, still valid; the new one becomes this request's session, so the session
-        # middleware saves it and sets its cookie (with the configured attributes)
-        # instead of re-sending the admin's.
-        store["_auth_user_id"] = str(target.pk)
-        store["_auth_user_backend"] = auth_backend.PATH
-        store["_auth_user_hash"] = target.get_session_auth_hash()
-        store["logged_in_at"] = iso(timezone.now())
-        store.create()
-        cache.set(remembered, store.session_key, settings.SESSION_COOKIE_AGE)
-        request._request.session = store
-        return Response({"sessionId": store.session_key})
+        key = session_switch_user(request._request, user, parse_id(raw))
+        return Response({"sessionId": key})

@@ -12,6 +12,7 @@ from rest_framework.views import APIView
 from sns import selectors, services
 from sns.access import access_admin
 from sns.ids import parse_id
+from sns.selectors import post_rows
 
 from . import schema, shapes
 from .params import (
@@ -28,15 +29,15 @@ from .params import (
     page_params,
     required_id,
 )
-from .presenters import post_detail_json, post_json, post_lite_json, user_json
+from .post_rows import post_row_detail_json, post_row_json
+from .presenters import post_json, post_lite_json, user_json
 
 OK = {"result": "ok"}
 
 
 def _detail(post_id: int, focus: int | None = None, viewer=None) -> dict:
     """A post as PostDetail; with a `viewer`, a post hidden from them is not found."""
-    post = selectors.post_get(post_id, focus_user_id=focus, with_neighbours=True, viewer=viewer)
-    return post_detail_json(post, *selectors.post_neighbours(post), focus_user_id=focus)
+    return post_row_detail_json(post_rows.post_row_get(post_id, focus_user_id=focus, viewer=viewer), focus)
 
 
 def _reply_to_filter(request):
@@ -84,7 +85,7 @@ class PostsView(APIView):
         if text:
             access_admin(request.user)
         focus = optional_id(request, "focusUserId")
-        posts = selectors.posts_list(
+        rows = post_rows.post_rows_list(
             page=page,
             after=cursor(request, page),
             owned_by=optional_id(request, "ownedBy"),
@@ -94,7 +95,7 @@ class PostsView(APIView):
             focus_user_id=focus,
             viewer=request.user,
         )
-        return Response([post_json(p, focus) for p in posts])
+        return Response([post_row_json(row, focus) for row in rows])
 
     @extend_schema(request=PostCreateInput, responses={201: shapes.PostDetail})
     def post(self, request):
@@ -133,7 +134,7 @@ class PostsByFolloweesView(APIView):
     )
     def get(self, request):
         focus = optional_id(request, "focusUserId")
-        posts = selectors.posts_by_followees(
+        rows = post_rows.post_rows_by_followees(
             user_id=required_id(request, "userId"),
             page=page_params(request),
             include_self=flag(request, "includeSelf", False),
@@ -142,7 +143,7 @@ class PostsByFolloweesView(APIView):
             focus_user_id=focus,
             viewer=request.user,
         )
-        return Response([post_json(p, focus) for p in posts])
+        return Response([post_row_json(row, focus) for row in rows])
 
 
 class PostsLikedView(APIView):

@@ -2,19 +2,10 @@
 
 from __future__ import annotations
 
-from datetime import datetime, timezone
-
 from sns.ids import id_to_hex
+from sns.isotime import iso  # noqa: F401  (re-exported: the presenters' callers import it from here)
 from sns.privacy import can_see_private, mask_email, masked_personality
 from sns.selectors import notification_public_payload, post_is_blocking_focus
-
-
-def iso(moment: datetime | None) -> str | None:
-    """ISO-8601 in UTC with milliseconds and `Z`, as the original prints timestamps."""
-    if moment is None:
-        return None
-    utc = moment.astimezone(timezone.utc)
-    return utc.strftime("%Y-%m-%dT%H:%M:%S.") + f"{utc.microsecond // 1000:03d}Z"
 
 
 def user_lite_json(user) -> dict:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from django.contrib.auth import update_session_auth_hash
 from drf_spectacular.utils import extend_schema, extend_schema_field, extend_schema_serializer
 from rest_framework import serializers, status
 from rest_framework.response import Response
@@ -11,6 +10,7 @@ from rest_framework.views import APIView
 from sns import selectors, services
 from sns.access import access_admin
 from sns.ids import parse_id
+from sns.services.sessions import session_password_change
 
 from . import schema, shapes
 from .params import (
@@ -138,12 +138,8 @@ class UserPasswordView(APIView):
 
     @extend_schema(request=InputSerializer, responses=shapes.OK)
     def put(self, request, user_id):
-        target_id = parse_id(user_id)
-        services.user_set_password(request.user, target_id, body(request, self.InputSerializer)["password"])
-        if target_id == request.user.id:
-            # A new password changes the session hash; keep the caller's own session.
-            request.user.refresh_from_db(fields=["password"])
-            update_session_auth_hash(request._request, request.user)
+        password = body(request, self.InputSerializer)["password"]
+        session_password_change(request._request, request.user, parse_id(user_id), password)
         return Response(OK)
 
 

@@ -29,16 +29,36 @@ def newest_posts_q(
     if not keys or n <= 0:
         return Q(pk__in=[])
     if connection.vendor == "postgresql":
+        return Q(pk__in=RawSQL(*newest_posts_sql(field, keys, n, roots_only=roots_only, top=top, descending=descending)))
+    return Q(pk__in=_newest_ranked(field, keys, n, roots_only=roots_only).values("id"))
+
+
+def newest_posts_sql(
+    field: str, keys, n: int, *, roots_only: bool = False, top: int | None = None, descending: bool = True
+) -> tuple[str, tuple]:
+    """newest_posts_q's subquery as SQL and parameters, for the lean reads
+    (sns/selectors/post_rows.py); `keys` must not be empty. On PostgreSQL `keys` may
+    also be a statement (SQL, parameters) of one column giving the keys, so that they
+    are read in the same round trip."""
+    if isinstance(keys, tuple) and len(keys) == 2 and isinstance(keys[0], str):
+        sql, params = _newest_sql(field, f"({keys[0]}) AS k(key)", tuple(keys[1]), n, roots_only=roots_only)
+    else:
+        keys = list(dict.fromkeys(int(k) for k in keys if k is not None))
+        if connection.vendor != "postgresql":
+            return _newest_ranked(field, keys, n, roots_only=roots_only).values("id").query.sql_with_params()
         sql, params = _newest_sql(field, "unnest(%s::bigint[]) AS k(key)", (keys,), n, roots_only=roots_only)
-        if top is not None:
-            sql += f" ORDER BY p.id {'DESC' if descending else 'ASC'} LIMIT %s"
-            params += (int(top),)
-        return Q(pk__in=RawSQL(sql, params))
+    if top is not None:
+        sql += f" ORDER BY p.id {'DESC' if descending else 'ASC'} LIMIT %s"
+        params += (int(top),)
+    return sql, params
+
+
+def _newest_ranked(field: str, keys: list[int], n: int, *, roots_only: bool):
+    """Elsewhere than PostgreSQL: the `n` newest posts of each key, by a window function."""
     qs = Post.objects.filter(**{f"{field}__in": keys})
     if roots_only:
         qs = qs.filter(reply_to__isnull=True)
-    ranked = qs.annotate(rank=Window(RowNumber(), partition_by=[field], order_by=["-id"])).filter(rank__lte=n)
-    return Q(pk__in=ranked.values("id"))
+    return qs.annotate(rank=Window(RowNumber(), partition_by=[field], order_by=["-id"])).filter(rank__lte=n)
 
 
 def _newest_sql(field: str, keys_from: str, key_params: tuple, n: int, *, roots_only: bool) -> tuple[str, tuple]:
@@ -69,7 +89,7 @@ def posts_by_followees(
     contribute their `min(limit, limit_per_user ?? limit)` newest posts; that union is
     ordered by id, then `offset`/`limit` apply. Root posts only unless `include_replies`.
     With a `viewer`, followees hidden from them take no place and their posts none."""
-    followees = _posting_followees(
+    followees = posting_followees(
         user_id, include_self=include_self, roots_only=not include_replies, limit=page.limit, viewer=viewer
     )
     active = _run(followees) if connection.vendor == "postgresql" else list(followees)
@@ -86,7 +106,7 @@ def posts_by_followees(
     return page_slice(qs.order_by(id_order(page)), page)
 
 
-def _posting_followees(user_id: int, *, include_self: bool, roots_only: bool, limit: int, viewer=None):
+def posting_followees(user_id: int, *, include_self: bool, roots_only: bool, limit: int, viewer=None):
     """The followees of `user_id` (and the user, if `include_self`) with a post, the
     `limit` with the newest latest post first, those hidden from `viewer` left out. On
     PostgreSQL an (sql, params) pair that reads one entry of the (owner, id) index per
@@ -165,7 +185,7 @@ def timeline_rows(user_id: int, *, limit: int, per_followee: int, viewer=None) -
     per_user = min(limit, per_followee)
     if per_user <= 0:
         return [], list(latest)
-    followees = _posting_followees(user_id, include_self=False, roots_only=False, limit=limit, viewer=viewer)
+    followees = posting_followees(user_id, include_self=False, roots_only=False, limit=limit, viewer=viewer)
     if connection.vendor == "postgresql":
         # The followees' newest posts straight from the followee statement, nested: no
         # round trip for the followee list.

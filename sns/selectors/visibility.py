@@ -58,36 +58,43 @@ class _Viewable(Expression):
 
     def as_sql(self, compiler, connection_):
         owner, owner_params = compiler.compile(self.owner_id)
-        sql = _names()
-        frozen = f"EXISTS (SELECT 1 FROM {sql.user} vu WHERE vu.{sql.user_id} = {owner} AND vu.{sql.frozen})"
-        if self.kind == "anonymous":
-            return f"NOT {frozen}", [*owner_params]
-        # The viewer's own choices: a block, a mute, a muted word in the post.
-        mine = (
-            f"EXISTS (SELECT 1 FROM {sql.block} vb WHERE vb.{sql.blocker} = %s AND vb.{sql.blockee} = {owner}) "
-            f"OR EXISTS (SELECT 1 FROM {sql.mute} vm WHERE vm.{sql.mute_user} = %s AND vm.{sql.mute_target} = {owner})"
-        )
-        params = [*owner_params, self.viewer_id, self.viewer_id, *owner_params, self.viewer_id, *owner_params]
+        content = content_params = None
         if self.content is not None:
             content, content_params = compiler.compile(self.content)
-            mine += (
-                f" OR EXISTS (SELECT 1 FROM {sql.word} vw WHERE vw.{sql.word_user} = %s "
-                f"AND {sql.position}(LOWER({content}), vw.{sql.word_text}) > 0)"
-            )
-            params += [self.viewer_id, *content_params]
-        mine = f"({mine})"
-        if self.kind == "admin":
-            return f"({owner} = %s OR NOT {mine})", params
-        theirs = f"EXISTS (SELECT 1 FROM {sql.block} vr WHERE vr.{sql.blocker} = {owner} AND vr.{sql.blockee} = %s)"
-        # One look at the owner's row for both of its flags; the follow back only when
-        # the owner blocks strangers.
-        owner_row = (
-            f"EXISTS (SELECT 1 FROM {sql.user} vu WHERE vu.{sql.user_id} = {owner} AND (vu.{sql.frozen} OR "
-            f"(vu.{sql.strangers} AND NOT EXISTS (SELECT 1 FROM {sql.follow} vf "
-            f"WHERE vf.{sql.follower} = vu.{sql.user_id} AND vf.{sql.followee} = %s))))"
+        return _rule_sql(owner, [*owner_params], content, content_params, self.viewer_id, self.kind)
+
+
+def _rule_sql(owner: str, owner_params: list, content, content_params, viewer_id, kind: str) -> tuple[str, list]:
+    """The rule as SQL over the SQL of the owner's id (and of the post's content, or None)."""
+    sql = _names()
+    frozen = f"EXISTS (SELECT 1 FROM {sql.user} vu WHERE vu.{sql.user_id} = {owner} AND vu.{sql.frozen})"
+    if kind == "anonymous":
+        return f"NOT {frozen}", [*owner_params]
+    # The viewer's own choices: a block, a mute, a muted word in the post.
+    mine = (
+        f"EXISTS (SELECT 1 FROM {sql.block} vb WHERE vb.{sql.blocker} = %s AND vb.{sql.blockee} = {owner}) "
+        f"OR EXISTS (SELECT 1 FROM {sql.mute} vm WHERE vm.{sql.mute_user} = %s AND vm.{sql.mute_target} = {owner})"
+    )
+    params = [*owner_params, viewer_id, viewer_id, *owner_params, viewer_id, *owner_params]
+    if content is not None:
+        mine += (
+            f" OR EXISTS (SELECT 1 FROM {sql.word} vw WHERE vw.{sql.word_user} = %s "
+            f"AND {sql.position}(LOWER({content}), vw.{sql.word_text}) > 0)"
         )
-        params += [*owner_params, self.viewer_id, *owner_params, self.viewer_id]
-        return f"({owner} = %s OR NOT ({mine} OR {theirs} OR {owner_row}))", params
+        params += [viewer_id, *content_params]
+    mine = f"({mine})"
+    if kind == "admin":
+        return f"({owner} = %s OR NOT {mine})", params
+    theirs = f"EXISTS (SELECT 1 FROM {sql.block} vr WHERE vr.{sql.blocker} = {owner} AND vr.{sql.blockee} = %s)"
+    # One look at the owner's row for both of its flags; the follow back only when
+    # the owner blocks strangers.
+    owner_row = (
+        f"EXISTS (SELECT 1 FROM {sql.user} vu WHERE vu.{sql.user_id} = {owner} AND (vu.{sql.frozen} OR "
+        f"(vu.{sql.strangers} AND NOT EXISTS (SELECT 1 FROM {sql.follow} vf "
+        f"WHERE vf.{sql.follower} = vu.{sql.user_id} AND vf.{sql.followee} = %s))))"
+    )
+    params += [*owner_params, viewer_id, *owner_params, viewer_id]
+    return f"({owner} = %s OR NOT ({mine} OR {theirs} OR {owner_row}))", params
 
 
 @dataclass(frozen=True)
@@ -137,6 +144,15 @@ def viewable_q(viewer, owner: str = "owner") -> Q:
     if viewer is None or not viewer.is_authenticated:
         return Q(_Viewable(owner_id, None, None, "anonymous"))
     return Q(_Viewable(owner_id, content, viewer.id, "admin" if viewer.is_admin else "person"))
+
+
+def viewable_sql(viewer, owner: str, content: str | None = None) -> tuple[str, list]:
+    """The rule as a condition in hand-written SQL (the lean reads of
+    sns/selectors/post_rows.py): `owner` and `content` are the SQL of the row's owner id
+    and, for a post, its content."""
+    if viewer is None or not viewer.is_authenticated:
+        return _rule_sql(owner, [], None, [], None, "anonymous")
+    return _rule_sql(owner, [], content, [], viewer.id, "admin" if viewer.is_admin else "person")
 
 
 def viewable_flag(viewer, owner: str = "owner") -> ExpressionWrapper:

@@ -5,6 +5,7 @@ from .notifications import notification_mark, notification_mark_all, notificatio
 from .posts import post_create, post_delete, post_update
 from .shares import bookmark_add, bookmark_remove, quote_create, repost_add, repost_remove
 from .social import block_add, block_remove, follow_add, follow_remove, follows_add, like_add, like_remove, likes_add
+from .sessions import session_login, session_logout, session_password_change, session_switch_user
 from .users import user_create, user_delete, user_set_password, user_update
 
 __all__ = [
@@ -28,6 +29,10 @@ __all__ = [
     "post_create",
     "post_delete",
     "post_update",
+    "session_login",
+    "session_logout",
+    "session_password_change",
+    "session_switch_user",
     "user_create",
     "user_delete",
     "user_set_password",

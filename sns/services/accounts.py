@@ -24,6 +24,7 @@ from ..access import access_user_self_or_admin, access_writable
 from ..errors import InvalidInput
 from ..models import User
 from ..models_accounts import EmailVerification, VerificationPurpose
+from ..session_auth import auth_record_forget
 from ..text import normalize_locale, normalize_timezone
 from . import verification
 from .users import _clean_email, _clean_password, user_create_verified
@@ -224,5 +225,6 @@ def password_reset_verify(*, email, reset_password_id, web_code, mail_code, new_
         user.updated_at = timezone.now()
         # A new password changes the session hash: every session of the account ends.
         user.save(update_fields=["password", "updated_at"])
+        auth_record_forget(user.id)
         row.delete()
     return user

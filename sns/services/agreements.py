@@ -10,6 +10,7 @@ from django.db import transaction
 from sns.access import access_admin
 from sns.errors import InvalidInput, NotFound, NotLatest
 from sns.models import AgreementTerm, User
+from sns.session_auth import auth_record_forget, latest_term_forget
 from sns.text import normalize_locale
 from sns.textguard import refuse_invalid
 
@@ -57,6 +58,7 @@ def agreement_term_put(actor: User, term_id: int, contents) -> AgreementTerm:
     term, _created = AgreementTerm.objects.update_or_create(
         pk=term_id, defaults={"contents": json.dumps(cleaned, ensure_ascii=False)}
     )
+    latest_term_forget()
     return term
 
 
@@ -66,6 +68,7 @@ def agreement_term_delete(actor: User, term_id: int) -> None:
     deleted, _ = AgreementTerm.objects.filter(pk=term_id).delete()
     if not deleted:
         raise NotFound("not found")
+    latest_term_forget()
 
 
 @transaction.atomic
@@ -75,6 +78,7 @@ def agreement_accept(actor: User, term_id: int) -> None:
     if latest is None or latest != term_id:
         raise NotLatest("agreement term is not latest")
     User.objects.filter(pk=actor.pk).update(agreement_term_id=term_id)
+    auth_record_forget(actor.pk)
     actor.agreement_term_id = term_id
     if hasattr(actor, "latest_agreement_term_id"):
         actor.latest_agreement_term_id = latest

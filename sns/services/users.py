@@ -15,6 +15,7 @@ from ..access import access_admin, access_user_self_or_admin, access_writable
 from ..errors import Conflict, Forbidden, InvalidInput
 from ..mdtree import make_snippet
 from ..passwords import NotBlankValidator
+from ..session_auth import auth_record_forget
 from ..models import AiTier, Follow, Like, Post, User
 from ..text import normalize_locale, normalize_timezone
 from ..textguard import checked_text, refuse_invalid, strip_invisible
@@ -210,8 +211,9 @@ def user_update(
     throttle.throttle_check(actor, throttle.USER_UPDATES, size=size)
     user.updated_at = timezone.now()
     # Changing isAdmin or isFrozen changes the session hash (User._get_session_auth_hash),
-    # which ends every session of that user.
+    # which ends every session of that user; the locale is in the auth record too.
     user.save()
+    auth_record_forget(user.id)
     return user
 
 
@@ -221,6 +223,7 @@ def user_set_password(actor: User, user_id: int, password) -> None:
     user.set_password(_clean_password(password, user, self_service=not actor.is_admin))
     user.updated_at = timezone.now()
     user.save(update_fields=["password", "updated_at"])
+    auth_record_forget(user.id)
 
 
 def user_delete(actor: User, user_id: int) -> None:
@@ -239,7 +242,9 @@ def user_delete(actor: User, user_id: int) -> None:
         for parent_id in parents:
             Post.objects.filter(pk=parent_id, reply_count__gt=0).update(reply_count=F("reply_count") - 1)
         user_hex = user.hex_id
+        user_id = user.id
         user.delete()
+        auth_record_forget(user_id)
         # Their stored images and avatar go too, once the rows are gone (docs/media.md §4).
         from .media import media_delete_all
 

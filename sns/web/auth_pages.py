@@ -4,14 +4,13 @@ account_pages.py's)."""
 from __future__ import annotations
 
 from django.contrib import messages
-from django.contrib.auth import authenticate, login, logout, update_session_auth_hash
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods, require_POST
 from rest_framework.throttling import ScopedRateThrottle
 
-from sns import services
 from sns.selectors import agreements as selectors_agreements
 from sns.errors import InvalidInput, Throttled
+from sns.services.sessions import session_login, session_logout, session_password_change
 
 from .forms import LoginForm, PasswordForm
 from .pageview import bound_form, page, safe_next
@@ -45,15 +44,10 @@ def login_page(request):
     if request.method == "POST" and form.is_valid():
         if not _login_allowed(request):
             raise Throttled("too many login attempts; wait a minute")
-        user = authenticate(
-            request,
-            email=form.cleaned_data["email"].strip().lower(),
-            password=form.cleaned_data["password"],
-        )
-        if user is None:
+        email, password = form.cleaned_data["email"], form.cleaned_data["password"]
+        if session_login(request, email=email, password=password) is None:
             # Not LoginRequired (401): that one would send the person back here silently.
             raise InvalidInput("The email or the password is not correct.", field="password")
-        login(request, user)
         return redirect(safe_next(request) or "web:home")
     return render(request, "auth/login.html", {"form": form, "next": safe_next(request) or ""})
 
@@ -61,7 +55,7 @@ def login_page(request):
 @require_POST
 @page(public=True)
 def logout_page(request):
-    logout(request)
+    session_logout(request)
     return redirect("web:login")
 
 
@@ -70,9 +64,7 @@ def logout_page(request):
 def password_change(request):
     form = bound_form(request, PasswordForm, user=request.user)
     if request.method == "POST" and form.is_valid():
-        services.user_set_password(request.user, request.user.id, form.cleaned_data["new_password"])
-        request.user.refresh_from_db()
-        update_session_auth_hash(request, request.user)
+        session_password_change(request, request.user, request.user.id, form.cleaned_data["new_password"])
         messages.success(request, "Your password has been changed.")
         return redirect("web:settings")
     return render(request, "auth/password.html", {"form": form})

@@ -32,10 +32,13 @@ def messages_of(response) -> list[str]:
 
 
 @pytest.fixture
-def page_queries(monkeypatch):
+def page_queries(monkeypatch, settings):
     """`page_queries(client, url)`: the SQL a page runs, for N+1 checks. Session
     bookkeeping and the recommender (an optional extra with its own cache) are left
-    out, so the count is the page's own and does not depend on what a cache holds."""
+    out, so the count is the page's own and does not depend on what a cache holds;
+    the session's auth record is read from the database on every request for the same
+    reason (sns/session_auth.py)."""
+    settings.STGY_AUTH_RECORD_TTL = 0
     monkeypatch.setattr(agents.recommend, "recommended_posts_for_user", lambda user, **kw: [])
     monkeypatch.setattr(agents.recommend, "user_recommended_ids", lambda user_id: [])
     monkeypatch.setattr(agents.recommend, "user_recommended_ids_cached", lambda user_id: [])

@@ -1,0 +1,176 @@
+"""bench/hot_reads: the Python CPU of one hot API read, whole and by part.
+
+In one process, on the benchmark database with production settings (DEBUG off, Redis
+for cache and sessions), each hot read is requested N times through the WSGI
+application gunicorn serves (every middleware, DRF, the view, the renderer — all but
+gunicorn's own HTTP parsing), logged in as the same kind of user bench/web uses. The process's own CPU
+time per request is the figure the issue's target (≤ 1.0 ms) is about: waiting for
+PostgreSQL or Redis is not counted. Then the parts are timed alone, the same N times:
+
+* auth — the session read and the session's user (what every request pays);
+* read — the selector call that fetches the rows;
+* present — rows to the JSON-ready dicts;
+* render — the dicts to bytes (the renderer DRF is configured with);
+* rest — whole minus those: middleware, URL resolution, DRF's request/response.
+
+    python -m bench.hot_reads --db stgy_bench_speed_web20k --requests 2000
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import json
+import statistics
+import time
+
+from .common import django_setup, redis_flush, write_json
+from .web import BENCH_PASSWORD, pick_inputs
+
+
+def _call(application, method: str, path: str, cookie: str | None, body: bytes = b"") -> tuple[str, list, bytes]:
+    """One request through the WSGI application, with the environ a server would give."""
+    target, _, query = path.partition("?")
+    environ = {
+        "REQUEST_METHOD": method, "PATH_INFO": target, "QUERY_STRING": query, "SCRIPT_NAME": "",
+        "SERVER_NAME": "127.0.0.1", "SERVER_PORT": "8000", "SERVER_PROTOCOL": "HTTP/1.1",
+        "REMOTE_ADDR": "127.0.0.1", "HTTP_HOST": "127.0.0.1", "wsgi.url_scheme": "http",
+        "wsgi.input": io.BytesIO(body), "wsgi.errors": io.StringIO(), "wsgi.multithread": False,
+        "wsgi.multiprocess": True, "wsgi.run_once": False, "wsgi.version": (1, 0),
+        "CONTENT_LENGTH": str(len(body)), "CONTENT_TYPE": "application/json" if body else "",
+    }
+    if cookie:
+        environ["HTTP_COOKIE"] = cookie
+    started: list = []
+    chunks = application(environ, lambda status, headers, exc_info=None: started.extend([status, headers]))
+    try:
+        payload = b"".join(chunks)
+    finally:
+        if hasattr(chunks, "close"):
+            chunks.close()
+    return started[0], started[1], payload
+
+
+def _cpu_ms_per_call(fn, n: int) -> float:
+    fn()  # warm: first-call work (imports, prepared plans) is not the steady state
+    started = time.process_time()
+    for _ in range(n):
+        fn()
+    return (time.process_time() - started) * 1000 / n
+
+
+def main(argv: list[str] | None = None) -> dict:
+    parser = argparse.ArgumentParser(description="Python CPU per hot read, whole and by part")
+    parser.add_argument("--db", required=True)
+    parser.add_argument("--requests", type=int, default=2000)
+    parser.add_argument("--rounds", type=int, default=3, help="the median of this many rounds is printed")
+    parser.add_argument("--seed", type=int, default=3)
+    parser.add_argument("--json")
+    args = parser.parse_args(argv)
+
+    inputs = pick_inputs(args.db, args.seed)
+    redis_flush()
+    django_setup(args.db, ALLOWED_HOSTS="127.0.0.1", CONN_MAX_AGE="60")
+
+    from django.conf import settings
+    from django.contrib.sessions.backends.base import SessionBase
+    from django.core.wsgi import get_wsgi_application
+    from django.utils.module_loading import import_string
+    from rest_framework.settings import api_settings
+
+    from sns import selectors
+    from sns.ids import parse_id
+
+    try:  # the tree being measured may predate the lean reads: then time what it has
+        from sns.api.post_rows import post_row_detail_json, post_row_json
+        from sns.selectors import post_rows
+        from sns.session_auth import session_user
+    except ImportError:
+        post_rows = None
+        from django.contrib.auth import get_user as session_user
+
+        from sns.api.presenters import post_detail_json, post_json
+
+    application = get_wsgi_application()
+    status, headers, body = _call(application, "POST", "/api/auth", None,
+                                  json.dumps({"email": inputs["email"], "password": BENCH_PASSWORD}).encode())
+    assert status.startswith("200"), body
+    key = json.loads(body)["sessionId"]
+    cookie = f"{settings.SESSION_COOKIE_NAME}={key}"
+
+    def get(path: str) -> str:
+        return _call(application, "GET", path, cookie)[0]
+    store_class = import_string(settings.SESSION_ENGINE + ".SessionStore")
+    renderer = api_settings.DEFAULT_RENDERER_CLASSES[0]()
+    post_ids = [parse_id(p) for p in inputs["posts"][:200]]
+    users = [parse_id(u) for u in inputs["users"][:200]]
+    page = selectors.Page(limit=20)
+    counter = {"i": 0}
+
+    def pick(items):
+        counter["i"] += 1
+        return items[counter["i"] % len(items)]
+
+    class _Request:
+        def __init__(self):
+            self.session: SessionBase = store_class(session_key=key)
+
+    def auth():
+        user = session_user(_Request())
+        assert user.is_authenticated
+        user.is_admin  # noqa: B018  (what every request reads of its user)
+
+    if post_rows is not None:
+        reads = {
+            "GET /api/posts?limit=20": (
+                lambda: post_rows.post_rows_list(page=page), lambda rows: [post_row_json(r) for r in rows]),
+            "GET /api/posts/by-followees": (
+                lambda: post_rows.post_rows_by_followees(user_id=pick(users), page=page),
+                lambda rows: [post_row_json(r) for r in rows]),
+            "GET /api/posts/{id}": (
+                lambda: post_rows.post_row_get(pick(post_ids)), lambda row: post_row_detail_json(row)),
+        }
+    else:
+        reads = {
+            "GET /api/posts?limit=20": (
+                lambda: selectors.posts_list(page=page), lambda rows: [post_json(p) for p in rows]),
+            "GET /api/posts/by-followees": (
+                lambda: selectors.posts_by_followees(user_id=pick(users), page=page),
+                lambda rows: [post_json(p) for p in rows]),
+            "GET /api/posts/{id}": (
+                lambda: selectors.post_get(pick(post_ids), with_neighbours=True),
+                lambda post: post_detail_json(post, *selectors.post_neighbours(post))),
+        }
+    paths = {
+        "GET /api/posts?limit=20": lambda: "/api/posts?limit=20",
+        "GET /api/posts/by-followees": lambda: f"/api/posts/by-followees?userId={pick(users):016x}&limit=20",
+        "GET /api/posts/{id}": lambda: f"/api/posts/{pick(post_ids):016x}",
+    }
+    results: dict[str, dict] = {}
+    for name, (read, present) in reads.items():
+        path = paths[name]
+        rounds = []
+        for _ in range(args.rounds):
+            assert get(path()).startswith("200")
+            whole = _cpu_ms_per_call(lambda: get(path()), args.requests)
+            auth_ms = _cpu_ms_per_call(auth, args.requests)
+            read_ms = _cpu_ms_per_call(read, args.requests)
+            rows = read()
+            present_ms = _cpu_ms_per_call(lambda: present(rows), args.requests)
+            data = present(rows)
+            render_ms = _cpu_ms_per_call(lambda: renderer.render(data), args.requests)
+            rest_ms = whole - auth_ms - read_ms - present_ms - render_ms
+            rounds.append({"whole": whole, "auth": auth_ms, "read": read_ms, "present": present_ms,
+                           "render": render_ms, "rest": rest_ms})
+        median = {k: statistics.median(r[k] for r in rounds) for k in rounds[0]}
+        results[name] = {"median_ms": median, "rounds": rounds}
+        print(f"{name:<30} whole {median['whole']:.3f} ms  auth {median['auth']:.3f}  read {median['read']:.3f}  "
+              f"present {median['present']:.3f}  render {median['render']:.3f}  rest {median['rest']:.3f}  "
+              f"(CPU ms per request, median of {args.rounds} rounds of {args.requests})", flush=True)
+    output = {"bench": "hot_reads", "database": args.db, "requests": args.requests, "endpoints": results}
+    write_json(args.json, output)
+    return output
+
+
+if __name__ == "__main__":
+    main()
