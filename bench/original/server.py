@@ -42,7 +42,7 @@ def node_env(db: str, port: int, redis_port: int) -> dict[str, str]:
 
 @contextmanager
 def original_server(db: str, *, port: int = 0):
-    """Yields the base URL of the original backend serving `db`."""
+    """Yields (base URL, the node process) of the original backend serving `db`."""
     port = port or free_port()
     redis_port = free_port()
     logs = WORKDIR / "logs"
@@ -52,10 +52,10 @@ def original_server(db: str, *, port: int = 0):
                  "--save", "", "--appendonly", "no", "--requirepass", REDIS_PASSWORD, "--dir", str(logs)]
         stack.enter_context(started(redis, dict(os.environ), log=logs / "redis.log"))
         node = [NODE, str(SRC / "backend" / "dist" / "index.js")]
-        stack.enter_context(started(node, node_env(db, port, redis_port), log=logs / "backend.log"))
+        proc = stack.enter_context(started(node, node_env(db, port, redis_port), log=logs / "backend.log"))
         base = f"http://127.0.0.1:{port}"
         wait_http(f"{base}/posts?limit=1", timeout=60)
-        yield base
+        yield base, proc
 
 
 def backend_log() -> Path:
