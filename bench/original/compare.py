@@ -165,6 +165,38 @@ def post_auth(url: str, email: str) -> str:
     raise RuntimeError(f"{url} gave no session cookie")
 
 
+def render(data: dict, command: str) -> str:
+    """The side-by-side table of one run (bench/README.md, between the original markers)."""
+    def ms(value) -> str:
+        return "—" if value is None or value != value else f"{value:.1f}"
+
+    meta = data.get("_meta", {})
+    lines = [
+        f"{data.get('users', '?'):,} users, {data.get('posts', '?'):,} posts; wrk {data['connections']} connections, "
+        f"2 threads, {data['rounds']} rounds of {data['seconds']} s per server alternating, medians"
+        + (f"; load average {meta['loadavg_before']:.1f} before, {meta['loadavg_after']:.1f} after" if meta else "")
+        + f"; {data.get('finished_at', '')}.",
+        "",
+        f"Command: `{command}`",
+        "",
+        "| endpoint | ours req/s | original req/s | ratio | p99 ms at 32, ours · original "
+        "| one connection p50 ms, ours · original | server CPU ms per request, ours · original "
+        "| req/s of each round, ours / original |",
+        "|---|---:|---:|---:|---|---|---|---|",
+    ]
+    for name, entry in data["endpoints"].items():
+        ours, orig = entry["ours"], entry["original"]
+        single = [(e.get("single_client") or {}).get("p50_ms") for e in (ours, orig)]
+        errors = "" if not (ours["non_2xx"] or orig["non_2xx"]) else \
+            f" (non-2xx: {ours['non_2xx']} · {orig['non_2xx']})"
+        lines.append(
+            f"| {name}{errors} | {ours['rps']:,.0f} | {orig['rps']:,.0f} | {entry['ratio']:.2f} "
+            f"| {ms(ours['p99_ms'])} · {ms(orig['p99_ms'])} | {ms(single[0])} · {ms(single[1])} "
+            f"| {ours['cpu_ms_per_request']:.2f} · {orig['cpu_ms_per_request']:.2f} "
+            f"| {', '.join(f'{r:.0f}' for r in ours['rps_all'])} / {', '.join(f'{r:.0f}' for r in orig['rps_all'])} |")
+    return "\n".join(lines) + "\n"
+
+
 def main(argv: list[str] | None = None) -> dict:
     parser = argparse.ArgumentParser(description="our API and the original backend side by side")
     parser.add_argument("--db", required=True, help="our benchmark database (a copy of a generated community)")
@@ -180,9 +212,17 @@ def main(argv: list[str] | None = None) -> dict:
     parser.add_argument("--json")
     args = parser.parse_args(argv)
     exit_on_sigterm()
+    from datetime import datetime, timezone
+
+    from ..common import psql
+
     output = {"bench": "compare_original", "database": args.db, "original_database": args.original_db,
+              "users": int(psql("SELECT count(*) FROM sns_user", args.db)),
+              "posts": int(psql("SELECT count(*) FROM sns_post", args.db)),
+              "original_posts": int(psql("SELECT count(*) FROM posts", args.original_db)),
               "rounds": args.rounds, "seconds": args.seconds, "connections": args.connections,
-              "endpoints": compare(args)}
+              "endpoints": compare(args),
+              "finished_at": datetime.now(timezone.utc).isoformat(timespec="seconds")}
     write_json(args.json, output)
     return output
 
