@@ -25,6 +25,7 @@ import tempfile
 import time
 import urllib.request
 from contextlib import ExitStack
+from datetime import datetime, timezone
 from pathlib import Path
 
 from ..common import (
@@ -35,6 +36,7 @@ from ..common import (
     exit_on_sigterm,
     free_port,
     loadavg,
+    psql,
     redis_flush,
     started,
     tree,
@@ -212,10 +214,6 @@ def main(argv: list[str] | None = None) -> dict:
     parser.add_argument("--json")
     args = parser.parse_args(argv)
     exit_on_sigterm()
-    from datetime import datetime, timezone
-
-    from ..common import psql
-
     output = {"bench": "compare_original", "database": args.db, "original_database": args.original_db,
               "users": int(psql("SELECT count(*) FROM sns_user", args.db)),
               "posts": int(psql("SELECT count(*) FROM sns_post", args.db)),
