@@ -64,6 +64,11 @@ ARGS = {  # benchmark arguments per size (besides --db and --json)
                             ["--concurrency", "1,10,50", "--seconds", "45",
                              "--growth-cycles", "1000" if size in ("medium", "large") else "300"]),
 }
+# --compare-original: our API beside the original backend on the same community
+# (bench/original/; its database is the community converted into the original's schema).
+ARGS["original.compare"] = lambda size: [
+    "--original-db", f"{DB_PREFIX}_{size}_node", *(["--rounds", "1", "--seconds", "3"] if size == "tiny" else
+                                                   ["--rounds", "3", "--seconds", "10"])]
 MARK_BEGIN = "<!-- results:begin -->"
 MARK_END = "<!-- results:end -->"
 TARGETS_BEGIN = "<!-- targets:begin -->"
@@ -157,6 +162,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--only", help="comma-separated benchmarks (default: all)")
     parser.add_argument("--regen", action="store_true", help="generate the community again")
     parser.add_argument("--render-only", action="store_true", help="only rewrite the table from saved results")
+    parser.add_argument("--compare-original", action="store_true",
+                        help="also run our API beside the original STGY backend (bench/original; "
+                             "builds it from STGY_ORIGINAL_REPO the first time)")
     parser.add_argument("--db-prefix", default=DB_PREFIX,
                         help="database name prefix (must start with stgy_bench; default %(default)s)")
     args = parser.parse_args(argv)
@@ -166,9 +174,17 @@ def main(argv: list[str] | None = None) -> None:
         out_dir.mkdir(parents=True, exist_ok=True)
         info = ensure_community(args.size, args.seed, args.regen)
         benches = [b.strip() for b in args.only.split(",")] if args.only else list(BENCHES)
+        if args.compare_original and not args.only:
+            benches = []  # only the side by side (name benches with --only to run them as well)
         runs = {}
         for name in benches:
             runs[name] = run_bench(name, args.size, args.seed, out_dir)
+        if args.compare_original:
+            from .original.report import compare_original
+
+            compare_original(args.size, template_name(args.size, args.seed), out_dir, run_bench, DB_PREFIX, args.seed)
+            if not benches:
+                return None  # its own table is written; the results table of the benches stays as it is
         manifest = {
             "size": args.size, "community": info, "benches": runs,
             "finished_at": datetime.now(timezone.utc).isoformat(timespec="seconds"),
