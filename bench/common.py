@@ -23,8 +23,8 @@ PG = {"host": "127.0.0.1", "port": "5432", "user": "postgres"}
 # engineers' benchmarks on one machine do not flush each other's broker).
 BENCH_REDIS_URL = os.environ.get("STGY_BENCH_REDIS_URL", "redis://127.0.0.1:6379/12")
 # The in-process benches (no Celery worker) use another one, so they can run while a
-# worker bench owns the broker.
-INPROCESS_REDIS_URL = "redis://127.0.0.1:6379/11"
+# worker bench owns the broker (STGY_BENCH_INPROCESS_REDIS_URL moves it too).
+INPROCESS_REDIS_URL = os.environ.get("STGY_BENCH_INPROCESS_REDIS_URL", "redis://127.0.0.1:6379/11")
 RESULTS = ROOT / "bench" / "results"
 
 

@@ -14,6 +14,10 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 from django.conf import settings
+from django.db import connection
+from django.db.models.sql import UpdateQuery
+
+from agents.models import AgentState, AttentionEvent
 
 from .events import events_owed, respond_enqueue
 from .lease import respond_lease_claim, respond_lease_release
@@ -36,6 +40,25 @@ def writing_turn(user_id: int, run_id: int) -> Iterator[None]:
     try:
         yield
     finally:
-        respond_lease_release(user_id, run_id)
-        if events_owed(user_id):
+        if release_and_owed(user_id, run_id):
             respond_enqueue(user_id)
+
+
+def release_and_owed(user_id: int, run_id: int) -> bool:
+    """Give the turn back and say whether events wait for a respond run. On PostgreSQL
+    one statement (the release as a data-modifying CTE, which runs before the outer
+    SELECT reads the events, as the two statements did in turn); elsewhere two."""
+    if connection.vendor != "postgresql":
+        respond_lease_release(user_id, run_id)
+        return events_owed(user_id)
+    release = AgentState.objects.filter(user_id=user_id, respond_lease_run=run_id).query.chain(UpdateQuery)
+    release.add_update_values({"respond_lease_until": None, "respond_lease_run": None})
+    release_sql, release_params = release.get_compiler(connection.alias).as_sql()
+    owed = AttentionEvent.objects.filter(
+        user_id=user_id, status__in=(AttentionEvent.Status.PENDING, AttentionEvent.Status.CLAIMED)
+    ).values("id")[:1]
+    owed_sql, owed_params = owed.query.get_compiler(connection.alias).as_sql()
+    sql = f"WITH released AS ({release_sql} RETURNING 1) SELECT EXISTS({owed_sql})"
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [*release_params, *owed_params])
+        return bool(cursor.fetchone()[0])
