@@ -13,7 +13,7 @@ from django.utils import timezone
 from agents.llm.parsing import parse_new_post
 from agents.models import AiPostTag
 from agents.rate_limits import HourlyWrites
-from agents.recent_texts import recent_ai_texts, title_of
+from agents.recent_texts import recent_ai_root_titles, title_of
 from agents.tags import parse_tags_field
 from agents.prompt_text import post_prompt_text
 from sns import services
@@ -92,7 +92,7 @@ def new_post(ctx: StageContext) -> dict[str, Any]:
     if job.result is None:
         raise RuntimeError(job.error)
     title = title_of(job.result["content"])
-    if title and title in recent_ai_texts().root_titles:
+    if title and title in recent_ai_root_titles():
         # Whoever wrote it (a model or the stand-in), a title an AI user used lately is
         # skipped rather than reworded: rewording would be a second call, and the next
         # cycle writes another post anyway (docs/agent-cycle.md §8).
