@@ -38,30 +38,31 @@ pytestmark = pytest.mark.django_db
 # post's author (one UNION ALL on PostgreSQL, two queries on SQLite; the author's AI
 # boundaries ride on the posts' query), and the hourly caps read what AI users wrote in
 # the last hour (one query: posts and messages in a UNION ALL). The new post costs two
-# more: its caps and the recent AI titles it must not repeat. Each writing stage takes
+# more: its caps and the recent AI titles it must not repeat (whether this run already
+# wrote it rides on its read of the AI user's own posts). Each writing stage takes
 # the writing turn (one query) and gives it back with its record: on PostgreSQL the
 # release and "are events owed?" ride on the record's statement (agents/respond/turn.py),
 # on SQLite they are two more. Follow management then looks for a friend to write to
 # (one query when there is none).
 QUERY_BOUNDS = {
     "postgresql": {
-        "cycle": 105,
+        "cycle": 104,
         "select_posts": 8,
         "post_impressions": 8,
         "peer_impressions": 8,
         "likes_and_replies": 35,
         "interest_update": 13,
-        "new_post": 17,
+        "new_post": 16,
         "follow_management": 6,
     },
     "sqlite": {
-        "cycle": 125,
+        "cycle": 124,
         "select_posts": 13,
         "post_impressions": 9,
         "peer_impressions": 9,
         "likes_and_replies": 40,
         "interest_update": 14,
-        "new_post": 20,
+        "new_post": 19,
         "follow_management": 9,
     },
 }
