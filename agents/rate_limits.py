@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from datetime import timedelta
 
 from django.conf import settings
-from django.db.models import Case, Count, F, Q, When
+from django.db.models import BigIntegerField, Case, Count, F, Q, Value, When
 from django.utils import timezone
 
 from sns.ids import min_id_at
@@ -34,33 +34,47 @@ class HourlyWrites:
 
     @classmethod
     def load(cls, ai_id: int) -> HourlyWrites:
-        """Two queries: the fleet's posts of the hour with this user's among them, and
-        the fleet's messages with this user's grouped by recipient."""
+        """One query: the fleet's posts of the hour with this user's among them, and the
+        fleet's messages with this user's grouped by recipient, as one UNION ALL."""
         since = min_id_at(timezone.now() - timedelta(hours=1))
         mine = Q(owner_id=ai_id)
-        posts = Post.objects.filter(id__gte=since, owner__ai_model__isnull=False).aggregate(
-            fleet=Count("id"),
-            replies=Count("id", filter=mine & Q(reply_to__isnull=False)),
-            roots=Count("id", filter=mine & Q(reply_to__isnull=True)),
+        # Every row is (part, recipient, n, replies, roots): part 0 is the posts' one
+        # row (no row when the fleet wrote none), part 1 the messages', per recipient:
+        # (None, the other AI users' messages) and (recipient, this user's to them).
+        posts = (
+            Post.objects.filter(id__gte=since, owner__ai_model__isnull=False)
+            .annotate(part=Value(0), to=Value(None, output_field=BigIntegerField()))
+            .values("part", "to")
+            .annotate(
+                n=Count("id"),
+                replies=Count("id", filter=mine & Q(reply_to__isnull=False)),
+                roots=Count("id", filter=mine & Q(reply_to__isnull=True)),
+            )
+            .values_list("part", "to", "n", "replies", "roots")
         )
-        # Rows: (None, the other AI users' messages) and (recipient, this user's to them).
         my_recipient = Case(
             When(sender_id=ai_id, conversation__user_low_id=ai_id, then=F("conversation__user_high_id")),
             When(sender_id=ai_id, then=F("conversation__user_low_id")),
             default=None,
         )
-        rows = (
+        messages = (
             Message.objects.filter(id__gte=since, sender__ai_model__isnull=False)
-            .annotate(to=my_recipient).values("to").annotate(n=Count("id")).values_list("to", "n")
+            .annotate(part=Value(1), to=my_recipient)
+            .values("part", "to")
+            .annotate(n=Count("id"), replies=Value(0), roots=Value(0))
+            .values_list("part", "to", "n", "replies", "roots")
         )
-        per_person, fleet_messages = {}, 0
-        for to, n in rows:
-            fleet_messages += n
-            if to is not None:
+        replies = roots = fleet = 0
+        per_person: dict[int, int] = {}
+        for part, to, n, part_replies, part_roots in posts.union(messages, all=True):
+            fleet += n
+            if part == 0:
+                replies, roots = part_replies, part_roots
+            elif to is not None:
                 per_person[to] = n
         return cls(
-            replies=posts["replies"], root_posts=posts["roots"], messages=sum(per_person.values()),
-            messages_to=per_person, fleet=posts["fleet"] + fleet_messages,
+            replies=replies, root_posts=roots, messages=sum(per_person.values()),
+            messages_to=per_person, fleet=fleet,
         )
 
     def count(self, kind: str, *, to: int | None = None) -> None:

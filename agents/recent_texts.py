@@ -68,20 +68,30 @@ class RecentTexts:
         return title_of(text) not in self.titles
 
 
-def recent_ai_texts(limit: int = RECENT_AI_POSTS) -> RecentTexts:
-    """Titles and sentences of the newest `limit` posts written by AI users."""
+def _recent_ai_rows(limit: int):
+    """(content, reply_to) of the newest `limit` posts written by AI users."""
     from sns.models import Post
 
-    rows = (
+    return (
         Post.objects.filter(owner__ai_model__isnull=False)
         .order_by("-id")
         .values_list("content", "reply_to")[:limit]
     )
+
+
+def recent_ai_texts(limit: int = RECENT_AI_POSTS) -> RecentTexts:
+    """Titles and sentences of the newest `limit` posts written by AI users."""
     titles, roots, sentences = set(), set(), set()
-    for content, reply_to in rows:
+    for content, reply_to in _recent_ai_rows(limit):
         title = title_of(content)
         titles.add(title)
         if reply_to is None:
             roots.add(title)
         sentences.update(sentence_keys(content))
     return RecentTexts(frozenset(titles), frozenset(roots), frozenset(sentences))
+
+
+def recent_ai_root_titles(limit: int = RECENT_AI_POSTS) -> frozenset[str]:
+    """`recent_ai_texts().root_titles` alone: the same window, without splitting every
+    post into sentences (the new-post stage needs only the titles)."""
+    return frozenset(title_of(content) for content, reply_to in _recent_ai_rows(limit) if reply_to is None)

@@ -8,15 +8,17 @@ from datetime import timedelta
 from typing import Any
 
 from django.conf import settings
+from django.db.models import Subquery
 from django.utils import timezone
 
 from agents.llm.parsing import parse_new_post
 from agents.models import AiPostTag
 from agents.rate_limits import HourlyWrites
-from agents.recent_texts import recent_ai_texts, title_of
+from agents.recent_texts import recent_ai_root_titles, title_of
 from agents.tags import parse_tags_field
 from agents.prompt_text import post_prompt_text
 from sns import services
+from sns.ids import id_to_hex
 from sns.models import Post
 
 from . import inputs
@@ -33,16 +35,19 @@ def new_post(ctx: StageContext) -> dict[str, Any]:
     if ctx.interest is None:
         return {"skipped": "no interest yet"}
     key = f"run:{ctx.run.pk}:post"
-    done = Post.objects.filter(idempotency_key=key).first()
-    if done is not None:
-        ctx.details["newPost"] = {"postId": done.hex_id, "reused": True}
-        return {"postId": done.hex_id}
-    skip_days = settings.STGY_AI_USER_SKIP_NEW_POST_DAYS
+    # The post this run may already have written (a redelivered stage) rides on the
+    # own posts' query: it is the AI user's own, so when it exists that list is not empty.
     own = list(
         Post.objects.filter(owner_id=me.id)
         .select_related("owner", "ai_summary")
+        .annotate(done_id=Subquery(Post.objects.filter(idempotency_key=key).values("id")[:1]))
         .order_by("-id")[: settings.STGY_AI_USER_READ_OWN_POST_LIMIT]
     )
+    if own and own[0].done_id is not None:
+        done_hex = id_to_hex(own[0].done_id)
+        ctx.details["newPost"] = {"postId": done_hex, "reused": True}
+        return {"postId": done_hex}
+    skip_days = settings.STGY_AI_USER_SKIP_NEW_POST_DAYS
     # The latest root post is usually among the newest own posts; ask only if it is not.
     latest_root = next((p for p in own if p.reply_to is None), None)
     if latest_root is None and len(own) >= settings.STGY_AI_USER_READ_OWN_POST_LIMIT:
@@ -92,7 +97,7 @@ def new_post(ctx: StageContext) -> dict[str, Any]:
     if job.result is None:
         raise RuntimeError(job.error)
     title = title_of(job.result["content"])
-    if title and title in recent_ai_texts().root_titles:
+    if title and title in recent_ai_root_titles():
         # Whoever wrote it (a model or the stand-in), a title an AI user used lately is
         # skipped rather than reworded: rewording would be a second call, and the next
         # cycle writes another post anyway (docs/agent-cycle.md §8).

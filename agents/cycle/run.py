@@ -16,7 +16,7 @@ from django.db.models import Count, Q, Sum
 from django.utils import timezone
 
 from agents.models import CycleRun, Interest, LlmUsage
-from agents.respond.turn import WritingTurnBusy, writing_turn
+from agents.respond.turn import WritingTurnBusy, turn_give, turn_give_with_record, turn_take
 from sns.models import User
 
 from . import STAGES
@@ -76,11 +76,13 @@ def stage_execute(run_id: int, stage: str) -> dict[str, Any]:
         return recorded  # a redelivered stage task: the work is done and recorded
     ctx = StageContext(run=run, stage=stage)
     started = time.monotonic()
+    holds_turn = False
     try:
         if stage in WRITING_STAGES:
             try:
-                with writing_turn(run.user_id, run.pk):
-                    result = STAGE_FUNCTIONS[stage](ctx) or {}
+                turn_take(run.user_id, run.pk)
+                holds_turn = True
+                result = STAGE_FUNCTIONS[stage](ctx) or {}
             except WritingTurnBusy as busy:
                 result = {"skipped": str(busy)}
         else:
@@ -95,8 +97,17 @@ def stage_execute(run_id: int, stage: str) -> dict[str, Any]:
         record["notes"] = ctx.notes
     run.stages[stage] = record
     # The lease is renewed with the stage's record, in the same statement: a live
-    # cycle keeps it for one lease period after each stage, a dead one loses it.
-    if not run_save_with_lease(run, ["stages", "details"]):
+    # cycle keeps it for one lease period after each stage, a dead one loses it. A
+    # writing stage gives the writing turn back in that statement too.
+    if holds_turn:
+        try:
+            kept = turn_give_with_record(run, ["stages", "details"])
+        except Exception:
+            turn_give(run.user_id, run.pk)  # never keep the respond path waiting
+            raise
+    else:
+        kept = run_save_with_lease(run, ["stages", "details"])
+    if not kept:
         record.setdefault("notes", {})["lease"] = "lost (expired and taken by another run)"
         run.save(update_fields=["stages"])
     return record

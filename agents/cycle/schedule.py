@@ -122,22 +122,26 @@ def _lease_queryset(user_id: int, run_id: int):
     return AgentState.objects.filter(user_id=user_id, lease_run=run_id)
 
 
+def lease_values(*, release: bool) -> dict:
+    """The cycle lease's columns when a stage renews it (or the end releases it)."""
+    if release:
+        return {"lease_until": None, "lease_run": None}
+    return {"lease_until": timezone.now() + timedelta(seconds=settings.STGY_AI_USER_LOCK_SECONDS)}
+
+
 def run_save_with_lease(run: CycleRun, fields: list[str], *, release: bool = False) -> bool:
     """Save `fields` of the run record and renew (or, with `release`, release) its
     lease; True if the run still held the lease.
 
     Every stage does both, so on PostgreSQL they go in one statement (a data-modifying
     CTE) instead of two round trips; elsewhere (SQLite) they are two statements."""
-    if release:
-        lease_values = {"lease_until": None, "lease_run": None}
-    else:
-        lease_values = {"lease_until": timezone.now() + timedelta(seconds=settings.STGY_AI_USER_LOCK_SECONDS)}
+    values = lease_values(release=release)
     run_values = {name: getattr(run, name) for name in fields}
     if connection.vendor != "postgresql":
         CycleRun.objects.filter(pk=run.pk).update(**run_values)
-        return bool(_lease_queryset(run.user_id, run.pk).update(**lease_values))
-    lease_sql, lease_params = _update_sql(_lease_queryset(run.user_id, run.pk), lease_values)
-    run_sql, run_params = _update_sql(CycleRun.objects.filter(pk=run.pk), run_values)
+        return bool(_lease_queryset(run.user_id, run.pk).update(**values))
+    lease_sql, lease_params = update_sql(_lease_queryset(run.user_id, run.pk), values)
+    run_sql, run_params = update_sql(CycleRun.objects.filter(pk=run.pk), run_values)
     sql = f"WITH lease AS ({lease_sql} RETURNING 1) {run_sql} RETURNING (SELECT COUNT(*) FROM lease)"
     with connection.cursor() as cursor:
         cursor.execute(sql, [*lease_params, *run_params])
@@ -145,7 +149,7 @@ def run_save_with_lease(run: CycleRun, fields: list[str], *, release: bool = Fal
     return bool(row and row[0])
 
 
-def _update_sql(queryset, values: dict) -> tuple[str, tuple]:
+def update_sql(queryset, values: dict) -> tuple[str, tuple]:
     """The UPDATE statement Django would run for `queryset.update(**values)`."""
     query = queryset.query.chain(UpdateQuery)
     query.add_update_values(values)

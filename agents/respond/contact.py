@@ -14,6 +14,7 @@ from django.db.models import Exists, OuterRef, Q
 
 from sns.models import Post, User
 from sns.models_messages import Message
+from sns.selectors.paging import union_all
 from sns.selectors.boundaries import ai_contact_allowed, ai_contact_annotated
 
 # Three unanswered writes: one may be missed, two may be ignored politely; a third
@@ -25,7 +26,7 @@ def backoff_refusal(ai_id: int, person_id: int) -> str | None:
     """Why the AI user must not address the person, or None. The newest writes between
     the two (replies to each other's posts, direct messages), compared by id, which is
     time-ordered for posts and messages alike: if the newest BACKOFF_WRITES are all the
-    AI user's, the person has not answered them. Two bounded queries."""
+    AI user's, the person has not answered them."""
     if ai_id == person_id:
         return None
     n = BACKOFF_WRITES
@@ -33,7 +34,7 @@ def backoff_refusal(ai_id: int, person_id: int) -> str | None:
     def parent_of(owner_id: int) -> Exists:
         return Exists(Post.objects.filter(pk=OuterRef("reply_to"), owner_id=owner_id))
 
-    posts = list(
+    posts = (
         Post.objects.filter(
             Q(owner_id=person_id, reply_to__isnull=False) & Q(parent_of(ai_id))
             | Q(owner_id=ai_id, reply_to__isnull=False) & Q(parent_of(person_id))
@@ -42,12 +43,14 @@ def backoff_refusal(ai_id: int, person_id: int) -> str | None:
         .values_list("id", "owner_id")[:n]
     )
     low, high = sorted((ai_id, person_id))
-    messages = list(
+    messages = (
         Message.objects.filter(conversation__user_low_id=low, conversation__user_high_id=high)
         .order_by("-id")
         .values_list("id", "sender_id")[:n]
     )
-    newest = sorted([*posts, *messages], reverse=True)[:n]
+    # One round trip on PostgreSQL (UNION ALL of the two limited parts), two elsewhere.
+    rows = [tuple(row) for row in union_all(posts, messages)]
+    newest = sorted(rows, reverse=True)[:n]
     if len(newest) == n and all(author == ai_id for _, author in newest):
         return f"{n} writes to the person without an answer (back-off until they write)"
     return None

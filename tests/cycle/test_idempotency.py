@@ -70,6 +70,10 @@ def test_running_a_stage_twice_gives_the_same_rows(site, stage):
         "follow_management": {"followees"},
     }[stage]
     assert changed == expected_change  # the stage did write, so the replay had something to repeat
+    if stage == "new_post":
+        # The replay found the post it wrote (on the own posts' query) and reused it.
+        assert run.details["newPost"]["reused"] is True
+        assert run.details["newPost"]["postId"] == second["postId"]
     if stage == "interest_update":
         # Blended once: the replay neither called the model nor mixed the vector again.
         assert LlmUsage.objects.filter(run=run, stage="interest_update").count() == 1

@@ -28,38 +28,42 @@ pytestmark = pytest.mark.django_db
 
 # Counted as CaptureQueriesContext counts them (BEGIN, COMMIT and savepoints included),
 # for this site: 10 posts read, 5 peers judged, 2 likes, 1 repost, 2 replies, a new post.
-# PostgreSQL shares round trips SQLite cannot (the lease renewed in the run record's
-# UPDATE, UNION ALL of limited parts, both tag tables in one statement, followees'
-# posts straight from the followee subquery). Each reply also locks its target and reads
-# the AI user's earlier replies to it (two queries), so a cycle never answers where the
-# respond path already has; and before it is generated, the back-off rule reads the
-# newest replies and messages between the AI user and the post's author (two queries;
-# the author's AI boundaries ride on the posts' query), and the hourly caps read what AI
-# users wrote in the last hour (two queries: posts, messages). The new post costs three
-# more: the same two for its caps and the recent AI titles it must not repeat. Each
-# writing stage takes and gives back the writing turn and asks whether a respond run
-# waited meanwhile (three queries each; agents/respond/turn.py). Follow management then
-# looks for a friend to write to (one query when there is none). One repost of the best
-# post costs five: its hourly cap, the post with its checks, and the insert in a savepoint.
+# Every stage reads its run record (one query) and saves it with the lease's renewal
+# (one statement on PostgreSQL, a data-modifying CTE; two on SQLite). PostgreSQL shares
+# other round trips SQLite cannot too (UNION ALL of limited parts, both tag tables in one
+# statement, followees' posts straight from the followee subquery). Each reply also
+# locks its target and reads the AI user's earlier replies to it (two queries), so a
+# cycle never answers where the respond path already has; and before it is generated,
+# the back-off rule reads the newest replies and messages between the AI user and the
+# post's author (one UNION ALL on PostgreSQL, two queries on SQLite; the author's AI
+# boundaries ride on the posts' query), and the hourly caps read what AI users wrote in
+# the last hour (one query: posts and messages in a UNION ALL). The new post costs two
+# more: its caps and the recent AI titles it must not repeat (whether this run already
+# wrote it rides on its read of the AI user's own posts). Each writing stage takes
+# the writing turn (one query) and gives it back with its record: on PostgreSQL the
+# release and "are events owed?" ride on the record's statement (agents/respond/turn.py),
+# on SQLite they are two more. Follow management then looks for a friend to write to
+# (one query when there is none). One repost of the best post costs five: its hourly
+# cap, the post with its checks, and the insert in a savepoint.
 QUERY_BOUNDS = {
     "postgresql": {
-        "cycle": 120,
+        "cycle": 109,
         "select_posts": 8,
         "post_impressions": 8,
         "peer_impressions": 8,
-        "likes_and_replies": 45,
+        "likes_and_replies": 40,
         "interest_update": 13,
-        "new_post": 20,
-        "follow_management": 8,
+        "new_post": 16,
+        "follow_management": 6,
     },
     "sqlite": {
-        "cycle": 132,
+        "cycle": 129,
         "select_posts": 13,
         "post_impressions": 9,
         "peer_impressions": 9,
-        "likes_and_replies": 46,
+        "likes_and_replies": 45,
         "interest_update": 14,
-        "new_post": 21,
+        "new_post": 19,
         "follow_management": 9,
     },
 }

@@ -76,3 +76,24 @@ def test_the_same_run_may_take_the_turn_again(ai_user):
     assert respond_lease_claim(ai_user.id, 7)
     assert respond_lease_claim(ai_user.id, 7)
     assert not respond_lease_claim(ai_user.id, 8)
+
+
+@pytest.mark.parametrize("lease_lost", [False, True])
+def test_a_writing_stage_gives_the_turn_back_with_its_record(settings, lease_lost):
+    """The turn goes back in the statement that saves the stage's record and renews the
+    cycle lease (one statement on PostgreSQL): owed events are answered, the respond
+    lease is free, and the cycle lease is renewed only while this run holds it."""
+    settings.STGY_EAGER_TASKS_INLINE = True
+    ai, person, root, reply, event = conversation()
+    run = cycle_begin(ai.id)
+    if lease_lost:
+        AgentState.objects.filter(user=ai).update(lease_run=run.pk + 1000)
+    record = stage_execute(run.pk, "follow_management")
+    assert record["outcome"] in ("ok", "skipped")
+    assert ("lease" in record.get("notes", {})) is lease_lost
+    assert CycleRun.objects.get(pk=run.pk).stages["follow_management"]["ms"] == record["ms"]
+    event.refresh_from_db()
+    assert event.status == "answered"
+    state = AgentState.objects.get(user=ai)
+    assert state.respond_lease_until is None and state.respond_lease_run is None
+    assert state.lease_run == (run.pk + 1000 if lease_lost else run.pk)
