@@ -8,6 +8,8 @@ from playwright.sync_api import expect
 
 from tests.factories import make_post, make_user
 
+from .conftest import screenshot_dir
+
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
@@ -36,6 +38,8 @@ def test_mute_a_user_and_a_word_then_unmute(open_session):
     expect(timeline).not_to_contain_text("FINAL SCORE")
 
     page.goto("/settings")
+    page.locator("#muted-words").scroll_into_view_if_needed()
+    page.screenshot(path=str(screenshot_dir() / "mutes-settings.png"))
     page.get_by_role("button", name="Unmute Chatty").click()
     page.goto("/?tab=everyone")
     expect(timeline).to_contain_text("Chattyword")

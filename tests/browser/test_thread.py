@@ -9,6 +9,8 @@ from playwright.sync_api import expect
 from sns import services
 from tests.factories import make_post, make_user
 
+from .conftest import screenshot_dir
+
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
@@ -61,6 +63,7 @@ def test_new_posts_and_counts_appear_without_a_reload(open_session, settings):
     expect(banner).to_be_visible(timeout=10_000)
     expect(banner).to_contain_text("2 new posts — show")
     expect(page.locator("[data-testid=unread-count]")).to_have_text("1")
+    page.screenshot(path=str(screenshot_dir() / "new-posts-indicator.png"))
     banner.locator("a").click()
     expect(page.locator("[data-testid=timeline]")).to_contain_text("Fresh from Kai")
 
