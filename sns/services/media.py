@@ -221,11 +221,18 @@ def image_bytes(actor: User, user_id: int, rest: str) -> tuple[bytes, str]:
     return data, _content_type(full)
 
 
+def deletable_master_key(target: User, rest: str) -> str:
+    """`<user>/masters/<rev>/<file>` named by `rest`: the only keys a delete may name
+    (images and tracks alike); anything else is 400."""
+    full = _user_key(target, rest)
+    if not keys.is_under(f"{id_to_hex(target.id)}/masters", full) or full.count("/") != 3:
+        raise InvalidInput("invalid key (must be masters/)")
+    return full
+
+
 def image_delete(actor: User, user_id: int, rest: str) -> None:
     target = _target(actor, user_id, write=True)
-    full, user_hex = _user_key(target, rest), id_to_hex(target.id)
-    if not keys.is_under(f"{user_hex}/masters", full) or full.count("/") != 3:
-        raise InvalidInput("invalid key (must be masters/)")
+    full, user_hex = deletable_master_key(target, rest), id_to_hex(target.id)
     bucket = storage.images_bucket()
     storage.delete(bucket, full)
     _user, _masters, rev, filename = full.split("/")

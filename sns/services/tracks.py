@@ -21,7 +21,7 @@ from ..ids import id_to_hex
 from ..media import fit, keys, signing, storage, trackjson
 from ..models import User
 from ..models_media import MediaTrack
-from .media import _target, _user_key, _valid_size, masters_page, read_user_object
+from .media import _target, _user_key, _valid_size, deletable_master_key, masters_page, read_user_object
 
 TRACK_POSTS = throttle.Limit("track-posts", "STGY_HOURLY_IMAGE_POSTS_COUNT_LIMIT", None, "too often track posts")
 KINDS = {"fit": (".fit", "application/octet-stream"), "trjgz": (".trjgz", "application/gzip")}
@@ -228,9 +228,7 @@ def track_bytes(actor: User, user_id: int, rest: str) -> tuple[bytes, str]:
 
 def track_delete(actor: User, user_id: int, rest: str) -> None:
     target = _target(actor, user_id, write=True)
-    full, user_hex = _user_key(target, rest), id_to_hex(target.id)
-    if not keys.is_under(f"{user_hex}/masters", full) or full.count("/") != 3:
-        raise InvalidInput("invalid key (must be masters/)")
+    full = deletable_master_key(target, rest)
     bucket = storage.tracks_bucket()
     storage.delete(bucket, full)
     preview_key = keys.track_preview_key(full)
