@@ -21,7 +21,7 @@ from ..ids import id_to_hex
 from ..media import fit, keys, signing, storage, trackjson
 from ..models import User
 from ..models_media import MediaTrack
-from .media import _target, _user_key, _valid_size, deletable_master_key, masters_page, read_user_object
+from .media import _target, _valid_size, deletable_master_key, masters_page, read_user_object
 
 TRACK_POSTS = throttle.Limit("track-posts", "STGY_HOURLY_IMAGE_POSTS_COUNT_LIMIT", None, "too often track posts")
 KINDS = {"fit": (".fit", "application/octet-stream"), "trjgz": (".trjgz", "application/gzip")}
