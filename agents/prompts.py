@@ -28,6 +28,10 @@ SUMMARY_TASK = "post-summary"
 AGENT_TASK_PLACEHOLDERS: dict[str, str] = {
     "post-impression": "{{POST_JSON}}",
     "peer-impression": "{{PROFILE_JSON}}",
+    # Several posts or users judged in one call (agents/cycle/impressions.py): the
+    # prefix and the task's instructions are paid once for the lot.
+    "post-impressions": "{{POSTS_JSON}}",
+    "peer-impressions": "{{USERS_JSON}}",
     "interest": "{{POSTS_JSON}}",
     "new-post": "{{POST_JSON}}",
     "reply-post": "{{POST_JSON}}",
@@ -36,6 +40,12 @@ AGENT_TASK_PLACEHOLDERS: dict[str, str] = {
     "open-message": "{{POST_JSON}}",
 }
 AGENT_TASKS = tuple(AGENT_TASK_PLACEHOLDERS)
+# The cycle's tasks, in the order their instructions stand in the common instructions
+# ({{TASKS}} of common-profile): the same bytes for every call, so a provider caches
+# them with the rest of the prefix instead of billing them fresh on each task's first
+# call of every cycle. A call of one of them carries only its heading, its lengths and
+# its input. The respond path's tasks keep their instructions in their own message.
+CATALOGUED_TASKS = ("post-impressions", "peer-impressions", "reply-post", "interest", "new-post")
 TASKS = (COMMON_PROFILE, *AGENT_TASKS, SUMMARY_TASK)
 
 PLACEHOLDER_RE = re.compile(r"\{\{[A-Z_]+\}\}")
@@ -201,11 +211,28 @@ def _fill_common(
     return text.replace("{{LOCALE}}", locale_label(locale))
 
 
+def split_task(template: str) -> tuple[str, str]:
+    """A task template as (its instructions, its call part): the call part runs from
+    the line with {{LOCALE}} (the lengths) to the input; the instructions are all
+    before it, heading included."""
+    lines = template.strip().split("\n")
+    at = next(i for i, line in enumerate(lines) if "{{LOCALE}}" in line)
+    return "\n".join(lines[:at]).rstrip(), "\n".join(lines[at:])
+
+
+def task_catalogue(locale: str) -> str:
+    """The instructions of CATALOGUED_TASKS in `locale`, in their fixed order."""
+    return "\n\n".join(split_task(load_prompt(task, locale))[0] for task in CATALOGUED_TASKS)
+
+
 def common_instructions(profile_locale: str | None) -> str:
     """The bytes every AI user of one locale starts every prompt with: the common-profile
-    template up to its `{{PROFILE_JSON}}` (which is its last line). No per-call value is
-    in it, so a provider's prefix cache serves it to every call of every such user."""
-    common = load_prompt(COMMON_PROFILE, normalize_locale(profile_locale)).strip()
+    template, its {{TASKS}} filled with the cycle's task instructions, up to its
+    `{{PROFILE_JSON}}` (which is its last line). No per-call value is in it, so a
+    provider's prefix cache serves it to every call of every such user."""
+    loc = normalize_locale(profile_locale)
+    common = load_prompt(COMMON_PROFILE, loc).strip()
+    common = common.replace("{{TASKS}}", task_catalogue(loc))
     return common.split("{{PROFILE_JSON}}", 1)[0]
 
 
@@ -217,13 +244,24 @@ def system_prompt(profile: dict[str, Any], profile_locale: str | None = None) ->
 
 
 def task_prompt(
-    task: str, *, locale: str, payload: dict[str, Any], max_chars: int, tag_chars: int, tag_num: int
+    task: str, *, locale: str, payload: dict[str, Any], max_chars: int, tag_chars: int, tag_num: int,
+    profile_locale: str | None = None,
 ) -> str:
-    """The user message: the task's template with its lengths, language and input."""
+    """The user message: the task's template with its lengths, language and input.
+
+    For CATALOGUED_TASKS only the heading and the call part: the instructions are in
+    the system message, in the AI user's own language (`profile_locale`, by default
+    the task's), and so is this message, so its heading names them exactly; the
+    language it must write in is still the task's ({{LOCALE}})."""
     if task not in AGENT_TASK_PLACEHOLDERS:
         raise ValueError(f"not an AI-user prompt task: {task!r}")
     loc = normalize_locale(locale)
-    template = load_prompt(task, loc).strip()
+    if task in CATALOGUED_TASKS:
+        own = normalize_locale(profile_locale) or loc
+        instructions, call = split_task(load_prompt(task, own))
+        template = instructions.split("\n", 1)[0] + "\n\n" + call
+    else:
+        template = load_prompt(task, loc).strip()
     # Lengths and the language first, the input last: no replacement runs over the
     # input once it is in, so nothing in user text can be filled in.
     template = _fill_common(template, locale=loc, max_chars=max_chars, tag_chars=tag_chars, tag_num=tag_num)
@@ -256,9 +294,10 @@ def render_agent_messages(
     the original — so a user reading posts in several languages keeps one prefix.
     `max_chars` / `tag_chars` are final values (apply `scaled_lengths` beforehand).
     """
-    user = task_prompt(task, locale=locale, payload=payload, max_chars=max_chars, tag_chars=tag_chars, tag_num=tag_num)
     loc = normalize_locale(locale)
     own = normalize_locale(profile_locale if profile_locale is not None else profile.get("locale")) or loc
+    user = task_prompt(task, locale=locale, payload=payload, max_chars=max_chars, tag_chars=tag_chars,
+                       tag_num=tag_num, profile_locale=own)
     return [{"role": "system", "content": system_prompt(profile, own)}, {"role": "user", "content": user}]
 
 

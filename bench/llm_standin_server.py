@@ -39,7 +39,10 @@ class TaskReader:
     """Recognises a rendered prompt's task and language and extracts its JSON inputs."""
 
     def __init__(self) -> None:
-        from agents.prompts import AGENT_TASK_PLACEHOLDERS, COMMON_PROFILE, SUMMARY_TASK, load_prompt
+        from agents.prompts import AGENT_TASK_PLACEHOLDERS, CATALOGUED_TASKS, COMMON_PROFILE, SUMMARY_TASK, load_prompt
+
+        self.catalogued = set(CATALOGUED_TASKS)
+        self.labels = {"ja": "日本語（", "en": "English ("}  # agents.prompts.locale_label
 
         placeholders = {**AGENT_TASK_PLACEHOLDERS, SUMMARY_TASK: "{{POST_JSON}}"}
 
@@ -76,15 +79,21 @@ class TaskReader:
         return {}
 
     def read(self, prompt: str) -> tuple[str, str, dict]:
-        for heading, task, lang, anchor in self.tasks:
-            at = prompt.find(heading)
-            if at < 0:
-                continue
-            inputs = {"payload": self._json_after(prompt, anchor, at)}
-            if task != "post-summary":
-                inputs["profile"] = self._profile(prompt[:at], lang)
-            return task, lang, inputs
-        return "chat", "en", {}
+        # The system message lists the cycle's task instructions under their headings,
+        # so the task asked is the one whose heading comes last (the user message's).
+        found = [(prompt.rfind(heading), heading, task, lang, anchor) for heading, task, lang, anchor in self.tasks]
+        found = [entry for entry in found if entry[0] >= 0]
+        if not found:
+            return "chat", "en", {}
+        at, heading, task, lang, anchor = max(found, key=lambda entry: (entry[0], len(entry[1])))
+        inputs = {"payload": self._json_after(prompt, anchor, at)}
+        if task != "post-summary":
+            inputs["profile"] = self._profile(prompt[:at], lang)
+        if task in self.catalogued:
+            # Such a message is in the AI user's language; the language it asks for
+            # is the one its {{LOCALE}} names.
+            lang = next((code for code, label in self.labels.items() if label in prompt[at:]), lang)
+        return task, lang, inputs
 
 
 class StandIn:

@@ -64,19 +64,35 @@ class Capture:
                     "task": request.task, "locale": request.locale, "prompt": prompt, "model": request.model,
                     "completion": response.content,
                     "max_chars": int((request.inputs or {}).get("max_chars") or 0),
+                    "items": items_of((request.inputs or {}).get("payload")),
                 })
             return response
 
         OfflineProvider.complete = complete
 
 
+def items_of(payload) -> int:
+    """How many items one call judges: the length of its list of numbered items (posts
+    or users judged together, agents/cycle/impressions.py), else 1."""
+    if isinstance(payload, dict):
+        for key in ("posts", "users"):
+            value = payload.get(key)
+            if isinstance(value, list) and value and all(isinstance(v, dict) and "n" in v for v in value):
+                return len(value)
+    return 1
+
+
 def expected_completion_tokens(call: dict) -> int:
     """Tokens of a model answer of the asked length: {{MAX_CHARS}} characters of text
-    in the call's language (counted on the stand-in's own text, scaled), plus JSON."""
+    in the call's language (counted on the stand-in's own text, scaled), plus JSON, for
+    each item the call judges."""
     text = call["completion"]
+    items = call.get("items", 1)
     sample_tokens = max(1, count_tokens(text))
     per_char = sample_tokens / max(1, len(text))
-    return int(call["max_chars"] * per_char) + JSON_OVERHEAD_TOKENS if call["max_chars"] else sample_tokens
+    if not call["max_chars"]:
+        return sample_tokens
+    return items * (int(call["max_chars"] * per_char) + JSON_OVERHEAD_TOKENS)
 
 
 def cached_ratio(model: str, default: float) -> float:
@@ -128,8 +144,9 @@ def analyse_cycle(calls: list[dict], recent: deque | None = None, *, default_rat
         task["calls"] += 1
         task["prompt_tokens"] += tokens
         task["expected_completion_tokens"] += expected
-        if call["task"] == "post-impression":
-            impression_tokens.append(tokens)
+        if call["task"] in ("post-impression", "post-impressions"):
+            # Per post read: the call's tokens shared out over the posts it judged.
+            impression_tokens.extend([tokens / call.get("items", 1)] * call.get("items", 1))
     return {
         "calls": len(calls),
         "prompt_tokens": prompt_tokens,

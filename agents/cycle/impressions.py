@@ -1,19 +1,24 @@
 """Stages 2 and 3: an impression of every post read and of every author met
-(docs/agent-cycle.md §4, §5). The post impression doubles as the read marker."""
+(docs/agent-cycle.md §4, §5). The post impression doubles as the read marker.
+
+The posts (and then the authors) of one language are judged together, up to BATCH in
+one call: every call repeats the shared prefix and the task's instructions, and a
+cycle's ten reads as ten calls paid for them ten times (bench/README.md, token_economy).
+The answer is validated item by item, so one bad entry fails only its own post."""
 
 from __future__ import annotations
 
 import json
 from datetime import timedelta
 from types import SimpleNamespace
-from typing import Any
+from typing import Any, Callable
 
 from django.conf import settings
 from django.db.models import OuterRef, Subquery
 from django.utils import timezone
 
 from agents import memory
-from agents.llm.parsing import parse_peer_impression, parse_post_impression
+from agents.llm.parsing import parse_peer_impressions, parse_post_impressions
 from agents.models import PeerImpression, PostImpression
 from agents.textmeasure import truncate_pt
 from agents.prompt_text import post_prompt_text
@@ -25,6 +30,16 @@ from . import inputs
 from .context import StageContext
 from .llm_calls import LlmJob, run_jobs, scaled
 
+BATCH = 10  # items per call: a cycle's reads (STGY_AI_USER_READ_POST_LIMIT) fit in one
+# What an impression needs of a long post: its start; the summary, sent with a cut post,
+# covers the whole of it (prompts/common-profile-*.txt, "content may be only the start").
+IMPRESSION_POST_TEXT_LIMIT = 2000
+# A user is judged on their newest posts: the ones the AI user has an impression of
+# (its own memory of them) and the newest others up to this many in all.
+PEER_POSTS_SHOWN = 5
+# Its own tags fed back beside its own impression text: the first few; the rest are
+# further keywords of the text right before them (bench/README.md, token_economy).
+OWN_TAGS_BESIDE_TEXT = 3
 
 
 def _profile(ctx: StageContext) -> dict[str, Any]:
@@ -57,12 +72,12 @@ def post_impressions(ctx: StageContext) -> dict[str, Any]:
     peers = inputs.peer_payloads(me.id, {p.owner_id for p in pending})
     base = settings.STGY_AI_USER_IMPRESSION_LENGTH
     limit = settings.STGY_AI_USER_POST_TEXT_LIMIT
-    jobs = []
+    items = []
     for post in pending:
         locale = inputs.post_locale(post, me.locale)
         peer_payload = peers.get(post.owner_id, ({}, None))[0]
-        content = post_prompt_text(post.content, limit)
-        payload = {
+        content = post_prompt_text(post.content, min(limit, IMPRESSION_POST_TEXT_LIMIT))
+        item = {
             "replyChain": inputs.context_posts(chains[post.id], me=me, summaries=summaries),
             "post": {
                 "locale": locale,
@@ -75,28 +90,61 @@ def post_impressions(ctx: StageContext) -> dict[str, Any]:
                 "isSelf": False,
             },
         }
-        jobs.append(LlmJob(
-            key=post, task="post-impression", locale=locale, payload=payload,
-            max_chars=scaled(locale, base), tag_num=settings.STGY_AI_TAG_MAX_COUNT,
-            parse=lambda text: parse_post_impression(text, settings.STGY_AI_TAG_MAX_COUNT),
-        ))
+        items.append((post, locale, item))
+    tag_num = settings.STGY_AI_TAG_MAX_COUNT
+    jobs = batched_jobs(
+        items, task="post-impressions", list_key="posts", base=base, tag_num=tag_num,
+        parse=lambda text, count: parse_post_impressions(text, count, tag_num),
+    )
     run_jobs(jobs, profile=_profile(ctx), tier=me.ai_model, user_id=me.id, run_id=ctx.run.pk, stage=ctx.stage)
 
-    failed, rows = 0, []
-    for job in jobs:
-        post = job.key
-        if job.result is None:
+    failed, rows, first_error = 0, [], None
+    for post, answer in answers(jobs):
+        if isinstance(answer, str):
             failed += 1
-            decisions[post.hex_id] = {"shouldLike": False, "shouldReply": False, "error": job.error}
+            first_error = first_error or answer
+            decisions[post.hex_id] = {"shouldLike": False, "shouldReply": False, "error": answer}
             continue
-        payload = {k: job.result[k] for k in ("impression", "tags", "shouldLike", "shouldReply")}
+        payload = {k: answer[k] for k in ("impression", "tags", "shouldLike", "shouldReply")}
         rows.append((post, json.dumps(payload, ensure_ascii=False)))
         decisions[post.hex_id] = _decision(payload)
     # One upsert for the whole stage, through the same memory service as the API.
     memory.post_impressions_save(me, rows)
-    if failed and failed == len(jobs):
-        raise RuntimeError(f"every post impression failed ({failed}); first error: {jobs[0].error}")
-    return {"read": len(jobs) - failed, "failed": failed, "reused": len(existing)}
+    if failed and failed == len(pending):
+        raise RuntimeError(f"every post impression failed ({failed}); first error: {first_error}")
+    return {"read": len(pending) - failed, "failed": failed, "reused": len(existing)}
+
+
+def batched_jobs(
+    items: list[tuple[Any, str, dict[str, Any]]], *, task: str, list_key: str, base: int, tag_num: int,
+    parse: Callable[[str, int], dict[int, Any]],
+) -> list[LlmJob]:
+    """The calls for `items` ((key, task locale, input) triples): the items of one
+    locale together, BATCH a call, numbered from 1 under `list_key` (a lone item too:
+    the instructions in the cached prefix are the list's). Every job's key is the list
+    of its items' keys and its result maps item number -> answer or error text."""
+    by_locale: dict[str, list[tuple[Any, dict[str, Any]]]] = {}
+    for key, locale, item in items:
+        by_locale.setdefault(locale, []).append((key, item))
+    jobs = []
+    for locale, group in by_locale.items():
+        for start in range(0, len(group), BATCH):
+            chunk = group[start:start + BATCH]
+            payload = {list_key: [{"n": n, **item} for n, (_, item) in enumerate(chunk, 1)]}
+            jobs.append(LlmJob(
+                key=[key for key, _ in chunk], task=task, locale=locale, payload=payload,
+                max_chars=scaled(locale, base), tag_num=tag_num,
+                parse=lambda text, count=len(chunk): parse(text, count),
+            ))
+    return jobs
+
+
+def answers(jobs: list[LlmJob]):
+    """(item key, its validated answer dict or the error text) for every item of `jobs`."""
+    for job in jobs:
+        for n, key in enumerate(job.key, 1):
+            answer = job.result.get(n) if job.result is not None else job.error
+            yield key, answer if answer is not None else f"no answer for item {n}"
 
 
 def _decision(payload: dict[str, Any]) -> dict[str, Any]:
@@ -149,11 +197,11 @@ def peer_impressions(ctx: StageContext) -> dict[str, Any]:
     own_impressions = {p.id: inputs.parse_payload(p.my_impression) for p in all_posts if p.my_impression is not None}
     base = settings.STGY_AI_USER_IMPRESSION_LENGTH
     limit = settings.STGY_AI_USER_OUTPUT_TEXT_LIMIT
-    jobs = []
+    items = []
     for peer in todo:
         locale = inputs.dash_locale(peer.locale)
         last = previous.get(peer.id, ({}, None))[0]
-        payload = {  # no userId: the nickname names the peer (the id costs ≈ 14 tokens)
+        item = {  # no userId: the nickname names the peer (the id costs ≈ 14 tokens)
             "locale": peer.locale,
             "nickname": peer.nickname,
             "introduction": truncate_pt(peer.introduction or "", settings.STGY_AI_USER_INTRO_TEXT_LIMIT),
@@ -163,32 +211,46 @@ def peer_impressions(ctx: StageContext) -> dict[str, Any]:
                     "locale": post.locale or peer.locale,
                     "summary": inputs.summary_text(summaries, post.id),
                     "impression": truncate_pt(own_impressions.get(post.id, {}).get("impression", ""), limit),
-                    "tags": inputs.impression_tags(own_impressions.get(post.id, {})),
+                    "tags": inputs.impression_tags(own_impressions.get(post.id, {}))[:OWN_TAGS_BESIDE_TEXT],
                 }
-                for post in recent.get(peer.id, [])
+                for post in _shown(recent.get(peer.id, []), own_impressions)
             ],
         }
-        jobs.append(LlmJob(
-            key=peer, task="peer-impression", locale=locale, payload=payload,
-            max_chars=scaled(locale, base), tag_num=settings.STGY_AI_TAG_MAX_COUNT,
-            parse=lambda text: parse_peer_impression(text, settings.STGY_AI_TAG_MAX_COUNT),
-        ))
+        items.append((peer, locale, item))
+    tag_num = settings.STGY_AI_TAG_MAX_COUNT
+    jobs = batched_jobs(
+        items, task="peer-impressions", list_key="users", base=base, tag_num=tag_num,
+        parse=lambda text, count: parse_peer_impressions(text, count, tag_num),
+    )
     run_jobs(jobs, profile=_profile(ctx), tier=me.ai_model, user_id=me.id, run_id=ctx.run.pk, stage=ctx.stage)
 
-    failed, rows = 0, []
-    for job in jobs:
-        peer = job.key
-        if job.result is None:
+    failed, rows, first_error = 0, [], None
+    for peer, answer in answers(jobs):
+        if isinstance(answer, str):
             failed += 1
-            decisions[peer.hex_id] = {"shouldFollow": False, "error": job.error}
+            first_error = first_error or answer
+            decisions[peer.hex_id] = {"shouldFollow": False, "error": answer}
             continue
-        payload = {k: job.result[k] for k in ("impression", "tags", "shouldFollow")}
+        payload = {k: answer[k] for k in ("impression", "tags", "shouldFollow")}
         rows.append((peer.id, json.dumps(payload, ensure_ascii=False)))
         decisions[peer.hex_id] = {"shouldFollow": payload["shouldFollow"] is True}
     memory.peer_impressions_save(me, rows)
-    if failed and failed == len(jobs):
-        raise RuntimeError(f"every peer impression failed ({failed}); first error: {jobs[0].error}")
-    return {"judged": len(jobs) - failed, "failed": failed}
+    if failed and failed == len(todo):
+        raise RuntimeError(f"every peer impression failed ({failed}); first error: {first_error}")
+    return {"judged": len(todo) - failed, "failed": failed}
+
+
+def _shown(posts: list[Post], judged: dict[int, Any]) -> list[Post]:
+    """`posts` (newest first) cut to PEER_POSTS_SHOWN, keeping every one in `judged`."""
+    room = max(0, PEER_POSTS_SHOWN - sum(1 for p in posts if p.id in judged))
+    shown = []
+    for post in posts:
+        if post.id in judged:
+            shown.append(post)
+        elif room:
+            shown.append(post)
+            room -= 1
+    return shown
 
 
 def _recent_posts(viewer: User, owner_ids: list[int]) -> dict[int, list[Post]]:

@@ -27,6 +27,7 @@ from sns.selectors import viewable_flag
 
 from . import inputs
 from .context import StageContext
+from .impressions import OWN_TAGS_BESIDE_TEXT
 from .llm_calls import LlmJob, run_jobs, scaled
 
 
@@ -51,12 +52,16 @@ def _interest_input(ctx: StageContext) -> dict[str, Any]:
         payload = inputs.parse_payload(row.payload)
         # Users and posts are linked by nickname: the 16-hex-digit ids the original
         # also sends cost ≈ 14 tokens each (280 per call) and tell the model no more.
+        impression = inputs.impression_text(payload)
         users.append({
             "locale": peer.locale,
             "nickname": peer.nickname,
-            "introduction": truncate_pt(peer.introduction or "", peer_text_limit),
-            "impression": inputs.impression_text(payload),
-            "tags": inputs.impression_tags(payload),
+            # Its impression of a user is its digest of their introduction and posts
+            # (judged from both, most in this very cycle): the introduction beside it
+            # would be read twice.
+            "introduction": "" if impression else truncate_pt(peer.introduction or "", peer_text_limit),
+            "impression": impression,
+            "tags": inputs.impression_tags(payload)[:OWN_TAGS_BESIDE_TEXT],
         })
     # The newest post impressions with their posts, owners and summaries, each flagged
     # by the site's visibility rule (the newest `limit` read, the hidden ones dropped).
@@ -74,14 +79,17 @@ def _interest_input(ctx: StageContext) -> dict[str, Any]:
         if post is None:
             continue
         payload = inputs.parse_payload(row.payload)
-        content = post_prompt_text(post.content, peer_text_limit)
+        # The gist is enough here: the post itself was read (and judged, in the
+        # impression beside it) when it was read; its summary, where there is one,
+        # stands for it at a fraction of the tokens.
+        summary = inputs.summary_text(summaries, post.id)
         posts.append({
             "locale": inputs.post_locale(post, me.locale),
             "authorNickname": post.owner.nickname,
-            "content": content,
-            "summary": inputs.summary_unless_whole(summaries, post, content),
+            "summary": truncate_pt(summary, peer_text_limit),
+            "content": "" if summary else post_prompt_text(post.content, peer_text_limit),
             "impression": inputs.impression_text(payload),
-            "tags": inputs.impression_tags(payload),
+            "tags": inputs.impression_tags(payload)[:OWN_TAGS_BESIDE_TEXT],
         })
     return {"users": users, "posts": posts}
 

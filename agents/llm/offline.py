@@ -14,7 +14,7 @@ provider's prefix cache would serve, against the process's recent prompts
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Callable
 
 from agents.llm.offline_respond import open_message, respond_answer
@@ -42,6 +42,8 @@ _RECENT_PROMPTS = RecentPrompts(64)
 DEFAULT_MAX_CHARS = {
     "post-impression": 1000,
     "peer-impression": 1000,
+    "post-impressions": 1000,
+    "peer-impressions": 1000,
     "interest": 2000,
     "new-post": 2000,
     "reply-post": 1000,
@@ -206,6 +208,22 @@ def _peer_impression(ctx: _Ctx) -> dict[str, Any]:
     }
 
 
+def _each(one: Callable[[_Ctx], dict[str, Any]], list_key: str) -> Callable[[_Ctx], dict[str, Any]]:
+    """A writer for several items in one call ("n" numbers them under `list_key`): each
+    item answered as its one-item task would be, seeded by the item itself, so an
+    item's answer does not depend on the items beside it."""
+
+    def write(ctx: _Ctx) -> dict[str, Any]:
+        out = []
+        for position, item in enumerate(_items(ctx.payload.get(list_key)), 1):
+            n = item.get("n", position)
+            sub = replace(ctx, payload=item, seed=seed_of(ctx.task, ctx.lang, ctx.profile, item))
+            out.append({"n": n, **one(sub)})
+        return {"impressions": out}
+
+    return write
+
+
 def _interest(ctx: _Ctx) -> dict[str, Any]:
     users, posts = _items(ctx.payload.get("users")), _items(ctx.payload.get("posts"))
     texts = [(_s(x.get("content")) + "\n" + _s(x.get("summary")), 1.0) for x in posts]
@@ -327,6 +345,8 @@ def _post_summary(ctx: _Ctx) -> dict[str, Any]:
 _WRITERS: dict[str, Callable[[_Ctx], dict[str, Any]]] = {
     "post-impression": _post_impression,
     "peer-impression": _peer_impression,
+    "post-impressions": _each(_post_impression, "posts"),
+    "peer-impressions": _each(_peer_impression, "users"),
     "interest": _interest,
     "new-post": _new_post,
     "reply-post": _reply_post,

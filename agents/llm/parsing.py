@@ -106,7 +106,10 @@ def _non_empty(data: dict[str, Any], key: str, text: str) -> str:
 
 def parse_post_impression(text: str, tag_max: int = 5) -> dict[str, Any]:
     """Impression of one post plus the like/reply decisions (only literal ``true`` is yes)."""
-    data = _object_with_string(text, "impression")
+    return _post_impression(_object_with_string(text, "impression"), tag_max)
+
+
+def _post_impression(data: dict[str, Any], tag_max: int) -> dict[str, Any]:
     return {
         "impression": truncate_pt(data["impression"].strip(), TEXT_LIMIT_PT),
         "tags": _tags(data, tag_max),
@@ -117,12 +120,51 @@ def parse_post_impression(text: str, tag_max: int = 5) -> dict[str, Any]:
 
 def parse_peer_impression(text: str, tag_max: int = 5) -> dict[str, Any]:
     """Impression of another user plus the follow decision (only literal ``true`` is yes)."""
-    data = _object_with_string(text, "impression")
+    return _peer_impression(_object_with_string(text, "impression"), tag_max)
+
+
+def _peer_impression(data: dict[str, Any], tag_max: int) -> dict[str, Any]:
     return {
         "impression": truncate_pt(data["impression"].strip(), TEXT_LIMIT_PT),
         "tags": _tags(data, tag_max),
         "shouldFollow": data.get("shouldFollow") is True,
     }
+
+
+def _batch(text: str, count: int, one: Any, tag_max: int) -> dict[int, dict[str, Any] | str]:
+    """Item number (1..count) -> the item's validated answer, or why it has none.
+
+    The whole answer must be an object with an "impressions" list; each entry is then
+    judged alone, so one bad entry costs only its own item. An entry is matched by its
+    "n", or by its position when it has none; a number answered twice keeps the first."""
+    data = extract_json(text)
+    if not isinstance(data, dict) or not isinstance(data.get("impressions"), list):
+        raise ModelOutputError("expected a JSON object with an 'impressions' list", text)
+    out: dict[int, dict[str, Any] | str] = {}
+    for position, entry in enumerate(data["impressions"], 1):
+        if not isinstance(entry, dict):
+            continue
+        n = entry.get("n", position)
+        if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= count or n in out:
+            continue
+        if not isinstance(entry.get("impression"), str):
+            out[n] = f"ModelOutputError: item {n}: 'impression' is missing or not a string"
+            continue
+        out[n] = one(entry, tag_max)
+    for n in range(1, count + 1):
+        out.setdefault(n, f"ModelOutputError: no answer for item {n}")
+    return out
+
+
+def parse_post_impressions(text: str, count: int, tag_max: int = 5) -> dict[int, dict[str, Any] | str]:
+    """Impressions of `count` posts asked in one call: item number -> the item's
+    answer as `parse_post_impression` gives it, or an error text for that item."""
+    return _batch(text, count, _post_impression, tag_max)
+
+
+def parse_peer_impressions(text: str, count: int, tag_max: int = 5) -> dict[int, dict[str, Any] | str]:
+    """Impressions of `count` users asked in one call, as `parse_post_impressions`."""
+    return _batch(text, count, _peer_impression, tag_max)
 
 
 def parse_interest(text: str, tag_max: int = 5) -> dict[str, Any]:

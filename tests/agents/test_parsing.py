@@ -8,7 +8,9 @@ from agents.llm.parsing import (
     parse_interest,
     parse_new_post,
     parse_peer_impression,
+    parse_peer_impressions,
     parse_post_impression,
+    parse_post_impressions,
     parse_reply,
     parse_summary,
 )
@@ -186,3 +188,33 @@ def test_summary_defaults_and_requirements():
 
 def test_model_output_error_is_value_error():
     assert issubclass(ModelOutputError, ValueError)
+
+
+def test_impressions_of_several_posts_are_validated_item_by_item():
+    text = dump({"impressions": [
+        {"n": 2, "impression": " Second. ", "tags": ["007.63:Software", "db"], "shouldLike": True},
+        {"n": 1, "impression": 42, "shouldLike": True},  # not a text: only item 1 fails
+        {"n": 3, "impression": "Third.", "shouldReply": "yes"},
+        {"n": 3, "impression": "A second answer for 3 is ignored.", "shouldReply": True},
+        {"n": 9, "impression": "No such item."},
+        "not an object",
+    ]})
+    out = parse_post_impressions(text, 4)
+    assert sorted(out) == [1, 2, 3, 4]
+    assert out[2] == {"impression": "Second.", "tags": ["Software", "db"], "shouldLike": True, "shouldReply": False}
+    assert out[3]["impression"] == "Third." and out[3]["shouldReply"] is False  # only literal true is yes
+    assert isinstance(out[1], str) and "item 1" in out[1]
+    assert isinstance(out[4], str) and "no answer for item 4" in out[4]
+
+
+def test_impressions_without_numbers_follow_the_items_order():
+    text = '```json\n{"impressions": [{"impression": "A.", "shouldFollow": true}, {"impression": "B."}]}\n```'
+    out = parse_peer_impressions(text, 2)
+    assert out[1]["impression"] == "A." and out[1]["shouldFollow"] is True
+    assert out[2]["impression"] == "B." and out[2]["shouldFollow"] is False
+
+
+@pytest.mark.parametrize("text", ['{"impression": "one object"}', "[]", "no json", '{"impressions": {}}'])
+def test_impressions_of_several_items_need_the_list(text):
+    with pytest.raises(ModelOutputError):
+        parse_post_impressions(text, 2)

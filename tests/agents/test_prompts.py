@@ -14,9 +14,11 @@ from agents import prompts
 _real_prompt_dir = prompts.prompt_dir
 PLACEHOLDER = re.compile(r"\{\{[A-Z_]+\}\}")
 TASK_PLACEHOLDERS = {
-    "common-profile": {"{{PROFILE_JSON}}"},
+    "common-profile": {"{{PROFILE_JSON}}", "{{TASKS}}"},
     "post-impression": {"{{POST_JSON}}"},
     "peer-impression": {"{{PROFILE_JSON}}"},
+    "post-impressions": {"{{POSTS_JSON}}"},
+    "peer-impressions": {"{{USERS_JSON}}"},
     "interest": {"{{POSTS_JSON}}"},
     "new-post": {"{{POST_JSON}}"},
     "reply-post": {"{{POST_JSON}}"},
@@ -29,6 +31,9 @@ LENGTH_PLACEHOLDERS = {"{{MAX_CHARS}}", "{{TAG_CHARS}}", "{{TAG_NUM}}", "{{LOCAL
 OUTPUT_KEYS = {
     "post-impression": ("impression", "tags", "shouldLike", "shouldReply"),
     "peer-impression": ("impression", "tags", "shouldFollow"),
+    # Several items in one call: a list of the one-item answers, each with its "n".
+    "post-impressions": ("n", "impression", "tags", "shouldLike", "shouldReply"),
+    "peer-impressions": ("n", "impression", "tags", "shouldFollow"),
     "interest": ("interest", "tags"),
     "new-post": ("content", "tags"),
     "reply-post": ("content", "tags"),
@@ -39,7 +44,9 @@ OUTPUT_KEYS = {
 EXPLAINED_INPUT_KEYS = {
     "post-impression": ("replyChain", "isSelf", "content", "summary", "peerImpression", "peerTags"),
     "peer-impression": ("lastImpression", "posts"),
-    "interest": ("impression", "tags", "currentInterest"),
+    "post-impressions": ("replyChain", "isSelf", "peerImpression", "peerTags"),
+    "peer-impressions": ("lastImpression", "posts"),
+    "interest": ("impression", "tags", "currentInterest", "summary"),
     "new-post": (),
     "reply-post": ("replyChain", "existingReplies", "isSelf", "impression", "impressionTags",
                    "peerImpression", "tags"),
@@ -50,6 +57,8 @@ EXPLAINED_INPUT_KEYS = {
 REQUIRED_OUTPUT_KEY = {
     "post-impression": "impression",
     "peer-impression": "impression",
+    "post-impressions": "impression",
+    "peer-impressions": "impression",
     "interest": "interest",
     "new-post": "content",
     "reply-post": "content",
@@ -79,6 +88,9 @@ def profile(nickname="Aiko", introduction="I photograph birds at dawn."):
 
 
 def payload_for(task, text="Two owls nested in the old oak this spring."):
+    if task in ("post-impressions", "peer-impressions"):
+        one = payload_for(task[:-1], text)
+        return {"posts" if task == "post-impressions" else "users": [{"n": 1, **one}]}
     post = {"locale": "en", "author": "Bob", "createdAt": "2025-05-01T10:00:00Z", "content": text}
     if task == "peer-impression":
         return {
@@ -104,9 +116,13 @@ def payload_for(task, text="Two owls nested in the old oak this spring."):
 
 
 def example_of(template):
-    """The example object: the line after the "Example:" / "例:" label."""
+    """The example answer: the line after the "Example:" / "例:" label; of a task
+    judging several items, its first item's."""
     lines = template.strip().splitlines()
-    return json.loads(lines[lines.index("例:" if "例:" in lines else "Example:") + 1])
+    example = json.loads(lines[lines.index("例:" if "例:" in lines else "Example:") + 1])
+    if set(example) == {"impressions"}:
+        return example["impressions"][0]
+    return example
 
 
 def render(task, locale="en", prof=None, payload=None, max_chars=1000, tag_chars=40, tag_num=5):
@@ -275,6 +291,7 @@ def test_rendering_leaves_no_placeholder_and_starts_with_the_profile(task, local
     assert PLACEHOLDER.search(text) is None
     # The common profile follows the AI user's locale (en-US here), not the task's.
     common = prompts.load_prompt("common-profile", "en-US").strip()
+    common = common.replace("{{TASKS}}", prompts.task_catalogue("en-US"))
     common = common.replace("{{PROFILE_JSON}}", prompts.prompt_json(profile()))
     assert text.startswith(common + "\n\n")
     assert not text.endswith("\n")

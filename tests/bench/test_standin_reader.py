@@ -22,6 +22,15 @@ PAYLOADS = {
                                                    "isSelf": False}},
     "peer-impression": {"userId": "00C3", "nickname": "Peer", "introduction": "Bread.",
                         "posts": [{"summary": "Rye starter notes.", "tags": ["bread"]}]},
+    "post-impressions": {"posts": [
+        {"n": 1, "post": {"locale": "ja-JP", "author": "Bob", "content": "{tricky} 実験"}},
+        {"n": 2, "replyChain": [{"author": "Aiko", "isSelf": True, "content": "Owls?"}],
+         "post": {"author": "Bob", "content": "Yes, two."}},
+    ]},
+    "peer-impressions": {"users": [
+        {"n": 1, "nickname": "Peer", "introduction": "Bread.", "posts": [{"summary": "Rye starter notes."}]},
+        {"n": 2, "nickname": "Other", "posts": [{"summary": "Owl pellets.", "tags": ["owls"]}]},
+    ]},
     "interest": {"users": [{"userId": "00C3", "nickname": "Peer"}], "posts": [{"content": "Owls again."}]},
     "new-post": {"posts": [{"content": "My last post about owls.", "tags": ["owls"]}]},
     "reply-post": {"replyChain": [], "post": {"author": "Bob", "content": "Any owls here?"}, "existingReplies": []},
@@ -95,3 +104,16 @@ def test_reports_the_cached_prefix_as_openai_does(settings):
     assert cached >= 1024 and (cached - 1024) % 128 == 0 and cached < second["prompt_tokens"]
     # A Japanese user's prompts start with other bytes: nothing of the English ones helps.
     assert ask("interest", "ja")["prompt_tokens_details"]["cached_tokens"] == 0
+
+
+def test_answers_several_posts_in_one_call_item_by_item(settings):
+    """Posts judged together get one answer each, numbered, that the cycle's parser
+    takes item by item."""
+    from agents.llm.parsing import parse_post_impressions
+
+    text = render("post-impressions", task_locale="en", user_lang="ja")
+    body = StandIn(latency=0).answer({"messages": [{"role": "user", "content": text}], "response_format": {}})
+    parsed = parse_post_impressions(body["choices"][0]["message"]["content"], 2)
+    assert sorted(parsed) == [1, 2]
+    assert all(isinstance(parsed[n]["impression"], str) and parsed[n]["impression"] for n in (1, 2))
+    assert parsed[1]["impression"] != parsed[2]["impression"]

@@ -97,10 +97,19 @@ UNIVERSAL = {
     "summary": "A note about bread.",
     "keywords": ["bread"],
 }
+# Posts and users are judged several to a call (agents/cycle/impressions.py): the same
+# yes for each item a call may number.
+UNIVERSAL["impressions"] = [
+    {"n": n, **{k: UNIVERSAL[k] for k in ("impression", "tags", "shouldLike", "shouldReply", "shouldFollow")}}
+    for n in range(1, 21)
+]
 
 
 def answer(**overrides) -> str:
-    return json.dumps(UNIVERSAL | overrides)
+    data = UNIVERSAL | overrides
+    if "impressions" not in overrides:  # an override of an item key holds for every item
+        data["impressions"] = [{**e, **{k: v for k, v in overrides.items() if k in e}} for e in UNIVERSAL["impressions"]]
+    return json.dumps(data)
 
 
 def push_answers(server, count: int = 60, *, delay: float = 0.0, **overrides) -> None:

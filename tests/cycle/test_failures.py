@@ -24,7 +24,10 @@ def test_a_malformed_answer_for_one_post_costs_only_that_post(model_server):
     stage_execute(run.pk, "select_posts")
     run.refresh_from_db()
     first, second = [r["postId"] for r in run.details["reads"]]  # calls go in read order
-    model_server.push_chat("Sure! I really like this post.")  # prose, no JSON
+    # Both posts are judged in one call; the answer's entry for the first is unusable.
+    entries = json.loads(answer())["impressions"]
+    entries[0] = {"n": 1, "impression": ["not", "a", "text"], "shouldLike": True}
+    model_server.push_chat(answer(impressions=entries))
     push_answers(model_server)
     for stage in STAGES[1:]:
         stage_execute(run.pk, stage)
@@ -32,7 +35,7 @@ def test_a_malformed_answer_for_one_post_costs_only_that_post(model_server):
 
     decisions = run.details["postDecisions"]
     assert decisions[first]["shouldLike"] is False and decisions[first]["shouldReply"] is False
-    assert "invalid JSON" in decisions[first]["error"]
+    assert "item 1" in decisions[first]["error"]
     assert decisions[second] == {"shouldLike": True, "shouldReply": True}
     assert run.stages["post_impressions"]["outcome"] == "ok"
     assert (

@@ -11,6 +11,7 @@ from agents.cycle.run import cycle_begin, stage_execute
 from agents.cycle.tasks import cycle_finish, cycle_stage, cycle_start
 from agents.models import CycleRun, Interest, LlmUsage
 from sns import services
+from sns.models import Post
 from tests.factories import make_user
 
 from .helpers import assert_all_stages_recorded, make_site, push_answers, row_counts
@@ -111,7 +112,10 @@ def test_replayed_stage_and_finish_tasks_do_not_duplicate(site):
 
 def test_post_impressions_are_requested_concurrently(model_server, settings):
     settings.STGY_AI_USER_STAGE_CONCURRENCY = 4
-    ai, _ = make_site(cosines=(100, 90, 80))
+    ai, posts = make_site(cosines=(100, 90, 80))
+    # Posts of one language are judged in one call: three languages make three calls.
+    for post, locale in zip(posts, ("en-US", "ja-JP", "de-DE")):
+        Post.objects.filter(pk=post.pk).update(locale=locale)
     push_answers(model_server, count=3, delay=1.5)
     run = cycle_begin(ai.id)
     stage_execute(run.pk, "select_posts")

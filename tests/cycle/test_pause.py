@@ -15,6 +15,7 @@ from agents.cycle.run import cycle_begin, cycle_end, stage_execute
 from agents.cycle.tasks import dispatch_cycles
 from agents.llm import gateway
 from agents.models import AgentState, CycleRun, LlmUsage
+from sns.models import Post
 from tests.llm_down import open_breaker
 
 from .helpers import make_site, push_answers
@@ -105,7 +106,9 @@ def test_stages_of_a_running_cycle_fail_fast_while_open(model_server, settings):
 def test_a_breaker_opening_mid_stage_fails_the_stage(model_server, settings):
     settings.STGY_AI_BREAKER_FAILURES = 1
     settings.STGY_AI_MAX_RETRIES = 0
-    ai, _ = make_site(cosines=(100, 90))
+    ai, posts = make_site(cosines=(100, 90))
+    # Posts of one language are judged in one call; two languages make two calls.
+    Post.objects.filter(pk=posts[1].pk).update(locale="ja-JP")
     run = cycle_begin(ai.id)
     stage_execute(run.pk, "select_posts")
     model_server.push_chat(status=503)  # the first post's call fails and opens it

@@ -19,9 +19,14 @@ from .helpers import make_site, push_answers, summarise, vector_with_cosine
 pytestmark = pytest.mark.django_db
 
 
+def requests_of(server, task_heading: str) -> list:
+    """The requests asking the task: its heading opens their user message (the system
+    message lists every cycle task's instructions under their headings)."""
+    return [r for r in server.chat_requests() if r.body["messages"][-1]["content"].startswith(task_heading + "\n")]
+
+
 def prompts_of(server, task_heading: str) -> list[str]:
-    texts = [r.prompt for r in server.chat_requests()]
-    return [t for t in texts if task_heading in t]
+    return [r.prompt for r in requests_of(server, task_heading)]
 
 
 def payload_of(prompt: str, label: str) -> dict:
@@ -49,9 +54,9 @@ def test_a_summary_is_sent_only_beside_cut_content(model_server, settings):
     run_until(ai, "post_impressions")
 
     posts = {}
-    for text in prompts_of(model_server, "## Task: post impression"):
-        post = payload_of(text, "Post:")["post"]
-        posts[post["author"]] = post
+    (text,) = prompts_of(model_server, "## Task: impressions of posts")
+    for item in payload_of(text, "Posts:")["posts"]:
+        posts[item["post"]["author"]] = item["post"]
     assert posts["Person0"]["content"] == short.content
     assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\dZ", posts["Person0"]["createdAt"])  # to the minute
     assert "summary" not in posts["Person0"]  # the whole text is there: no summary
@@ -68,9 +73,8 @@ def test_the_profile_prefix_follows_the_ai_user_not_the_post(model_server):
     push_answers(model_server)
     run_until(ai, "post_impressions")
 
-    (text,) = prompts_of(model_server, "## Task: post impression")
-    common = prompts.load_prompt("common-profile", "ja").strip().split("{{PROFILE_JSON}}")[0]
-    assert text.startswith(common)  # the Japanese user's own profile text
+    (text,) = prompts_of(model_server, "## タスク: 複数の投稿への感想")  # in its own language
+    assert text.startswith(prompts.common_instructions("ja"))  # the Japanese user's own profile text
     assert "English (en-US)" in text  # while the impression is asked in the post's language
 
 
@@ -84,8 +88,8 @@ def test_a_locale_is_sent_only_where_it_differs_from_the_tasks(model_server):
     push_answers(model_server)
     run_until(ai, "peer_impressions")
 
-    (text,) = prompts_of(model_server, "## Task: user impression")
-    peer = payload_of(text, "User:")
+    (text,) = prompts_of(model_server, "## Task: impressions of users")
+    (peer,) = payload_of(text, "Users:")["users"]
     assert "English (en-US)" in text and "locale" not in peer  # {{LOCALE}} says it already
     assert peer["nickname"] == author.nickname and "userId" not in peer
     assert [p.get("locale") for p in peer["posts"]] == ["de-DE", None]
@@ -96,13 +100,13 @@ def test_the_interest_input_links_users_and_posts_by_nickname(model_server):
     push_answers(model_server)
     run_cycle_sync(ai.id)
 
-    (text,) = prompts_of(model_server, "## Task: current interests")
-    read = payload_of(text, "Read:")
+    (request,) = requests_of(model_server, "## Task: current interests")
+    read = payload_of(request.prompt, "Read:")
     assert {u["nickname"] for u in read["users"]} == {p.owner.nickname for p in posts}
     assert {p["authorNickname"] for p in read["posts"]} == {p.owner.nickname for p in posts}
     assert all("userId" not in u for u in read["users"])
     assert all("authorId" not in p for p in read["posts"])
-    profile = json.loads(text.split("\n\n## Task:")[0].rsplit("\n", 1)[1])
+    profile = json.loads(request.body["messages"][0]["content"].rsplit("\n", 1)[1])
     assert profile["nickname"] == ai.nickname and profile["currentInterest"] == "Fermentation and bread"
     assert "userId" not in profile and "currentInterestTags" not in profile
 
@@ -117,13 +121,14 @@ def test_every_call_of_a_cycle_opens_with_one_system_message(model_server):
 
     requests = model_server.chat_requests()
     tasks = {r.body["messages"][1]["content"].split("\n", 1)[0] for r in requests}
-    assert {"## Task: post impression", "## Task: user impression", "## Task: current interests"} <= tasks
+    assert {"## Task: impressions of posts", "## Task: impressions of users", "## Task: current interests"} <= tasks
     firsts = [r.body["messages"][0] for r in requests]
     assert all(m["role"] == "system" for m in firsts)
     assert all([m["role"] for m in r.body["messages"]] == ["system", "user"] for r in requests)
     # The interest stage writes a new interest, so the calls after it (the new post)
     # carry the new profile; every call before it shares one system message.
-    before_interest = firsts[: next(i for i, r in enumerate(requests) if "## Task: current interests" in r.prompt) + 1]
+    interest_at = next(i for i, r in enumerate(requests) if r.body["messages"][1]["content"].startswith("## Task: current interests"))
+    before_interest = firsts[: interest_at + 1]
     assert len({m["content"] for m in before_interest}) == 1
     common = prompts.common_instructions(ai.locale)
     assert all(m["content"].startswith(common) for m in firsts)
