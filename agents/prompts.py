@@ -40,12 +40,16 @@ AGENT_TASK_PLACEHOLDERS: dict[str, str] = {
     "open-message": "{{POST_JSON}}",
 }
 AGENT_TASKS = tuple(AGENT_TASK_PLACEHOLDERS)
-# The cycle's tasks, in the order their instructions stand in the common instructions
-# ({{TASKS}} of common-profile): the same bytes for every call, so a provider caches
-# them with the rest of the prefix instead of billing them fresh on each task's first
-# call of every cycle. A call of one of them carries only its heading, its lengths and
-# its input. The respond path's tasks keep their instructions in their own message.
-CATALOGUED_TASKS = ("post-impressions", "peer-impressions", "reply-post", "interest", "new-post")
+# The tasks of the cycle and of the respond path, in the order their instructions
+# stand in the common instructions ({{TASKS}} of common-profile): the same bytes for
+# every call, so a provider caches them with the rest of the prefix instead of billing
+# them fresh on each task's first call of every cycle and on every answer. A call of
+# one of them carries only its heading, its lengths and its input. (The one-item
+# impression tasks are not among them: the cycle asks for its items as lists.)
+CATALOGUED_TASKS = (
+    "post-impressions", "peer-impressions", "reply-post", "interest", "new-post",
+    "respond", "respond-message", "open-message",
+)
 TASKS = (COMMON_PROFILE, *AGENT_TASKS, SUMMARY_TASK)
 
 PLACEHOLDER_RE = re.compile(r"\{\{[A-Z_]+\}\}")

@@ -83,10 +83,10 @@ def test_the_common_instructions_alone_are_long_enough_to_be_cached(locale):
     common = prompts.common_instructions(locale)
     assert conservative_tokens(common) >= OPENAI_MIN_CACHED
     assert count_tokens(common) >= OPENAI_MIN_CACHED  # the bench's counter (exact or estimate)
-    # The prefix is paid at the cached price on every call (≈ 6 per cycle, the cycle's
-    # task instructions included): guidance, not padding. Growing past this should be
-    # a decision.
-    assert count_tokens(common) <= {"en": 2300, "ja": 3300}[locale]
+    # The prefix is paid at the cached price on every call (≈ 6 per cycle, and every
+    # answer of the respond path), every task's instructions included: guidance, not
+    # padding. Growing past this should be a decision.
+    assert count_tokens(common) <= {"en": 3000, "ja": 4300}[locale]
 
 
 @pytest.mark.parametrize("locale", ["en", "ja"])
