@@ -275,3 +275,21 @@ def test_a_reply_addressed_to_the_persona_is_answered_more_often():
     strangers = sum(decision(i, addressed=False) for i in range(20))
     assert addressed >= 10
     assert addressed > strangers
+
+
+@pytest.mark.parametrize("task", ["post-impressions", "peer-impressions"])
+def test_several_items_get_one_answer_each_that_ignores_the_others(task):
+    """A list task answers every numbered item in the one-item schema, and an item's
+    answer does not depend on the items beside it."""
+    one = task[:-1]
+    on, off = payload_for(one), payload_for(one, text=OFF_TOPIC["en"])
+    key = "posts" if task == "post-impressions" else "users"
+    both = answer(task, payload={key: [{"n": 1, **on}, {"n": 2, **off}]})["impressions"]
+    assert [item["n"] for item in both] == [1, 2]
+    for item in both:
+        for name, kind in SCHEMA[one].items():
+            assert isinstance(item[name], kind), name
+    decision = "shouldLike" if one == "post-impression" else "shouldFollow"
+    assert (both[0][decision], both[1][decision]) == (True, False)  # judged on its own text
+    alone = answer(task, payload={key: [{"n": 1, **on}]})["impressions"]
+    assert alone == both[:1]
