@@ -5,9 +5,9 @@ JSON documents (never through `str.format` over user text), and any placeholder-
 text inside those documents is deleted first, so a post cannot inject a placeholder and
 braces in user text are harmless. Rendering is deterministic: the same inputs give the
 same bytes. An AI user's call is two messages: the system message holds the common
-instructions and the user's profile, the same bytes for every task of that user, and
-the user message the task and its input, so providers can cache the shared prefix
-(docs/prompts.md §2).
+instructions (every task's instructions among them) and the user's profile, the same
+bytes for every task of that user, and the user message the task's heading, lengths
+and input, so providers can cache the shared prefix (docs/prompts.md §2).
 """
 
 from __future__ import annotations
