@@ -42,9 +42,8 @@ _PLAIN_ACCEPT = frozenset({"*/*", "application/*", "application/json"})
 
 def _allow(view_class) -> str:
     """The Allow header DRF gives the view's answers (Django maps HEAD to GET)."""
-    return ", ".join(
-        m.upper() for m in view_class.http_method_names if hasattr(view_class, m) or (m == "head" and hasattr(view_class, "get"))
-    )
+    has = lambda m: hasattr(view_class, m) or (m == "head" and hasattr(view_class, "get"))  # noqa: E731
+    return ", ".join(m.upper() for m in view_class.http_method_names if has(m))
 
 
 class _Call:
@@ -111,14 +110,14 @@ class HotReadsMiddleware:
             return None
         if query_problem(request) is not None or "format" in request.GET:
             return None
-        user = session_user(request)
-        if not user.is_authenticated:
-            return None  # the full path answers 401 (or ends a stale session) as always
         segment = matched.group(2)
         read, allow = _READS.get(segment, _READ_ONE)
         try:
-            data = read(_Call(request.GET, user), segment)
-        except Exception:  # noqa: BLE001  (its error answer is DRF's to give)
+            user = session_user(request)
+            if not user.is_authenticated:
+                return None  # the full path answers 401 (or ends a stale session) as always
+            body = self.renderer.render(read(_Call(request.GET, user), segment))
+        except Exception:  # noqa: BLE001  (an error's answer is DRF's exception handler's to give)
             return None
         request.user = user
         key = (matched.group(1), segment if segment in (None, "by-followees") else "{id}")
@@ -126,6 +125,6 @@ class HotReadsMiddleware:
         if match is None:
             match = self.matches[key] = resolve(path)
         request.resolver_match = match
-        response = HttpResponse(self.renderer.render(data), content_type=self.renderer.media_type)
+        response = HttpResponse(body, content_type=self.renderer.media_type)
         response.headers["Allow"] = allow
         return response
