@@ -11,7 +11,8 @@ PostgreSQL or Redis is not counted. Then the parts are timed alone, the same N t
 * read — the selector call that fetches the rows;
 * present — rows to the JSON-ready dicts;
 * render — the dicts to bytes (the renderer DRF is configured with);
-* rest — whole minus those: middleware, URL resolution, DRF's request/response.
+* rest — whole minus those: Django's WSGI handler and the middlewares (and, in a tree
+  from before the API's lean path, sns/api/hot_reads.py, URL resolution and DRF's dispatch).
 
     python -m bench.hot_reads --db stgy_bench_speed_web20k --requests 2000
 """

@@ -38,7 +38,8 @@ def _refusal(request, status: int, message: str):
     return render(request, "error.html", {"status": status, "message": message}, status=status)
 
 
-def _query_problem(request) -> str | None:
+def query_problem(request) -> str | None:
+    """Why the path or query string is refused (a NUL, too many parameters), or None."""
     if "\x00" in request.path:
         return "invalid path"
     try:
@@ -84,7 +85,7 @@ class InputLimitsMiddleware:
             limit = local_upload_body_limit()
         if limit is not None and length > limit:
             return _refusal(request, 413, "request body is too large")
-        problem = _query_problem(request)
+        problem = query_problem(request)
         if problem is None and length:
             problem = _body_problem(request)
         if problem is not None:

@@ -16,6 +16,10 @@ Where the auth record comes from:
 * 0 (the default without Redis, where the cache is per process): one lean query per
   request, so a change made by another process is seen at once.
 
+With cached sessions in the same cache, a session the process has seen before is read
+together with its user's record in one round trip (`_prefetch`); the session read in
+that round trip still decides whose it is.
+
 The check itself is Django's: the hash in the session must equal the user's current
 one, otherwise the session is flushed — so a password change, a freeze or a role change
 ends the user's other sessions exactly as before.
@@ -112,11 +116,56 @@ def latest_term_forget() -> None:
     _forget(_LATEST_TERM)
 
 
+# Session key → the user id its session held when this process last read it. Only a
+# hint of which auth record to fetch together with the session, in one round trip to
+# the cache instead of two: the session read in that round trip decides whose it is,
+# and a record fetched for another user is not used.
+_SESSION_USERS: dict[str, int] = {}
+_HINTS_KEPT = 10_000
+_CACHED_SESSIONS = "django.contrib.sessions.backends.cached_db"
+
+
+def _prefetch(session) -> tuple[int, AuthRecord, int | None] | None:
+    """For a session this process has seen, with sessions cached where auth records are:
+    its cached value (put in the session as its load would) and the hinted user's auth
+    record, in one round trip. None when there is nothing to prefetch or the record is
+    not cached."""
+    key = session.session_key
+    user_id = _SESSION_USERS.get(key) if key is not None else None
+    if (
+        user_id is None
+        or hasattr(session, "_session_cache")
+        or settings.STGY_AUTH_RECORD_TTL <= 0
+        or settings.SESSION_ENGINE != _CACHED_SESSIONS
+        or settings.SESSION_CACHE_ALIAS != "default"
+    ):
+        return None
+    session_cache_key = session.cache_key
+    cached = cache.get_many([session_cache_key, _key(user_id), _LATEST_TERM])
+    data = cached.get(session_cache_key)
+    if data is None:
+        return None  # not cached (or the cache is away): the session loads as usual
+    session._session_cache = data
+    if _key(user_id) not in cached or _LATEST_TERM not in cached:
+        return None
+    latest = cached[_LATEST_TERM]
+    return user_id, AuthRecord(*cached[_key(user_id)]), (None if latest == _NO_TERM else latest)
+
+
+def _remember(session_key: str | None, user_id: int) -> None:
+    if session_key is None:
+        return
+    if len(_SESSION_USERS) >= _HINTS_KEPT:
+        _SESSION_USERS.clear()
+    _SESSION_USERS[session_key] = user_id
+
+
 def session_user(request):
     """The session's user, a `User` with only the recorded columns loaded, or an
     `AnonymousUser`; a session whose hash no longer matches is flushed, as
     `django.contrib.auth.get_user` does."""
     session = request.session
+    prefetched = _prefetch(session)
     try:
         user_id = int(session[SESSION_KEY])
         backend = session[BACKEND_SESSION_KEY]
@@ -124,12 +173,16 @@ def session_user(request):
         return AnonymousUser()
     if backend not in settings.AUTHENTICATION_BACKENDS:
         return AnonymousUser()
-    record, latest_term = auth_record(user_id)
+    if prefetched is not None and prefetched[0] == user_id:
+        record, latest_term = prefetched[1], prefetched[2]
+    else:
+        record, latest_term = auth_record(user_id)
     if record is None:
         return AnonymousUser()
     if not constant_time_compare(session.get(HASH_SESSION_KEY, ""), record.session_hash):
         session.flush()
         return AnonymousUser()
+    _remember(session.session_key, user_id)
     known = {"id": user_id, **{name: getattr(record, name) for name in RECORDED}}
     # from_db takes the given values in the model's column order.
     names = [f.attname for f in User._meta.concrete_fields if f.attname in known]

@@ -67,9 +67,11 @@ MIDDLEWARE = [
     "sns.sessions.SlidingSessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # The API's hot reads answer here; the rest go on (sns/api/hot_reads.py).
+    "sns.api.hot_reads.HotReadsMiddleware",
     "sns.session_auth.SessionAuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
-    "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "sns.input_limits.InputLimitsMiddleware",
     "agents.llm.deadline.WebDeadlineMiddleware",
 ]

@@ -48,6 +48,47 @@ def _reply_to_filter(request):
     return parse_id(value, "replyTo")
 
 
+# The three hot reads, shared by their DRF views and the API's lean path
+# (sns/api/hot_reads.py): `request` is anything with `query_params` and `user`.
+
+
+def posts_list_json(request) -> list[dict]:
+    page = page_params(request)
+    text = request.query_params.get("query")
+    if text:
+        access_admin(request.user)
+    focus = optional_id(request, "focusUserId")
+    rows = post_rows.post_rows_list(
+        page=page,
+        after=cursor(request, page),
+        owned_by=optional_id(request, "ownedBy"),
+        tag=request.query_params.get("tag"),
+        reply_to=_reply_to_filter(request),
+        query=text,
+        focus_user_id=focus,
+        viewer=request.user,
+    )
+    return [post_row_json(row, focus) for row in rows]
+
+
+def posts_by_followees_json(request) -> list[dict]:
+    focus = optional_id(request, "focusUserId")
+    rows = post_rows.post_rows_by_followees(
+        user_id=required_id(request, "userId"),
+        page=page_params(request),
+        include_self=flag(request, "includeSelf", False),
+        include_replies=flag(request, "includeReplies", True),
+        limit_per_user=optional_int(request, "limitPerUser"),
+        focus_user_id=focus,
+        viewer=request.user,
+    )
+    return [post_row_json(row, focus) for row in rows]
+
+
+def post_detail_json_for(request, post_id: str) -> dict:
+    return _detail(parse_id(post_id), optional_id(request, "focusUserId"), viewer=request.user)
+
+
 class PostInput(BodySerializer):
     """Fields of a post body. `content` and `tags` are passed through as sent: the
     service owns their messages ("content is required", "tags is required and must
@@ -80,22 +121,7 @@ class PostsView(APIView):
         operation_id="posts_list",
     )
     def get(self, request):
-        page = page_params(request)
-        text = request.query_params.get("query")
-        if text:
-            access_admin(request.user)
-        focus = optional_id(request, "focusUserId")
-        rows = post_rows.post_rows_list(
-            page=page,
-            after=cursor(request, page),
-            owned_by=optional_id(request, "ownedBy"),
-            tag=request.query_params.get("tag"),
-            reply_to=_reply_to_filter(request),
-            query=text,
-            focus_user_id=focus,
-            viewer=request.user,
-        )
-        return Response([post_row_json(row, focus) for row in rows])
+        return Response(posts_list_json(request))
 
     @extend_schema(request=PostCreateInput, responses={201: shapes.PostDetail})
     def post(self, request):
@@ -106,7 +132,7 @@ class PostsView(APIView):
 class PostView(APIView):
     @extend_schema(parameters=[schema.FOCUS], responses=shapes.PostDetail)
     def get(self, request, post_id):
-        return Response(_detail(parse_id(post_id), optional_id(request, "focusUserId"), viewer=request.user))
+        return Response(post_detail_json_for(request, post_id))
 
     @extend_schema(request=PostInput, responses=shapes.PostDetail)
     def put(self, request, post_id):
@@ -133,17 +159,7 @@ class PostsByFolloweesView(APIView):
         responses=shapes.many(shapes.Post),
     )
     def get(self, request):
-        focus = optional_id(request, "focusUserId")
-        rows = post_rows.post_rows_by_followees(
-            user_id=required_id(request, "userId"),
-            page=page_params(request),
-            include_self=flag(request, "includeSelf", False),
-            include_replies=flag(request, "includeReplies", True),
-            limit_per_user=optional_int(request, "limitPerUser"),
-            focus_user_id=focus,
-            viewer=request.user,
-        )
-        return Response([post_row_json(row, focus) for row in rows])
+        return Response(posts_by_followees_json(request))
 
 
 class PostsLikedView(APIView):

@@ -176,3 +176,23 @@ def test_a_page_view_reads_the_user_row_once_and_no_term(settings, human):
     sql = [q["sql"] for q in queries]
     assert len([q for q in sql if 'FROM "sns_user"' in q and '"sns_user"."id" = ' in q and "password" in q]) == 1
     assert not [q for q in sql if q.lstrip().startswith('SELECT "sns_agreementterm"')]
+
+
+def test_a_session_rewritten_for_another_user_is_read_for_that_user(ttl, human, admin):
+    # A process remembers whose each session was, to fetch that user's record with the
+    # session in one round trip; the session read decides, never the remembered user.
+    from django.contrib.auth import HASH_SESSION_KEY, SESSION_KEY
+
+    client = _logged_in(human)
+    for _ in range(2):
+        assert client.get("/api/auth").json()["userId"] == human.hex_id
+        assert client.get("/api/posts?limit=1").status_code == 200
+    session = client.session
+    session[SESSION_KEY] = str(admin.pk)
+    session[HASH_SESSION_KEY] = admin.get_session_auth_hash()
+    session.save()
+    assert client.get("/api/auth").json()["userId"] == admin.hex_id
+    assert client.get("/api/posts?limit=1").status_code == 200
+    other = _logged_in(admin)
+    assert other.put(f"/api/users/{admin.hex_id}/password", {"password": "changed-again"}, format="json").status_code == 200
+    assert client.get("/api/posts?limit=1").status_code == 401

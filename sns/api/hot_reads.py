@@ -1,0 +1,130 @@
+"""The API's lean path: its three hot reads answered without the request machinery they
+do not use (docs/architecture.md §9, "The lean path").
+
+`GET /api/posts`, `GET /api/posts/by-followees` and `GET /api/posts/{id}` are most of
+the API's traffic. Through the full path each paid for URL resolution, DRF's request
+wrapper, content negotiation, authentication and permission classes, the template
+response, and four middlewares that do nothing for them (the lazy user, messages, input
+limits, the model-call deadline) — together more Python CPU than the read itself.
+
+This middleware stands in the list just before those four. A request it recognises as
+a plain hot read — GET, one of the three paths under /api/ or /backend/, no body,
+nothing the input limits refuse, an Accept header DRF answers with the JSON renderer
+and no indent, no `format` override — by a logged-in caller is answered here with the
+same view function the DRF view calls (sns/api/posts_views.py), the same renderer and
+the same headers. Everything else, and any hot read that fails (bad parameters, a
+hidden or unknown post, an anonymous or stale session), goes on down the full path,
+which answers it exactly as before: the lean path only ever answers the successes, so
+the errors' bodies and headers stay DRF's. The middlewares before this one (security
+headers, CORS, sessions and their sliding expiry, CSRF's cookie, X-Frame-Options,
+metrics) run for both paths alike. tests/sns/test_hot_reads.py compares the two.
+"""
+
+from __future__ import annotations
+
+import re
+
+from django.http import HttpResponse
+from django.urls import resolve
+from rest_framework.settings import api_settings
+
+from sns.input_limits import query_problem
+from sns.session_auth import session_user
+
+from . import posts_views
+
+# The fixed segments under posts/ ("search", "liked", …) are words, never 16 hex digits;
+# tests/sns/test_hot_reads.py checks that each path here resolves to the view named.
+_HOT_PATH = re.compile(r"/(api|backend)/posts(?:/(by-followees|[0-9A-Fa-f]{16}))?")
+# Accept values DRF answers with the JSON renderer as it is: no parameters (an indent).
+_PLAIN_ACCEPT = frozenset({"*/*", "application/*", "application/json"})
+
+
+def _allow(view_class) -> str:
+    """The Allow header DRF gives the view's answers (Django maps HEAD to GET)."""
+    has = lambda m: hasattr(view_class, m) or (m == "head" and hasattr(view_class, "get"))  # noqa: E731
+    return ", ".join(m.upper() for m in view_class.http_method_names if has(m))
+
+
+class _Call:
+    """What the shared view functions read of a DRF request."""
+
+    __slots__ = ("query_params", "user")
+
+    def __init__(self, query_params, user):
+        self.query_params = query_params
+        self.user = user
+
+
+def _read_list(call, _segment):
+    return posts_views.posts_list_json(call)
+
+
+def _read_by_followees(call, _segment):
+    return posts_views.posts_by_followees_json(call)
+
+
+def _read_one(call, segment):
+    return posts_views.post_detail_json_for(call, segment)
+
+
+_READS = {
+    None: (_read_list, _allow(posts_views.PostsView)),
+    "by-followees": (_read_by_followees, _allow(posts_views.PostsByFolloweesView)),
+}
+_READ_ONE = (_read_one, _allow(posts_views.PostView))
+
+
+def plain_accept(accept: str | None) -> bool:
+    if not accept:
+        return True
+    if ";" in accept:
+        return False
+    return any(part.strip() in _PLAIN_ACCEPT for part in accept.split(","))
+
+
+class HotReadsMiddleware:
+    def __init__(self, get_response):
+        self.get_response = get_response
+        renderers = api_settings.DEFAULT_RENDERER_CLASSES
+        # With more than one renderer DRF negotiates (and adds Vary: Accept): full path.
+        self.renderer = renderers[0]() if len(renderers) == 1 else None
+        # The route each hot path resolves to, for the request metrics' label; resolved
+        # once per mount and endpoint (the label is the route, not the id in it).
+        self.matches: dict[tuple[str, str | None], object] = {}
+
+    def __call__(self, request):
+        response = self.answer(request)
+        return self.get_response(request) if response is None else response
+
+    def answer(self, request) -> HttpResponse | None:
+        """The hot read's response, or None when the full path is to answer."""
+        if request.method != "GET" or self.renderer is None:
+            return None
+        path = request.path_info
+        matched = _HOT_PATH.fullmatch(path)
+        if matched is None:
+            return None
+        meta = request.META
+        if meta.get("CONTENT_LENGTH", "") not in ("", "0") or not plain_accept(meta.get("HTTP_ACCEPT")):
+            return None
+        if query_problem(request) is not None or "format" in request.GET:
+            return None
+        segment = matched.group(2)
+        read, allow = _READS.get(segment, _READ_ONE)
+        try:
+            user = session_user(request)
+            if not user.is_authenticated:
+                return None  # the full path answers 401 (or ends a stale session) as always
+            body = self.renderer.render(read(_Call(request.GET, user), segment))
+        except Exception:  # noqa: BLE001  (an error's answer is DRF's exception handler's to give)
+            return None
+        request.user = user
+        key = (matched.group(1), segment if segment in (None, "by-followees") else "{id}")
+        match = self.matches.get(key)
+        if match is None:
+            match = self.matches[key] = resolve(path)
+        request.resolver_match = match
+        response = HttpResponse(body, content_type=self.renderer.media_type)
+        response.headers["Allow"] = allow
+        return response
