@@ -52,9 +52,9 @@ def likes_add(actor: User, post_ids: list[int]) -> dict[int, Like | DomainError]
         throttle.throttle_check(actor, throttle.LIKES)
 
     results, written = _apply_each(ids, check, lambda keys: _likes_write(actor, keys), conflict="already liked")
-    for post_id in written:
-        post = posts[post_id]
-        notifications.notify_post_event(recipient_id=post.owner_id, slot=f"like:{post.hex_id}", actor=actor, post=post)
+    notifications.notify_post_events(
+        [(posts[post_id].owner_id, f"like:{posts[post_id].hex_id}", posts[post_id]) for post_id in written], actor=actor
+    )
     hooks.likes_written(actor, [posts[post_id] for post_id in written])
     return results
 
@@ -147,8 +147,7 @@ def follows_add(actor: User, user_ids: list[int]) -> dict[int, Follow | DomainEr
         throttle.throttle_check(actor, throttle.USER_UPDATES)
 
     results, written = _apply_each(ids, check, lambda keys: _follows_write(actor, keys), conflict="already following")
-    for user_id in written:
-        notifications.notify_follow(recipient_id=user_id, actor=actor)
+    notifications.notify_follows(written, actor=actor)
     return results
 
 
