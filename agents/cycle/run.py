@@ -26,6 +26,7 @@ from .follows import follow_management
 from .impressions import peer_impressions, post_impressions
 from .interest import interest_snapshot, interest_update
 from .new_post import new_post
+from .run_read import run_read, run_read_taking_turn
 from .schedule import lease_claim, run_save_with_lease
 from .select_posts import select_posts
 
@@ -70,17 +71,23 @@ def cycle_begin(user_id: int) -> CycleRun | None:
 
 
 def stage_execute(run_id: int, stage: str) -> dict[str, Any]:
-    run = CycleRun.objects.select_related("user", "user__ai_interest").get(pk=run_id)
+    # A writing stage takes the writing turn with its read of the record (one round
+    # trip on PostgreSQL); a redelivered one gives it straight back.
+    writing = stage in WRITING_STAGES
+    run, turn_taken = run_read_taking_turn(run_id) if writing else (run_read(run_id), False)
     recorded = run.stages.get(stage)
     if recorded and recorded.get("outcome") in ("ok", "skipped", "failed"):
+        if turn_taken:
+            turn_give(run.user_id, run.pk)
         return recorded  # a redelivered stage task: the work is done and recorded
     ctx = StageContext(run=run, stage=stage)
     started = time.monotonic()
     holds_turn = False
     try:
-        if stage in WRITING_STAGES:
+        if writing:
             try:
-                turn_take(run.user_id, run.pk)
+                if not turn_taken:
+                    turn_take(run.user_id, run.pk)
                 holds_turn = True
                 result = STAGE_FUNCTIONS[stage](ctx) or {}
             except WritingTurnBusy as busy:
