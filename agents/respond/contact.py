@@ -38,9 +38,15 @@ def backoff_refusal(ai_id: int, person_id: int) -> str | None:
 def backoff_refusals(ai_id: int, person_ids: list[int]) -> dict[int, str | None]:
     """`backoff_refusal` for several people (the cycle's reply candidates): on
     PostgreSQL one UNION ALL of every person's two limited parts, whatever their number."""
+    if not connection.features.supports_slicing_ordering_in_compound:
+        # SQLite: two queries per candidate, as `contact_refusal` asks them.
+        result = {}
+        for person_id in person_ids:
+            result[person_id] = backoff_refusal(ai_id, person_id)
+        return result
     people = [p for p in dict.fromkeys(person_ids) if p != ai_id]
-    if len(people) < 2 or not connection.features.supports_slicing_ordering_in_compound:
-        return {p: backoff_refusal(ai_id, p) for p in dict.fromkeys(person_ids)}
+    if not people:
+        return dict.fromkeys(person_ids)
     parts = [part for person_id in people for part in _newest_writes(ai_id, person_id, tagged=True)]
     rows: dict[int, list[tuple[int, int]]] = {p: [] for p in people}
     for row_id, author, person_id in parts[0].union(*parts[1:], all=True):
