@@ -12,7 +12,7 @@ import logging
 import time
 from typing import Any
 
-from django.db.models import Count, Q, Sum
+from django.db.models import Count, OuterRef, Subquery, Sum
 from django.utils import timezone
 
 from agents.models import CycleRun, Interest, LlmUsage
@@ -120,21 +120,30 @@ def stage_execute(run_id: int, stage: str) -> dict[str, Any]:
     return record
 
 
+def _usage_total(aggregate) -> Subquery:
+    """One total of the run's usage rows, as a subquery of the run's read."""
+    rows = LlmUsage.objects.filter(run_id=OuterRef("pk")).order_by().values("run_id")
+    return Subquery(rows.annotate(total=aggregate).values("total")[:1])
+
+
 def cycle_end(run_id: int) -> CycleRun:
-    run = CycleRun.objects.select_related("user").get(pk=run_id)
-    usage = LlmUsage.objects.filter(run_id=run_id).aggregate(
-        calls=Count("id"),
-        prompt=Sum("prompt_tokens"),
-        completion=Sum("completion_tokens"),
-        cached=Sum("cached_tokens"),
-        cost=Sum("cost"),
-        errors=Count("id", filter=~Q(outcome="ok")),
+    # The usage totals ride on the run's read (one query, not two).
+    run = (
+        CycleRun.objects.select_related("user")
+        .annotate(
+            usage_calls=_usage_total(Count("id")),
+            usage_prompt=_usage_total(Sum("prompt_tokens")),
+            usage_completion=_usage_total(Sum("completion_tokens")),
+            usage_cached=_usage_total(Sum("cached_tokens")),
+            usage_cost=_usage_total(Sum("cost")),
+        )
+        .get(pk=run_id)
     )
-    run.llm_calls = usage["calls"] or 0
-    run.prompt_tokens = usage["prompt"] or 0
-    run.completion_tokens = usage["completion"] or 0
-    run.cached_tokens = usage["cached"] or 0
-    run.cost = usage["cost"] or 0
+    run.llm_calls = run.usage_calls or 0
+    run.prompt_tokens = run.usage_prompt or 0
+    run.completion_tokens = run.usage_completion or 0
+    run.cached_tokens = run.usage_cached or 0
+    run.cost = run.usage_cost or 0
     run.finished_at = timezone.now()
     run.elapsed_ms = int((run.finished_at - run.started_at).total_seconds() * 1000)
     missing = [s for s in STAGES if s not in run.stages]
