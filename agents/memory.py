@@ -72,14 +72,15 @@ def interest_save(
         features=bytes(features),
         embedding_model=embedding_model,
     )
-    with transaction.atomic():
-        Interest.objects.bulk_create(
-            [row],
-            update_conflicts=True,
-            unique_fields=["user"],
-            update_fields=["updated_at", "interest", "tags", "features", "embedding_model"],
-        )
-    return Interest.objects.get(user_id=owner_id)
+    # One statement, atomic by itself (no savepoint inside a caller's transaction); the
+    # row it wrote is the one given back, so no read after the write.
+    Interest.objects.bulk_create(
+        [row],
+        update_conflicts=True,
+        unique_fields=["user"],
+        update_fields=["updated_at", "interest", "tags", "features", "embedding_model"],
+    )
+    return row
 
 
 # ----------------------------------------------------------------------------- peers

@@ -17,14 +17,14 @@ from django.db.models import OuterRef, Subquery
 from agents.llm.parsing import parse_reply
 from agents.models import PeerImpression, PostImpression
 from agents.rate_limits import HourlyWrites
-from agents.respond.contact import contact_refusal
+from agents.respond.contact import backoff_refusals
 from agents.prompt_text import post_prompt_text
 from sns import services
 from sns.errors import Conflict, DomainError
 from sns.ids import parse_id
 from sns.models import Post, PostTag
 from sns.selectors import viewable_posts
-from sns.selectors.boundaries import ai_contact_annotations
+from sns.selectors.boundaries import ai_contact_annotated, ai_contact_annotations
 
 from . import inputs
 from .context import StageContext
@@ -126,15 +126,19 @@ def likes_and_replies(ctx: StageContext) -> dict[str, Any]:
 def _contact_allowed(me, items: list[dict]) -> tuple[list[dict], list[dict]]:
     """The replies the person's boundaries and the back-off rule allow, and a refusal
     record for each of the others, decided before any model call
-    (docs/respond-path.md, "Boundaries and back-off")."""
+    (docs/respond-path.md, "Boundaries and back-off"): what `contact_refusal` decides
+    per post, with the back-off rule read for every author at once."""
+    boundaries = {id(item): ai_contact_annotated(item["post"], me, item["post"].owner, "reply") for item in items}
+    backoff = backoff_refusals(me.id, [item["post"].owner_id for item in items if boundaries[id(item)][0]])
     allowed, refused = [], []
     for item in items:
-        post = item["post"]
-        refusal = contact_refusal(me, post.owner, "reply", row=post)
-        if refusal is None:
+        ok, reason = boundaries[id(item)]
+        if not ok:
+            refused.append(_refusal_record(item, "boundaries", reason))
+        elif backoff[item["post"].owner_id]:
+            refused.append(_refusal_record(item, "backoff", backoff[item["post"].owner_id]))
+        else:
             allowed.append(item)
-            continue
-        refused.append(_refusal_record(item, *refusal))
     return allowed, refused
 
 

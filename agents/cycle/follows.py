@@ -131,8 +131,10 @@ def follow_management(ctx: StageContext) -> dict[str, Any]:
             "latestPostAt": inputs.iso(a["latestPostAt"]) if a else None,
         }
 
+    # All unfollows through one call of the rulebook too (two statements for the lot).
+    removed = services.follows_remove(me, to_unfollow) if to_unfollow else {}
     unfollows = [
-        _act(lambda uid=uid: services.follow_remove(me, uid), "unfollowed", NotFound, "was not following",
+        _act(lambda uid=uid: _raise_if_refused(removed[uid]), "unfollowed", NotFound, "was not following",
              describe(uid) | {"reason": "not analysable" if uid not in analysed else "below keep threshold or inactive"})
         for uid in to_unfollow
     ]

@@ -12,7 +12,7 @@ import logging
 import time
 from typing import Any
 
-from django.db.models import Count, Q, Sum
+from django.db.models import Count, OuterRef, Subquery, Sum
 from django.utils import timezone
 
 from agents.models import CycleRun, Interest, LlmUsage
@@ -26,6 +26,7 @@ from .follows import follow_management
 from .impressions import peer_impressions, post_impressions
 from .interest import interest_snapshot, interest_update
 from .new_post import new_post
+from .run_read import run_read, run_read_taking_turn
 from .schedule import lease_claim, run_save_with_lease
 from .select_posts import select_posts
 
@@ -70,17 +71,23 @@ def cycle_begin(user_id: int) -> CycleRun | None:
 
 
 def stage_execute(run_id: int, stage: str) -> dict[str, Any]:
-    run = CycleRun.objects.select_related("user", "user__ai_interest").get(pk=run_id)
+    # A writing stage takes the writing turn with its read of the record (one round
+    # trip on PostgreSQL); a redelivered one gives it straight back.
+    writing = stage in WRITING_STAGES
+    run, turn_taken = run_read_taking_turn(run_id) if writing else (run_read(run_id), False)
     recorded = run.stages.get(stage)
     if recorded and recorded.get("outcome") in ("ok", "skipped", "failed"):
+        if turn_taken:
+            turn_give(run.user_id, run.pk)
         return recorded  # a redelivered stage task: the work is done and recorded
     ctx = StageContext(run=run, stage=stage)
     started = time.monotonic()
     holds_turn = False
     try:
-        if stage in WRITING_STAGES:
+        if writing:
             try:
-                turn_take(run.user_id, run.pk)
+                if not turn_taken:
+                    turn_take(run.user_id, run.pk)
                 holds_turn = True
                 result = STAGE_FUNCTIONS[stage](ctx) or {}
             except WritingTurnBusy as busy:
@@ -113,21 +120,30 @@ def stage_execute(run_id: int, stage: str) -> dict[str, Any]:
     return record
 
 
+def _usage_total(aggregate) -> Subquery:
+    """One total of the run's usage rows, as a subquery of the run's read."""
+    rows = LlmUsage.objects.filter(run_id=OuterRef("pk")).order_by().values("run_id")
+    return Subquery(rows.annotate(total=aggregate).values("total")[:1])
+
+
 def cycle_end(run_id: int) -> CycleRun:
-    run = CycleRun.objects.select_related("user").get(pk=run_id)
-    usage = LlmUsage.objects.filter(run_id=run_id).aggregate(
-        calls=Count("id"),
-        prompt=Sum("prompt_tokens"),
-        completion=Sum("completion_tokens"),
-        cached=Sum("cached_tokens"),
-        cost=Sum("cost"),
-        errors=Count("id", filter=~Q(outcome="ok")),
+    # The usage totals ride on the run's read (one query, not two).
+    run = (
+        CycleRun.objects.select_related("user")
+        .annotate(
+            usage_calls=_usage_total(Count("id")),
+            usage_prompt=_usage_total(Sum("prompt_tokens")),
+            usage_completion=_usage_total(Sum("completion_tokens")),
+            usage_cached=_usage_total(Sum("cached_tokens")),
+            usage_cost=_usage_total(Sum("cost")),
+        )
+        .get(pk=run_id)
     )
-    run.llm_calls = usage["calls"] or 0
-    run.prompt_tokens = usage["prompt"] or 0
-    run.completion_tokens = usage["completion"] or 0
-    run.cached_tokens = usage["cached"] or 0
-    run.cost = usage["cost"] or 0
+    run.llm_calls = run.usage_calls or 0
+    run.prompt_tokens = run.usage_prompt or 0
+    run.completion_tokens = run.usage_completion or 0
+    run.cached_tokens = run.usage_cached or 0
+    run.cost = run.usage_cost or 0
     run.finished_at = timezone.now()
     run.elapsed_ms = int((run.finished_at - run.started_at).total_seconds() * 1000)
     missing = [s for s in STAGES if s not in run.stages]

@@ -12,6 +12,7 @@ import random
 from typing import Any
 
 from django.conf import settings
+from django.db import connection
 
 import numpy as np
 
@@ -113,21 +114,52 @@ def _recommended_candidates(ctx: StageContext, out: list) -> None:
 def _follower_candidates(ctx: StageContext, rng: random.Random, out: list) -> None:
     me = ctx.user
     fetch = settings.STGY_AI_USER_FETCH_POST_LIMIT
-    followers = list(
-        Follow.objects.filter(followee_id=me.id).order_by("-created_at").values_list("follower_id", flat=True)[:fetch]
-    )
+    per_follower = min(POSTS_PER_FOLLOWER, settings.STGY_AI_USER_READ_POST_LIMIT)
+    followers, posts_of = _newest_followers_posts(me.id, fetch, per_follower)
     rng.shuffle(followers)
     chosen = followers[:FOLLOWER_SAMPLE]
-    if not chosen:
-        return
-    per_follower = min(POSTS_PER_FOLLOWER, settings.STGY_AI_USER_READ_POST_LIMIT)
-    ranked = (
-        Post.objects.filter(newest_posts_q("owner_id", chosen, per_follower))
-        .order_by("owner_id", "-id")
-        .values_list("id", flat=True)
+    for owner_id in sorted(chosen):
+        for post_id in posts_of(owner_id, chosen):
+            out.append((post_id, 0.5, "follower"))
+
+
+def _newest_followers_posts(me_id: int, fetch: int, per_follower: int):
+    """The user's `fetch` newest followers (newest first) and a function giving a
+    follower's `per_follower` newest post ids (newest first). On PostgreSQL one round
+    trip reads both (each follower's posts by a LATERAL join on the (owner, id) index:
+    30 followers × 3 posts); elsewhere the posts are read for the chosen followers."""
+    follows = Follow.objects.filter(followee_id=me_id).order_by("-created_at")
+    if connection.vendor != "postgresql":
+        followers = list(follows.values_list("follower_id", flat=True)[:fetch])
+
+        read_posts: dict[int, list[int]] = {}
+
+        def read(owner_id: int, chosen: list[int]) -> list[int]:
+            if not read_posts:  # the chosen followers' posts, in one query on first use
+                ranked = Post.objects.filter(newest_posts_q("owner_id", chosen, per_follower)).order_by("owner_id", "-id")
+                read_posts[0] = []
+                for post_id, owner in ranked.values_list("id", "owner_id"):
+                    read_posts.setdefault(owner, []).append(post_id)
+            return read_posts.get(owner_id, [])
+
+        return followers, read
+    qn = connection.ops.quote_name
+    owner = qn(Post._meta.get_field("owner").column)
+    follow_sql, follow_params = follows.values("follower_id", "created_at")[:fetch].query.sql_with_params()
+    sql = (
+        f"SELECT f.follower_id, p.id FROM ({follow_sql}) AS f LEFT JOIN LATERAL "
+        f"(SELECT {qn('id')} AS id FROM {qn(Post._meta.db_table)} WHERE {owner} = f.follower_id "
+        f"ORDER BY {qn('id')} DESC LIMIT %s) AS p ON true ORDER BY f.created_at DESC, f.follower_id, p.id DESC"
     )
-    for post_id in ranked:
-        out.append((post_id, 0.5, "follower"))
+    with connection.cursor() as cursor:
+        cursor.execute(sql, (*follow_params, per_follower))
+        rows = cursor.fetchall()
+    followers = list(dict.fromkeys(follower for follower, _ in rows))
+    posts: dict[int, list[int]] = {}
+    for follower, post_id in rows:
+        if post_id is not None:
+            posts.setdefault(follower, []).append(post_id)
+    return followers, lambda owner_id, chosen: posts.get(owner_id, [])
 
 
 def gather_candidates(ctx: StageContext, rng: random.Random) -> list[tuple[int, float, str]]:

@@ -10,7 +10,8 @@ without an answer stays quiet toward them until they write to it.
 
 from __future__ import annotations
 
-from django.db.models import Exists, OuterRef, Q
+from django.db import connection
+from django.db.models import BigIntegerField, Exists, OuterRef, Q, Value
 
 from sns.models import Post, User
 from sns.models_messages import Message
@@ -29,27 +30,56 @@ def backoff_refusal(ai_id: int, person_id: int) -> str | None:
     AI user's, the person has not answered them."""
     if ai_id == person_id:
         return None
+    posts, messages = _newest_writes(ai_id, person_id)
+    # One round trip on PostgreSQL (UNION ALL of the two limited parts), two elsewhere.
+    return _refusal(ai_id, [tuple(row)[:2] for row in union_all(posts, messages)])
+
+
+def backoff_refusals(ai_id: int, person_ids: list[int]) -> dict[int, str | None]:
+    """`backoff_refusal` for several people (the cycle's reply candidates): on
+    PostgreSQL one UNION ALL of every person's two limited parts, whatever their number."""
+    if not connection.features.supports_slicing_ordering_in_compound:
+        # SQLite: two queries per candidate, as `contact_refusal` asks them.
+        result = {}
+        for person_id in person_ids:
+            result[person_id] = backoff_refusal(ai_id, person_id)
+        return result
+    people = [p for p in dict.fromkeys(person_ids) if p != ai_id]
+    if not people:
+        return dict.fromkeys(person_ids)
+    parts = [part for person_id in people for part in _newest_writes(ai_id, person_id, tagged=True)]
+    rows: dict[int, list[tuple[int, int]]] = {p: [] for p in people}
+    for row_id, author, person_id in parts[0].union(*parts[1:], all=True):
+        rows[person_id].append((row_id, author))
+    return {p: _refusal(ai_id, rows[p]) if p in rows else None for p in person_ids}
+
+
+def _newest_writes(ai_id: int, person_id: int, *, tagged: bool = False):
+    """The newest BACKOFF_WRITES replies between the two and the newest BACKOFF_WRITES
+    messages, as (id, author) — with `tagged`, (id, author, person)."""
     n = BACKOFF_WRITES
 
     def parent_of(owner_id: int) -> Exists:
         return Exists(Post.objects.filter(pk=OuterRef("reply_to"), owner_id=owner_id))
 
-    posts = (
-        Post.objects.filter(
-            Q(owner_id=person_id, reply_to__isnull=False) & Q(parent_of(ai_id))
-            | Q(owner_id=ai_id, reply_to__isnull=False) & Q(parent_of(person_id))
-        )
-        .order_by("-id")
-        .values_list("id", "owner_id")[:n]
+    posts = Post.objects.filter(
+        Q(owner_id=person_id, reply_to__isnull=False) & Q(parent_of(ai_id))
+        | Q(owner_id=ai_id, reply_to__isnull=False) & Q(parent_of(person_id))
     )
     low, high = sorted((ai_id, person_id))
-    messages = (
-        Message.objects.filter(conversation__user_low_id=low, conversation__user_high_id=high)
-        .order_by("-id")
-        .values_list("id", "sender_id")[:n]
+    messages = Message.objects.filter(conversation__user_low_id=low, conversation__user_high_id=high)
+    extra = ["who"] if tagged else []
+    if tagged:
+        who = Value(person_id, output_field=BigIntegerField())
+        posts, messages = posts.annotate(who=who), messages.annotate(who=who)
+    return (
+        posts.order_by("-id").values_list("id", "owner_id", *extra)[:n],
+        messages.order_by("-id").values_list("id", "sender_id", *extra)[:n],
     )
-    # One round trip on PostgreSQL (UNION ALL of the two limited parts), two elsewhere.
-    rows = [tuple(row) for row in union_all(posts, messages)]
+
+
+def _refusal(ai_id: int, rows: list[tuple[int, int]]) -> str | None:
+    n = BACKOFF_WRITES
     newest = sorted(rows, reverse=True)[:n]
     if len(newest) == n and all(author == ai_id for _, author in newest):
         return f"{n} writes to the person without an answer (back-off until they write)"

@@ -13,7 +13,7 @@ from datetime import timedelta
 
 from django.conf import settings
 from django.db import IntegrityError, connection, transaction
-from django.db.models import Exists, Q, Value
+from django.db.models import BooleanField, CharField, Exists, Q, Value
 from django.utils import timezone
 
 from ..access import access_writable
@@ -65,6 +65,79 @@ def notify_post_event(*, recipient_id: int, slot: str, actor: User, post) -> Non
         )
 
 
+def notify_post_events(events: list[tuple[int, str, Post]], *, actor: User) -> None:
+    """Several `notify_post_event`s of one actor (the likes of one batched call): the
+    same events, recorded after the commit in two statements for the lot when each is
+    the first of its row (`_record_events`)."""
+    _record_after_commit(
+        actor,
+        [
+            (recipient_id, slot, {
+                "userId": actor.hex_id,
+                "userNickname": actor.nickname,
+                "postId": post.hex_id,
+                "postSnippet": notification_text(post.snippet),
+            }, post.id)
+            for recipient_id, slot, post in events
+            if _should_notify(recipient_id, actor)
+        ],
+    )
+
+
+def notify_follows(recipient_ids: list[int], *, actor: User) -> None:
+    """Several `notify_follow`s of one actor (one batched follow call)."""
+    record = {"userId": actor.hex_id, "userNickname": actor.nickname}
+    _record_after_commit(
+        actor, [(rid, "follow", dict(record), None) for rid in recipient_ids if _should_notify(rid, actor)]
+    )
+
+
+def _record_after_commit(actor: User, events: list[tuple[int, str, dict, int | None]]) -> None:
+    if len(events) == 1:
+        recipient_id, slot, record, post_pk = events[0]
+        transaction.on_commit(lambda: _record_event(recipient_id, slot, record, actor_id=actor.id, post_pk=post_pk))
+    elif events:
+        transaction.on_commit(lambda: _record_events(events, actor_id=actor.id))
+
+
+def _record_events(events: list[tuple[int, str, dict, int | None]], *, actor_id: int) -> None:
+    """`_record_event` for each of several events of one actor, in order: recipients,
+    actor and posts checked in one query; on PostgreSQL the events that are the first
+    of their row inserted in one statement; the others folded one by one."""
+    post_pks = {post_pk for _, _, _, post_pk in events if post_pk is not None}
+    users = User.objects.filter(pk__in={actor_id, *(e[0] for e in events)}).values_list(
+        "id", "timezone", Value(False, output_field=BooleanField())
+    )
+    if post_pks:
+        posts = Post.objects.filter(pk__in=post_pks).values_list(
+            "id", Value("", output_field=CharField()), Value(True, output_field=BooleanField())
+        )
+        users = users.union(posts, all=True)
+    timezones, alive_posts = {}, set()
+    for row_id, tz, is_post in users:
+        if is_post:
+            alive_posts.add(row_id)
+        else:
+            timezones[row_id] = tz
+    if actor_id not in timezones:
+        return
+    live = [e for e in events if e[0] in timezones and (e[3] is None or e[3] in alive_posts)]
+    try:
+        inserted = _insert_firsts_of_day([(rid, slot, record, timezones[rid]) for rid, slot, record, _ in live])
+    except Exception:
+        log.exception("notifications of actor %s failed; recording them one by one", actor_id)
+        inserted = set()
+    for index, (recipient_id, slot, record, _) in enumerate(live):
+        if index in inserted:
+            continue
+        try:
+            _fold_event(recipient_id, slot, record, timezones[recipient_id])
+        except IntegrityError:
+            _fold_event(recipient_id, slot, record, timezones[recipient_id])
+        except Exception:
+            log.exception("notification for user %s slot %s failed", recipient_id, slot)
+
+
 def _record_event(recipient_id: int, slot: str, record: dict, *, actor_id: int, post_pk: int | None) -> None:
     # The action has committed, but its actor or post may be gone already: such
     # events notify nobody (docs/api.md §4). Recipient, actor and post are checked
@@ -88,15 +161,8 @@ def _fold_event(recipient_id: int, slot: str, record: dict, recipient_timezone: 
     """One row per recipient, slot and day in the recipient's time zone: the newest
     `STGY_NOTIFICATION_PAYLOAD_RECORDS` records first, distinct user and post counts,
     re-marked unread, `updated_at` strictly increasing."""
-    # Millisecond precision, as the API prints it: a client that polls with the
-    # `updatedAt` it last saw as `newerThan` must get 304, not that row again.
-    now = timezone.now()
-    now = now.replace(microsecond=now.microsecond // 1000 * 1000)
-    try:
-        tz = zoneinfo.ZoneInfo(recipient_timezone)
-    except (zoneinfo.ZoneInfoNotFoundError, ValueError):
-        tz = zoneinfo.ZoneInfo("UTC")
-    term = now.astimezone(tz).strftime("%Y-%m-%d")
+    now = _now_ms()
+    term = _term(now, recipient_timezone)
     record = {**record, "ts": int(now.timestamp())}
     limit = settings.STGY_NOTIFICATION_PAYLOAD_RECORDS
     if _insert_first_of_day(recipient_id, slot, term, record, now):
@@ -125,6 +191,22 @@ def _fold_event(recipient_id: int, slot: str, record: dict, recipient_timezone: 
         row.save()
 
 
+def _now_ms():
+    # Millisecond precision, as the API prints it: a client that polls with the
+    # `updatedAt` it last saw as `newerThan` must get 304, not that row again.
+    now = timezone.now()
+    return now.replace(microsecond=now.microsecond // 1000 * 1000)
+
+
+def _term(now, recipient_timezone: str) -> str:
+    """The notification row's day in the recipient's time zone."""
+    try:
+        tz = zoneinfo.ZoneInfo(recipient_timezone)
+    except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+        tz = zoneinfo.ZoneInfo("UTC")
+    return now.astimezone(tz).strftime("%Y-%m-%d")
+
+
 def _first_payload(slot: str, record: dict) -> dict:
     """The payload the fold below gives a row that has no events yet."""
     payload = {"userIds": [record["userId"]], "countUsers": 1, "records": [record]}
@@ -141,18 +223,42 @@ def _insert_first_of_day(recipient_id: int, slot: str, term: str, record: dict, 
     caller folds the event into it."""
     if connection.vendor != "postgresql":
         return False
-    meta = Notification._meta
-    qn = connection.ops.quote_name
-    columns = ", ".join(qn(meta.get_field(f).column) for f in ("user", "slot", "term", "is_read", "payload", "updated_at", "created_at"))
-    conflict = ", ".join(qn(meta.get_field(f).column) for f in ("user", "slot", "term"))
-    sql = (
-        f"INSERT INTO {qn(meta.db_table)} ({columns}) VALUES (%s, %s, %s, false, %s::jsonb, %s, %s) "
-        f"ON CONFLICT ({conflict}) DO NOTHING RETURNING {qn(meta.pk.column)}"
-    )
+    sql = _insert_sql(1, returning=connection.ops.quote_name(Notification._meta.pk.column))
     payload = json.dumps(_first_payload(slot, record))
     with connection.cursor() as cursor:
         cursor.execute(sql, [recipient_id, slot, term, payload, now, now])
         return cursor.fetchone() is not None
+
+
+def _insert_sql(rows: int, *, returning: str) -> str:
+    meta = Notification._meta
+    qn = connection.ops.quote_name
+    columns = ", ".join(qn(meta.get_field(f).column) for f in ("user", "slot", "term", "is_read", "payload", "updated_at", "created_at"))
+    conflict = ", ".join(qn(meta.get_field(f).column) for f in ("user", "slot", "term"))
+    values = ", ".join(["(%s, %s, %s, false, %s::jsonb, %s, %s)"] * rows)
+    return f"INSERT INTO {qn(meta.db_table)} ({columns}) VALUES {values} ON CONFLICT ({conflict}) DO NOTHING RETURNING {returning}"
+
+
+def _insert_firsts_of_day(events: list[tuple[int, str, dict, str]]) -> set[int]:
+    """`_insert_first_of_day` for several (recipient, slot, record, time zone) events
+    in one statement; the indexes of the events inserted. An event whose row exists
+    (or whose row an earlier event of the list makes) is left to the fold."""
+    if connection.vendor != "postgresql" or not events:
+        return set()
+    now = _now_ms()
+    firsts: dict[tuple[int, str, str], int] = {}
+    for index, (recipient_id, slot, _, tz) in enumerate(events):
+        firsts.setdefault((recipient_id, slot, _term(now, tz)), index)
+    params = []
+    for (recipient_id, slot, term), index in firsts.items():
+        record = {**events[index][2], "ts": int(now.timestamp())}
+        params += [recipient_id, slot, term, json.dumps(_first_payload(slot, record)), now, now]
+    qn = connection.ops.quote_name
+    meta = Notification._meta
+    returning = ", ".join(qn(meta.get_field(f).column) for f in ("user", "slot", "term"))
+    with connection.cursor() as cursor:
+        cursor.execute(_insert_sql(len(firsts), returning=returning), params)
+        return {firsts[(row[0], row[1], row[2])] for row in cursor.fetchall()}
 
 
 _MEMBERS_KEPT = 1000

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
 from django.db.models import Case, Exists, F, OuterRef, When
 from django.db.models.functions import Greatest
 from django.utils import timezone
@@ -52,9 +52,9 @@ def likes_add(actor: User, post_ids: list[int]) -> dict[int, Like | DomainError]
         throttle.throttle_check(actor, throttle.LIKES)
 
     results, written = _apply_each(ids, check, lambda keys: _likes_write(actor, keys), conflict="already liked")
-    for post_id in written:
-        post = posts[post_id]
-        notifications.notify_post_event(recipient_id=post.owner_id, slot=f"like:{post.hex_id}", actor=actor, post=post)
+    notifications.notify_post_events(
+        [(posts[post_id].owner_id, f"like:{posts[post_id].hex_id}", posts[post_id]) for post_id in written], actor=actor
+    )
     hooks.likes_written(actor, [posts[post_id] for post_id in written])
     return results
 
@@ -147,8 +147,7 @@ def follows_add(actor: User, user_ids: list[int]) -> dict[int, Follow | DomainEr
         throttle.throttle_check(actor, throttle.USER_UPDATES)
 
     results, written = _apply_each(ids, check, lambda keys: _follows_write(actor, keys), conflict="already following")
-    for user_id in written:
-        notifications.notify_follow(recipient_id=user_id, actor=actor)
+    notifications.notify_follows(written, actor=actor)
     return results
 
 
@@ -167,16 +166,44 @@ def _follows_write(actor: User, user_ids: list[int]) -> dict[int, Follow]:
 
 
 def follow_remove(actor: User, user_id: int) -> None:
-    access_writable(actor)
-    with transaction.atomic():
-        deleted, _ = Follow.objects.filter(follower_id=actor.id, followee_id=user_id).delete()
-        if not deleted:
-            raise NotFound("not followed")
-        # Both sides' counters in one UPDATE, never below zero.
-        User.objects.filter(pk__in=[actor.id, user_id]).update(
-            followee_count=Case(When(pk=actor.id, then=Greatest(F("followee_count") - 1, 0)), default=F("followee_count")),
-            follower_count=Case(When(pk=user_id, then=Greatest(F("follower_count") - 1, 0)), default=F("follower_count")),
+    outcome = follows_remove(actor, [user_id])[user_id]
+    if outcome is not None:
+        raise outcome
+
+
+def follows_remove(actor: User, user_ids: list[int]) -> dict[int, DomainError | None]:
+    """Unfollow several users: per user what one unfollow does (NotFound if not
+    followed), in one transaction of two statements: the follows deleted (their
+    followee ids returned) and both sides' counters, never below zero. Returns None
+    per user unfollowed, or the error a single unfollow would have raised."""
+    ids = list(dict.fromkeys(user_ids))
+    try:
+        access_writable(actor)
+    except DomainError as exc:
+        return dict.fromkeys(ids, exc)
+    if not ids:
+        return {}
+    table = connection.ops.quote_name(Follow._meta.db_table)
+    with transaction.atomic(), connection.cursor() as cursor:
+        # DELETE ... RETURNING (PostgreSQL, SQLite ≥ 3.35): which follows existed,
+        # in the statement that removes them, so a concurrent unfollow counts once.
+        cursor.execute(
+            f"DELETE FROM {table} WHERE follower_id = %s AND followee_id IN ({', '.join(['%s'] * len(ids))})"
+            " RETURNING followee_id",
+            [actor.id, *ids],
         )
+        deleted = [row[0] for row in cursor.fetchall()]
+        if deleted:
+            User.objects.filter(pk__in=[actor.id, *deleted]).update(
+                followee_count=Case(
+                    When(pk=actor.id, then=Greatest(F("followee_count") - len(deleted), 0)), default=F("followee_count")
+                ),
+                follower_count=Case(
+                    When(pk__in=deleted, then=Greatest(F("follower_count") - 1, 0)), default=F("follower_count")
+                ),
+            )
+    gone = set(deleted)
+    return {uid: None if uid in gone else NotFound("not followed") for uid in ids}
 
 
 def block_add(actor: User, user_id: int) -> Block:

@@ -90,3 +90,33 @@ def test_back_off_ends_when_the_person_writes(model_server):
     push_answers(model_server)
     run_cycle_sync(ai.id)
     assert replied_to(ai) == {p1.id}
+
+
+def test_back_off_of_several_authors_is_read_at_once_and_decided_per_author(model_server, settings):
+    """Three candidates of three authors: the one backed off is refused, a turned-off
+    one is refused by its boundaries (in candidate order), the third is answered; the
+    back-off reads of the two left cost one query (PostgreSQL)."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from agents.respond.contact import backoff_refusal, backoff_refusals
+
+    settings.STGY_AI_USER_REPLY_MAX_INTEREST_RANK = 3
+    ai, (p1, p2, p3) = make_site(cosines=(100, 95, 90))
+    for i in range(3):
+        messages.message_send(ai, p2.owner.id, content=f"Hello again ({i})")
+    boundaries.ai_boundaries_update(p1.owner, p1.owner.id, allow_replies=False)
+    people = [p1.owner_id, p2.owner_id, p3.owner_id, ai.id]
+    with CaptureQueriesContext(connection) as queries:
+        batch = backoff_refusals(ai.id, people)
+    assert batch == {person: backoff_refusal(ai.id, person) for person in people}
+    assert batch[p2.owner_id] and not batch[p1.owner_id] and not batch[p3.owner_id]
+    if connection.vendor == "postgresql":
+        assert len(queries.captured_queries) == 1
+    push_answers(model_server)
+    run = run_cycle_sync(ai.id)
+    assert replied_to(ai) == {p3.id}
+    assert refusal(run, p1).startswith("refused: boundaries:")
+    assert refusal(run, p2).startswith("refused: backoff: 3 writes")
+    refused = [r["postId"] for r in run.details["replies"] if r.get("error")]
+    assert refused == [p1.hex_id, p2.hex_id]

@@ -9,8 +9,10 @@ import threading
 import time
 
 import pytest
+from django.db import connection
 
 from agents.cycle.run import WRITING_STAGES, cycle_begin, stage_execute
+from agents.cycle.run_read import run_read_taking_turn
 from agents.models import AgentState, CycleRun
 from agents.respond.lease import respond_lease_claim, respond_lease_release
 from agents.respond.run import respond_run
@@ -97,3 +99,25 @@ def test_a_writing_stage_gives_the_turn_back_with_its_record(settings, lease_los
     state = AgentState.objects.get(user=ai)
     assert state.respond_lease_until is None and state.respond_lease_run is None
     assert state.lease_run == (run.pk + 1000 if lease_lost else run.pk)
+
+
+def test_a_redelivered_writing_stage_takes_the_turn_with_its_read_and_gives_it_back(ai_user):
+    """The writing turn rides on the stage's read of its record
+    (agents/cycle/run_read.py); a stage already recorded returns that record and leaves
+    the turn free, and a respond run's turn is not taken by the read."""
+    run = cycle_begin(ai_user.id)
+    read, taken = run_read_taking_turn(run.pk)
+    assert read.pk == run.pk and read.user_id == ai_user.id
+    state = AgentState.objects.get(user_id=ai_user.id)
+    if connection.vendor == "postgresql":
+        assert taken and state.respond_lease_run == run.pk
+    respond_lease_release(ai_user.id, run.pk)
+    assert respond_lease_claim(ai_user.id, 999_999)  # a respond run holds the turn
+    read, taken = run_read_taking_turn(run.pk)
+    assert not taken
+    assert AgentState.objects.get(user_id=ai_user.id).respond_lease_run == 999_999
+    respond_lease_release(ai_user.id, 999_999)
+
+    CycleRun.objects.filter(pk=run.pk).update(stages={"new_post": {"outcome": "ok", "ms": 1}})
+    assert stage_execute(run.pk, "new_post") == {"outcome": "ok", "ms": 1}
+    assert AgentState.objects.get(user_id=ai_user.id).respond_lease_run is None

@@ -1,5 +1,5 @@
-"""The batched rulebook calls (likes_add, follows_add) that AI stages use: each item
-meets exactly the rules of a single like or follow, and the batch costs a fixed number
+"""The batched rulebook calls (likes_add, follows_add, follows_remove) that AI stages use: each item
+meets exactly the rules of a single like, follow or unfollow, and the batch costs a fixed number
 of queries however many items it holds."""
 
 import pytest
@@ -122,3 +122,32 @@ def test_follow_remove_keeps_both_counters_in_step():
     assert User.objects.get(id=target.id).follower_count == 0
     with pytest.raises(NotFound):
         services.follow_remove(ai, target.id)
+
+
+def test_follows_remove_unfollows_each_in_two_statements_and_refuses_the_unfollowed():
+    ai = make_ai_user("Aiko")
+    first, second, stranger = make_user("First"), make_user("Second"), make_user("Stranger")
+    services.follows_add(ai, [first.id, second.id])
+    services.follow_add(stranger, first.id)
+    with CaptureQueriesContext(connection) as queries:
+        outcomes = services.follows_remove(ai, [first.id, stranger.id, second.id, first.id])
+    statements = [q["sql"] for q in queries.captured_queries if "SAVEPOINT" not in q["sql"]]
+    assert len(statements) == 2, statements  # the delete, both sides' counters
+    assert outcomes[first.id] is None and outcomes[second.id] is None
+    assert isinstance(outcomes[stranger.id], NotFound)
+    assert not Follow.objects.filter(follower_id=ai.id).exists()
+    counts = dict(User.objects.filter(id__in=[ai.id, first.id, second.id]).values_list("id", "follower_count"))
+    assert counts[first.id] == 1 and counts[second.id] == 0  # the stranger still follows First
+    assert User.objects.get(id=ai.id).followee_count == 0
+    assert services.follows_remove(ai, [first.id])[first.id].message == "not followed"
+
+
+def test_follows_remove_by_a_frozen_user_refuses_every_unfollow():
+    ai = make_ai_user("Aiko")
+    target = make_user("Target")
+    services.follow_add(ai, target.id)
+    User.objects.filter(id=ai.id).update(is_frozen=True)
+    ai.refresh_from_db()
+    outcomes = services.follows_remove(ai, [target.id])
+    assert outcomes[target.id].message == "user is frozen"
+    assert Follow.objects.filter(follower_id=ai.id, followee_id=target.id).exists()

@@ -208,3 +208,40 @@ def test_feed_merges_shown_unread_and_read(events, human, settings):
 
 def test_feed_needs_login(api):
     assert api.get("/api/notifications/feed").status_code == 401
+
+
+def test_a_batch_of_likes_and_follows_notifies_as_single_ones_would(
+    events, human, follower, django_capture_on_commit_callbacks
+):
+    """likes_add and follows_add record their events together (two statements for the
+    lot when each is the first of its row), with the same rows single calls make:
+    a new row per like slot, an existing row folded into, a deleted post skipped."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    fan = make_user("Fan")
+    first, second, gone = make_post(human, "first"), make_post(follower, "second"), make_post(human, "gone")
+    with events():
+        services.like_add(make_user("Earliest"), first.id)  # the row for `first` exists
+    with events():
+        services.likes_add(fan, [first.id, second.id, gone.id])
+        services.post_delete(human, gone.id)
+    first_row = _feed(human).json()
+    [like_first] = [r for r in first_row if r["slot"] == f"like:{first.hex_id}"]
+    assert [r["userNickname"] for r in like_first["records"]] == ["Fan", "Earliest"]
+    assert like_first["countUsers"] == 2
+    [like_second] = Notification.objects.filter(user=follower, slot=f"like:{second.hex_id}")
+    assert like_second.payload["records"][0]["postSnippet"] == "second"
+    assert not Notification.objects.filter(slot=f"like:{gone.hex_id}").exists()
+
+    with django_capture_on_commit_callbacks() as callbacks:
+        services.follows_add(fan, [human.id, follower.id])
+    with CaptureQueriesContext(connection) as queries:
+        for callback in callbacks:
+            callback()
+    statements = [q["sql"] for q in queries.captured_queries if "SAVEPOINT" not in q["sql"]]
+    if connection.vendor == "postgresql":
+        assert len(statements) == 2, statements
+    for recipient in (human, follower):
+        row = Notification.objects.get(user=recipient, slot="follow")
+        assert row.payload["records"][0]["userNickname"] == "Fan" and row.payload["countUsers"] == 1
