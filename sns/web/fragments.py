@@ -252,9 +252,12 @@ def post_card_html(post, *, request, compact: bool = False, full: bool = False, 
 
 
 def clear() -> None:
-    """Forget every kept fragment and rendering (the tests' cold start)."""
+    """Forget every kept fragment, rendering and widget (the tests' cold start)."""
     from sns import markdown
 
+    from . import kept_widgets
+
+    kept_widgets.clear()
     for cached in (_author_fragment, _time_fragment, _body_fragment, _has_link_cards, _tags_fragment):
         cached.cache_clear()
     markdown._render_recent.cache_clear()
