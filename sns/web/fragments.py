@@ -36,9 +36,11 @@ from .display import ago, is_long, post_url, profile_url
 from .link_cards import card_targets, link_cards_html, without_macros
 from .share_cards import _BOOKMARK_ICON, _QUOTE_ICON, _REPOST_ICON, quoted_html
 
-# Enough for the posts a busy site shows within minutes; an entry is one card's
-# fragment and its key (the post's text), a few kilobytes at most.
-_CACHED_FRAGMENTS = 4096
+# Enough for the posts a busy site shows within minutes. A body entry holds the text
+# and its HTML: longer texts are not kept here (sns/markdown.py still keeps their
+# rendering), so the store stays near ten megabytes a process at worst.
+_CACHED_FRAGMENTS = 2048
+_KEPT_BODY_CHARS = 2000
 _escape = html.escape
 
 
@@ -104,7 +106,8 @@ def _body_html(post, *, compact: bool, full: bool) -> str:
     content = post.content
     mentions = mention_links(content)
     long = not full and is_long(content, compact)
-    html_ = _body_fragment(content, tuple(sorted(mentions.items())), post.effective_locale, long)
+    make = _body_fragment if len(content) <= _KEPT_BODY_CHARS else _body_fragment.__wrapped__
+    html_ = make(content, tuple(sorted(mentions.items())), post.effective_locale, long)
     if not compact and _has_link_cards(content):
         # Previews are filled in as their pages are fetched: drawn on every view.
         html_ += link_cards_html(content)

@@ -56,6 +56,7 @@ def community(monkeypatch):
         mutes.mute_add(bob, erin.id)
         first = make_post(alice, "Hello **world** from @Bob & <friends>", tags=["tea", "go_50%"])
         make_post(alice, LONG, tags=["long"], allow_likes=False)
+        make_post(alice, "A text too long to be kept as a fragment. " * 60)
         make_post(alice, "A link card\n%[Example site](https://example.com/page)\nand [a link](https://example.org/x)")
         carol_post = make_post(carol, "Carol's _recipe_ for miso", locale="ja")
         reply = make_post(bob, "Bob replies to @alice", reply_to=first.id)
