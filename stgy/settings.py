@@ -577,3 +577,8 @@ STGY_LINK_SNIPPET_ALLOW_PRIVATE = env.bool("STGY_LINK_SNIPPET_ALLOW_PRIVATE", de
 STGY_LINK_SNIPPET_ALLOW_ANY_PORT = env.bool("STGY_LINK_SNIPPET_ALLOW_ANY_PORT", default=False)
 # Or only these non-public networks (CIDRs, comma-separated), e.g. an intranet's 10.1.0.0/16.
 STGY_LINK_SNIPPET_ALLOWED_NETWORKS = env.list("STGY_LINK_SNIPPET_ALLOWED_NETWORKS", default=[])
+
+# --- Pages: fragment caching (docs/architecture.md §9.1) ---------------------------
+# Post cards put together from per-process fragments keyed by their content
+# (sns/web/fragments.py); off renders every card whole, as sns/web/cards.py does.
+STGY_PAGE_FRAGMENTS = env.bool("STGY_PAGE_FRAGMENTS", default=True)

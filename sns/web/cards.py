@@ -6,6 +6,10 @@ filters cost about a millisecond per card, most of a timeline page's render time
 Every value from users goes through `format_html` / `conditional_escape`, and post
 bodies through sns.markdown.render_html (markdown-it, then the nh3 sanitiser), the
 same as the template did.
+
+Pages build the card from per-process fragments (sns/web/fragments.py, the same HTML);
+this whole-card renderer is the reference they are compared with
+(tests/web/test_page_html.py) and what STGY_PAGE_FRAGMENTS=false serves.
 """
 
 from __future__ import annotations

@@ -7,6 +7,8 @@ from __future__ import annotations
 from django import forms
 from django.conf import settings
 
+from . import kept_widgets
+
 LOCALE_CHOICES = [
     ("en-US", "English (US)"),
     ("en-GB", "English (UK)"),
@@ -19,10 +21,8 @@ LOCALE_CHOICES = [
 ]
 
 
-def _text(label: str, *, required: bool = False, **attrs) -> forms.CharField:
-    return forms.CharField(
-        label=label, required=required, strip=False, widget=forms.TextInput(attrs=attrs)
-    )
+def _text(label: str, *, required: bool = False, widget=forms.TextInput, **attrs) -> forms.CharField:
+    return forms.CharField(label=label, required=required, strip=False, widget=widget(attrs=attrs))
 
 
 class LoginForm(forms.Form):
@@ -78,10 +78,11 @@ def limit_length(field: forms.Field, limit: int) -> None:
 
 
 class PostForm(forms.Form):
+    # On every timeline page: widgets kept rendered (sns/web/kept_widgets.py).
     content = forms.CharField(
         label="Post",
         strip=False,
-        widget=forms.Textarea(
+        widget=kept_widgets.Textarea(
             attrs={
                 "rows": 4,
                 "placeholder": "What's on your mind? Markdown works.",
@@ -89,15 +90,15 @@ class PostForm(forms.Form):
             }
         ),
     )
-    tags = _text("Tags", placeholder="comma, separated, tags")
+    tags = _text("Tags", widget=kept_widgets.TextInput, placeholder="comma, separated, tags")
     locale = forms.CharField(
         label="Language",
         required=False,
-        widget=forms.TextInput(attrs={"list": "locale-choices", "size": 8}),
+        widget=kept_widgets.TextInput(attrs={"list": "locale-choices", "size": 8}),
     )
-    allow_likes = forms.BooleanField(label="Allow likes", required=False, initial=True)
-    allow_replies = forms.BooleanField(label="Allow replies", required=False, initial=True)
-    publish = forms.BooleanField(label="Public on my site", required=False)
+    allow_likes = forms.BooleanField(label="Allow likes", required=False, initial=True, widget=kept_widgets.CheckboxInput)
+    allow_replies = forms.BooleanField(label="Allow replies", required=False, initial=True, widget=kept_widgets.CheckboxInput)
+    publish = forms.BooleanField(label="Public on my site", required=False, widget=kept_widgets.CheckboxInput)
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -128,10 +129,11 @@ class PostForm(forms.Form):
 
 
 class ReplyForm(forms.Form):
+    # On every post page, like PostForm's.
     content = forms.CharField(
         label="Reply",
         strip=False,
-        widget=forms.Textarea(
+        widget=kept_widgets.Textarea(
             attrs={"rows": 3, "placeholder": "Write a reply…", "data-preview-source": ""}
         ),
     )

@@ -16,7 +16,7 @@ from django.utils.safestring import mark_safe
 from sns import selectors
 from sns.ids import id_to_hex
 from sns.markdown import render_html
-from sns.web import cards, display, theme
+from sns.web import cards, display, fragments, theme
 
 register = template.Library()
 for _helper in (display.is_long, display.post_url, display.profile_url, display.hue, display.ago):
@@ -78,8 +78,10 @@ def page_url(context, param: str, number) -> str:
 
 @register.simple_tag(takes_context=True)
 def post_card(context, post, compact=False, full=False, hide_reply_to=False) -> str:
-    """`{% post_card post compact=True %}`: the card of sns/web/cards.py."""
-    return cards.post_card_html(
+    """`{% post_card post compact=True %}`: the card of sns/web/cards.py, put together
+    from per-process fragments (sns/web/fragments.py) unless STGY_PAGE_FRAGMENTS is off."""
+    build = fragments.post_card_html if settings.STGY_PAGE_FRAGMENTS else cards.post_card_html
+    return build(
         post, request=context["request"], compact=bool(compact), full=bool(full), hide_reply_to=bool(hide_reply_to)
     )
 

@@ -1,0 +1,95 @@
+"""bench/page_cpu: the Python CPU of one page view (the home timeline and a post page),
+with the fragment-built cards and kept widgets (STGY_PAGE_FRAGMENTS on) and without
+them (the whole-card reference of sns/web/cards.py), alternating in one process so
+both sides see the same machine load.
+
+Like bench/hot_reads, each page is requested N times through the WSGI application
+gunicorn serves (every middleware, the view, the templates), logged in as bench/web's
+human; the process's own CPU time per request is printed, waiting for PostgreSQL or
+Redis is not counted. Also the SQL statements one view runs.
+
+    python -m bench.page_cpu --db stgy_bench_web20k_run --requests 300 --rounds 3
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import time
+
+from .common import django_setup, loadavg, redis_flush, write_json
+from .hot_reads import _call
+from .web import BENCH_PASSWORD, pick_inputs
+
+
+def main(argv: list[str] | None = None) -> dict:
+    parser = argparse.ArgumentParser(description="Python CPU per page view, fragments on and off")
+    parser.add_argument("--db", required=True)
+    parser.add_argument("--requests", type=int, default=300)
+    parser.add_argument("--rounds", type=int, default=3, help="the median of this many rounds is printed")
+    parser.add_argument("--seed", type=int, default=3)
+    parser.add_argument("--json")
+    args = parser.parse_args(argv)
+
+    inputs = pick_inputs(args.db, args.seed)
+    redis_flush()
+    django_setup(args.db, ALLOWED_HOSTS="127.0.0.1", CONN_MAX_AGE="60")
+
+    from django.conf import settings
+    from django.core.wsgi import get_wsgi_application
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    application = get_wsgi_application()
+    status, _headers, body = _call(application, "POST", "/api/auth", None,
+                                   json.dumps({"email": inputs["email"], "password": BENCH_PASSWORD}).encode())
+    assert status.startswith("200"), body
+    cookie = f"{settings.SESSION_COOKIE_NAME}={json.loads(body)['sessionId']}"
+    posts = inputs["posts"][:200]
+    counter = {"i": 0}
+
+    def post_path() -> str:
+        counter["i"] += 1
+        return f"/posts/{posts[counter['i'] % len(posts)]}"
+
+    pages = {"home timeline (page /)": lambda: "/", "post page (/posts/{id})": post_path}
+
+    def cpu_ms(path) -> float:
+        started = time.process_time()
+        for _ in range(args.requests):
+            status = _call(application, "GET", path(), cookie)[0]
+            assert status.startswith("200"), status
+        return (time.process_time() - started) * 1000 / args.requests
+
+    results: dict[str, dict] = {}
+    load_before = loadavg()
+    for name, path in pages.items():
+        rounds: dict[str, list[float]] = {"reference": [], "fragments": []}
+        queries = {}
+        for side, on in (("reference", False), ("fragments", True)):
+            settings.STGY_PAGE_FRAGMENTS = on
+            for _ in range(len(posts)):  # warm: every sampled post seen once, as a running worker has
+                _call(application, "GET", path(), cookie)
+            with CaptureQueriesContext(connection) as ctx:
+                _call(application, "GET", path(), cookie)
+            queries[side] = len(ctx.captured_queries)
+        for _ in range(args.rounds):
+            for side, on in (("reference", False), ("fragments", True)):
+                settings.STGY_PAGE_FRAGMENTS = on
+                rounds[side].append(cpu_ms(path))
+        median = {side: statistics.median(values) for side, values in rounds.items()}
+        results[name] = {"median_ms": median, "rounds": rounds, "queries": queries}
+        print(f"{name:<26} CPU ms per view: reference {median['reference']:.2f} → fragments "
+              f"{median['fragments']:.2f}  (queries {queries['reference']} → {queries['fragments']}; "
+              f"median of {args.rounds} alternating rounds of {args.requests})", flush=True)
+    load_after = loadavg()
+    print(f"load average before {load_before}, after {load_after}")
+    output = {"bench": "page_cpu", "database": args.db, "requests": args.requests, "pages": results,
+              "loadavg_before": load_before, "loadavg_after": load_after}
+    write_json(args.json, output)
+    return output
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,266 @@
+"""The post card of the pages, built from per-process fragments.
+
+A page shows 20 to 50 cards and most of what a card holds is the same for every reader
+and every view: the rendered body, the author line, the tags. Those parts are kept per
+process, keyed by every value they are made from (the post's text, the mentions it
+links, its language, the author's nickname, avatar and AI tier, the tag names), so an
+edit, a rename or a retag makes a new key and the old entry is simply never asked for
+again: nothing to invalidate, nothing stale. What depends on the reader or the moment
+(the "… ago" time, the like and share forms with their counts, state and CSRF token,
+the report link, the reposter, the quoted post, the link cards whose previews arrive
+later) is put together on every view.
+
+The HTML is byte for byte that of sns/web/cards.py's `post_card_html`, which stays as
+the reference (tests/web/test_page_html.py renders pages both ways and compares).
+It is assembled with str.format and html.escape, which is what `format_html` does
+(conditional_escape of every argument) without its per-argument lazy-string checks.
+"""
+
+from __future__ import annotations
+
+import html
+from functools import lru_cache
+from types import SimpleNamespace
+from urllib.parse import quote
+
+from django.utils import timezone
+from django.utils.safestring import SafeString, mark_safe
+
+from sns.ids import id_to_hex
+from sns.markdown import render_html
+from sns.mentions import mention_links
+
+from .card_forms import csrf_token
+from .cards import _REPLY_ICON, avatar_html
+from .display import ago, is_long, post_url, profile_url
+from .link_cards import card_targets, link_cards_html, without_macros
+from .share_cards import _BOOKMARK_ICON, _QUOTE_ICON, _REPOST_ICON, quoted_html
+
+# Enough for the posts a busy site shows within minutes. A body entry holds the text
+# and its HTML: longer texts are not kept here (sns/markdown.py still keeps their
+# rendering), so the store stays near ten megabytes a process at worst.
+_CACHED_FRAGMENTS = 2048
+_KEPT_BODY_CHARS = 2000
+_escape = html.escape
+
+
+def _e(value) -> str:
+    """conditional_escape, for the values a card holds (str, int, SafeString)."""
+    if hasattr(value, "__html__"):
+        return value.__html__()
+    return _escape(str(value))
+
+
+@lru_cache(maxsize=_CACHED_FRAGMENTS)
+def _author_fragment(user_id: int, hex_id: str, nickname: str, avatar: str | None, ai_model: str | None) -> str:
+    # The arguments are everything user_name_html reads of the user.
+    name = (
+        f'<a class="author" href="{_e(profile_url(hex_id))}">{_avatar(user_id, nickname, avatar)}'
+        f'<span class="nickname">{_e(nickname)}</span></a>'
+    )
+    if ai_model is not None:
+        model = _e(ai_model)
+        name += f' <span class="badge ai" title="AI user, {model} tier">AI<span class="tier"> · {model}</span></span>'
+    return name
+
+
+def _avatar(user_id: int, nickname: str, avatar: str | None) -> str:
+    # avatar_html reads these three of a user
+    return str(avatar_html(SimpleNamespace(id=user_id, nickname=nickname, avatar=avatar)))
+
+
+def _author_html(user) -> str:
+    return _author_fragment(user.id, user.hex_id, user.nickname, user.avatar, user.ai_model if user.is_ai else None)
+
+
+@lru_cache(maxsize=_CACHED_FRAGMENTS)
+def _time_fragment(created_at, zone) -> tuple[str, str]:
+    # `zone`: the active time zone, which localtime reads.
+    local = timezone.localtime(created_at, zone)
+    title = local.strftime("%Y-%m-%d %H:%M ") + (local.tzname() or "")
+    return _e(local.isoformat()), _e(title)
+
+
+def _time_html(post) -> str:
+    iso, title = _time_fragment(post.created_at, timezone.get_current_timezone())
+    return (
+        f'<a class="time" href="{_e(post_url(post.hex_id))}"><time datetime="{iso}" title="{title}">'
+        f"{_e(ago(post.created_at))}</time></a>"
+    )
+
+
+@lru_cache(maxsize=_CACHED_FRAGMENTS)
+def _body_fragment(content: str, mentions: tuple, locale: str, long: bool) -> str:
+    # The arguments are everything the body reads: the text, the users its mentions
+    # link to (sns/mentions.py resolves them on every view), the language, the clamp.
+    body = render_html(without_macros(content), mentions=dict(mentions))
+    return f'<div class="markdown post-body{" clamped" if long else ""}" lang="{_e(locale)}">{body}</div>'
+
+
+@lru_cache(maxsize=_CACHED_FRAGMENTS)
+def _has_link_cards(content: str) -> bool:
+    return bool(card_targets(content))
+
+
+def _body_html(post, *, compact: bool, full: bool) -> str:
+    content = post.content
+    mentions = mention_links(content)
+    long = not full and is_long(content, compact)
+    make = _body_fragment if len(content) <= _KEPT_BODY_CHARS else _body_fragment.__wrapped__
+    html_ = make(content, tuple(sorted(mentions.items())), post.effective_locale, long)
+    if not compact and _has_link_cards(content):
+        # Previews are filled in as their pages are fetched: drawn on every view.
+        html_ += link_cards_html(content)
+    if long:
+        html_ += f'<a class="read-more" href="{_e(post_url(post.hex_id))}">Read more</a>'
+    return html_
+
+
+@lru_cache(maxsize=_CACHED_FRAGMENTS)
+def _tags_fragment(tags: tuple) -> str:
+    from django.urls import reverse
+
+    home = _e(reverse("web:home"))
+    items = "".join(f'<li><a href="{home}?tag={_e(quote(name, safe=""))}">#{_e(name)}</a></li>' for name in tags)
+    return f'<ul class="tags">{items}</ul>'
+
+
+def _tags_html(post) -> str:
+    tags = post.tag_names
+    return _tags_fragment(tuple(tags)) if tags else ""
+
+
+class _Forms:
+    """What every one-button form of a page shares: the CSRF token (one masked token
+    serves a page, as card_forms.csrf_token keeps it) and the page to come back to."""
+
+    __slots__ = ("token", "back")
+
+    def __init__(self, request):
+        self.token = _e(csrf_token(request))
+        self.back = _e(request.get_full_path())
+
+    def toggle(self, hex_id: str, *, action: str, css: str, pressed: bool, title: str, inner: str) -> str:
+        hex_ = _e(hex_id)
+        title = _e(title)
+        return (
+            f'<form method="post" action="{_e(post_url(hex_id, action))}" class="inline">'
+            f'<input type="hidden" name="csrfmiddlewaretoken" value="{self.token}">'
+            f'<input type="hidden" name="next" value="{self.back}#post-{hex_}">'
+            f'<button type="submit" class="{_e(css)}" aria-pressed="{"true" if pressed else "false"}" '
+            f'title="{title}">{inner}<span class="label"> {title}</span></button></form>'
+        )
+
+
+def _forms(request) -> _Forms:
+    forms = getattr(request, "_stgy_card_forms", None)
+    if forms is None:
+        forms = request._stgy_card_forms = _Forms(request)
+    return forms
+
+
+def _like_html(post, *, compact: bool, request) -> str:
+    count = _e(post.like_count)
+    if compact:
+        return f'<span class="stat" title="Likes">♥ <span class="like-count">{count}</span></span>'
+    liked = getattr(post, "is_liked_by_focus", False)
+    if not liked and not post.allow_likes:
+        return f'<span class="stat off" title="Likes are turned off">♡ <span class="like-count">{count}</span></span>'
+    action, css, title, mark = ("unlike", "like liked", "Unlike", "♥") if liked else ("like", "like", "Like", "♡")
+    return _forms(request).toggle(
+        post.hex_id, action=action, css=css, pressed=liked, title=title,
+        inner=f'{mark} <span class="like-count">{count}</span>',
+    )
+
+
+def _share_actions_html(post, *, request) -> str:
+    share = getattr(post, "share", None)
+    reposted = bool(share and share.reposted)
+    bookmarked = bool(share and share.bookmarked)
+    count = f' <span class="repost-count">{_e(share.reposts)}</span>' if share else ""
+    forms = _forms(request)
+    repost = forms.toggle(
+        post.hex_id,
+        action="unrepost" if reposted else "repost",
+        css="share repost" + (" on" if reposted else ""),
+        pressed=reposted,
+        title="Undo repost" if reposted else "Repost",
+        inner=_REPOST_ICON + count,
+    )
+    quote_ = ""
+    if post.allow_replies or request.user.is_admin:
+        quote_ = (
+            f'<a class="stat share-quote" href="{_e(post_url(post.hex_id, "quote"))}" title="Quote">'
+            f'{_QUOTE_ICON}<span class="label"> Quote</span></a>'
+        )
+    bookmark = forms.toggle(
+        post.hex_id,
+        action="unbookmark" if bookmarked else "bookmark",
+        css="share bookmark" + (" on" if bookmarked else ""),
+        pressed=bookmarked,
+        title="Remove bookmark" if bookmarked else "Bookmark",
+        inner=_BOOKMARK_ICON,
+    )
+    return repost + quote_ + bookmark
+
+
+def _report_html(post, *, compact: bool, full: bool, request) -> str:
+    viewer = getattr(request, "user", None)
+    if compact or full or viewer is None or not viewer.is_authenticated or viewer.id == post.owner_id:
+        return ""
+    return (
+        f'<a class="report-link" href="{_e(post_url(post.hex_id, "report"))}" '
+        f'title="Report this {"reply" if post.reply_to else "post"} to the moderators">Report</a>'
+    )
+
+
+def _reposted_by_html(post) -> str:
+    reposter = getattr(post, "reposted_by", None)
+    if reposter is None:
+        return ""
+    return (
+        f'<p class="reposted-by">{_REPOST_ICON} <a href="{_e(profile_url(reposter.hex_id))}">'
+        f"{_e(reposter.nickname)}</a> reposted</p>"
+    )
+
+
+def post_card_html(post, *, request, compact: bool = False, full: bool = False, hide_reply_to: bool = False) -> SafeString:
+    """The card of sns/web/cards.py's post_card_html, the same HTML, faster."""
+    hex_id = post.hex_id
+    hex_ = _e(hex_id)
+    classes = "card post" + (" compact" if compact else "") + (" full" if full else "")
+    head = f'<header class="post-head"><span class="who">{_author_html(post.owner)}</span>{_time_html(post)}</header>'
+    reply_to = ""
+    if post.reply_to and not hide_reply_to:
+        nickname = getattr(post, "reply_to_owner_nickname", None)
+        reply_to = (
+            f'<p class="in-reply-to">↪ in reply to <a href="{_e(post_url(id_to_hex(post.reply_to)))}">'
+            f'{_e(nickname) if nickname else "a deleted post"}</a></p>'
+        )
+    url = _e(post_url(hex_id))
+    actions = (
+        f'<footer class="post-actions">{_like_html(post, compact=compact, request=request)}'
+        f'<a class="stat" href="{url}#replies" title="Replies">{_REPLY_ICON} '
+        f'<span class="reply-count">{_e(post.reply_count)}</span></a>'
+        f'{"" if compact else _share_actions_html(post, request=request)}'
+    )
+    if not full:
+        actions += f'<a class="thread-link" href="{url}">Open thread</a>'
+    actions += f"{_report_html(post, compact=compact, full=full, request=request)}</footer>"
+    return mark_safe(
+        f'<article class="{classes}" id="post-{hex_}" data-post-id="{hex_}">{_reposted_by_html(post)}{head}'
+        f"{reply_to}{_body_html(post, compact=compact, full=full)}{quoted_html(post)}{_tags_html(post)}"
+        f"{actions}</article>"
+    )
+
+
+def clear() -> None:
+    """Forget every kept fragment, rendering and widget (the tests' cold start)."""
+    from sns import markdown
+
+    from . import kept_widgets
+
+    kept_widgets.clear()
+    for cached in (_author_fragment, _time_fragment, _body_fragment, _has_link_cards, _tags_fragment):
+        cached.cache_clear()
+    markdown._render_recent.cache_clear()
