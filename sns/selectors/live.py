@@ -28,6 +28,6 @@ def new_posts_count(viewer, tab: str, after_id: int) -> int:
 def live_counts(viewer, tab: str, after_id: int | None) -> dict[str, int]:
     return {
         "newPosts": new_posts_count(viewer, tab, after_id) if after_id is not None else 0,
-        "unreadNotifications": notifications_unread_count(viewer.id),
+        "unreadNotifications": notifications_unread_count(viewer),
         "unreadMessages": messages_unread_counts(viewer.id)["inbox"],
     }

@@ -48,7 +48,7 @@ def impression(payload) -> dict:
 def unread_notifications(user) -> int:
     if user is None or not user.is_authenticated:
         return 0
-    return selectors.notifications_unread_count(user.id)
+    return selectors.notifications_unread_count(user)
 
 
 @register.simple_tag
