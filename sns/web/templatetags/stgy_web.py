@@ -14,6 +14,7 @@ from django.urls import NoReverseMatch, reverse
 from django.utils.safestring import mark_safe
 
 from sns import selectors
+from sns.selectors import reports as selectors_reports
 from sns.ids import id_to_hex
 from sns.markdown import render_html
 from sns.web import cards, display, fragments, theme
@@ -49,6 +50,13 @@ def unread_notifications(user) -> int:
     if user is None or not user.is_authenticated:
         return 0
     return selectors.notifications_unread_count(user)
+
+
+@register.simple_tag
+def open_reports(user) -> int:
+    if user is None or not user.is_authenticated:
+        return 0
+    return selectors_reports.reports_open_count(user)
 
 
 @register.simple_tag
