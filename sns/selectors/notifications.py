@@ -83,7 +83,9 @@ def _unseen(viewer, record_lists: list[list[dict]]) -> _Unseen:
         "pk", Value(False, output_field=BooleanField())
     )
     if post_ids:
-        posts = viewable_posts(viewer).filter(pk__in=post_ids).values_list("pk", Value(True, output_field=BooleanField()))
+        posts = viewable_posts(viewer).filter(pk__in=post_ids).values_list(
+            "pk", Value(True, output_field=BooleanField())
+        )
         seen = seen.union(posts, all=True)
     seen_users, seen_posts = set(), set()
     for pk, is_post in seen:

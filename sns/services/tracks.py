@@ -81,7 +81,7 @@ def _preview(kind: str, data: bytes) -> tuple[dict, bytes]:
     if kind == "fit":
         if not fit.sniff(data[:64]):
             raise trackjson.TrackError("not a FIT file")
-        document = fit.to_trackjson(data)
+        document = fit.to_trackjson(data, max_points=settings.STGY_MEDIA_TRACK_JSON_POINT_LIMIT)
     else:
         if data[:3] != b"\x1f\x8b\x08":
             raise trackjson.TrackError("not a gzip file")
