@@ -7,6 +7,9 @@ import json
 from typing import Any, Iterable
 
 from django.conf import settings
+from django.db import connection
+from django.db.models import TextField
+from django.db.models.expressions import RawSQL
 
 from agents.models import Interest, PeerImpression, PostImpression, PostSummary
 from agents.tags import parse_tags_field
@@ -74,6 +77,25 @@ def impression_text(payload: dict[str, Any]) -> str:
 
 def impression_tags(payload: dict[str, Any]) -> list[str]:
     return parse_tags_field(payload.get("tags"), settings.STGY_AI_TAG_MAX_COUNT)[:TAGS_REFED]
+
+
+def tags_json(model) -> RawSQL:
+    """The names of each post's `model` rows (PostTag: its author's tags; AiPostTag: the
+    summariser's), sorted by name, as a JSON array: a correlated subquery on the outer
+    query's posts table, so the tags ride on the posts' read instead of a query of
+    their own. `tag_names` reads it."""
+    qn = connection.ops.quote_name
+    table, name = qn(model._meta.db_table), qn("name")
+    where = f"t.{qn(model._meta.get_field('post').column)} = {qn(Post._meta.db_table)}.{qn('id')}"
+    if connection.vendor == "postgresql":
+        sql = f"SELECT COALESCE(json_agg(t.{name} ORDER BY t.{name})::text, '[]') FROM {table} t WHERE {where}"
+    else:
+        sql = f"SELECT json_group_array(n) FROM (SELECT t.{name} AS n FROM {table} t WHERE {where} ORDER BY t.{name})"
+    return RawSQL(sql, (), output_field=TextField())
+
+
+def tag_names(joined: str | None) -> list[str]:
+    return json.loads(joined) if joined else []
 
 
 def summaries_for(post_ids: Iterable[int]) -> dict[int, PostSummary]:
