@@ -11,7 +11,7 @@ from django.db import connection
 from django.db.models import TextField
 from django.db.models.expressions import RawSQL
 
-from agents.models import Interest, PeerImpression, PostImpression, PostSummary
+from agents.models import Interest, PostImpression, PostSummary
 from agents.tags import parse_tags_field
 from agents.textmeasure import truncate_pt
 from agents.prompt_text import post_prompt_text
@@ -126,11 +126,6 @@ def summary_unless_whole(summaries: dict[int, PostSummary], post: Post, shown: s
     in the prompt): next to the whole text a summary repeats it and only costs tokens
     (short posts' summaries are often the text itself)."""
     return "" if shown == images_as_alt_text(post.content) else summary_text(summaries, post.id)
-
-
-def peer_payloads(user_id: int, peer_ids: Iterable[int]) -> dict[int, tuple[dict[str, Any], PeerImpression]]:
-    rows = PeerImpression.objects.filter(user_id=user_id, peer_id__in=list(peer_ids))
-    return {row.peer_id: (parse_payload(row.payload), row) for row in rows}
 
 
 def post_impression_payloads(user_id: int, post_ids: Iterable[int]) -> dict[int, dict[str, Any]]:
