@@ -87,6 +87,7 @@ def likes_and_replies(ctx: StageContext) -> dict[str, Any]:
             reply_to_owner_id=Subquery(parents.values("owner_id")[:1]),
             my_impression=Subquery(mine),
             my_peer_impression=Subquery(of_author),
+            author_tags_json=inputs.tags_json(PostTag),
             **ai_contact_annotations(me, "owner_id", "reply"),
         )
     }
@@ -179,9 +180,7 @@ def _write_replies(ctx: StageContext, items: list[dict]) -> list[dict]:
     )
     own = {p.id: inputs.parse_payload(p.my_impression) for p in targets if p.my_impression is not None}
     peers = {p.owner_id: (inputs.parse_payload(p.my_peer_impression), None) for p in targets if p.my_peer_impression is not None}
-    author_tags: dict[int, list[str]] = {}
-    for tag in PostTag.objects.filter(post_id__in=[p.id for p in targets]).order_by("name"):
-        author_tags.setdefault(tag.post_id, []).append(tag.name)
+    author_tags = {p.id: inputs.tag_names(p.author_tags_json) for p in targets}
     rng = random.Random(f"{ctx.run.pk}:replies")
     tag_num = min(max(2, settings.STGY_AI_USER_NEW_POST_TAGS), settings.STGY_AI_TAG_MAX_COUNT)
     jobs = []

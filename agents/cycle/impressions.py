@@ -50,13 +50,15 @@ def post_impressions(ctx: StageContext) -> dict[str, Any]:
     me = ctx.user
     reads = ctx.details.get("reads") or []
     ids = [parse_id(r["postId"]) for r in reads]
-    # The posts still viewable, with their owners, summaries and any impression already
+    # The posts still viewable, with their owners, summaries, any impression already
     # written (a redelivered stage finds its earlier impressions and reuses their
-    # decisions), in one query.
+    # decisions) and this user's impression of each author, in one query.
     mine = PostImpression.objects.filter(user_id=me.id, post_id=OuterRef("pk")).values("payload")[:1]
+    of_author = PeerImpression.objects.filter(user_id=me.id, peer_id=OuterRef("owner_id")).values("payload")[:1]
     posts = {
         p.id: p
-        for p in viewable_posts(me).filter(id__in=ids).select_related("owner", "ai_summary").annotate(my_impression=Subquery(mine))
+        for p in viewable_posts(me).filter(id__in=ids).select_related("owner", "ai_summary")
+        .annotate(my_impression=Subquery(mine), my_peer_impression=Subquery(of_author))
     }
     to_read = [posts[i] for i in ids if i in posts and posts[i].owner_id != me.id]
     decisions: dict[str, Any] = ctx.details.setdefault("postDecisions", {})
@@ -69,13 +71,13 @@ def post_impressions(ctx: StageContext) -> dict[str, Any]:
 
     chains = inputs.ancestor_chains(me, pending, depth=inputs.REPLY_CHAIN_LIMIT, with_summary=True)
     summaries = inputs.summaries_of([a for chain in chains.values() for a in chain] + pending)
-    peers = inputs.peer_payloads(me.id, {p.owner_id for p in pending})
+    peers = {p.owner_id: inputs.parse_payload(p.my_peer_impression) for p in pending if p.my_peer_impression is not None}
     base = settings.STGY_AI_USER_IMPRESSION_LENGTH
     limit = settings.STGY_AI_USER_POST_TEXT_LIMIT
     items = []
     for post in pending:
         locale = inputs.post_locale(post, me.locale)
-        peer_payload = peers.get(post.owner_id, ({}, None))[0]
+        peer_payload = peers.get(post.owner_id, {})
         content = post_prompt_text(post.content, min(limit, IMPRESSION_POST_TEXT_LIMIT))
         item = {
             "replyChain": inputs.context_posts(chains[post.id], me=me, summaries=summaries),

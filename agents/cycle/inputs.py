@@ -7,8 +7,11 @@ import json
 from typing import Any, Iterable
 
 from django.conf import settings
+from django.db import connection
+from django.db.models import TextField
+from django.db.models.expressions import RawSQL
 
-from agents.models import Interest, PeerImpression, PostImpression, PostSummary
+from agents.models import Interest, PostImpression, PostSummary
 from agents.tags import parse_tags_field
 from agents.textmeasure import truncate_pt
 from agents.prompt_text import post_prompt_text
@@ -76,6 +79,25 @@ def impression_tags(payload: dict[str, Any]) -> list[str]:
     return parse_tags_field(payload.get("tags"), settings.STGY_AI_TAG_MAX_COUNT)[:TAGS_REFED]
 
 
+def tags_json(model) -> RawSQL:
+    """The names of each post's `model` rows (PostTag: its author's tags; AiPostTag: the
+    summariser's), sorted by name, as a JSON array: a correlated subquery on the outer
+    query's posts table, so the tags ride on the posts' read instead of a query of
+    their own. `tag_names` reads it."""
+    qn = connection.ops.quote_name
+    table, name = qn(model._meta.db_table), qn("name")
+    where = f"t.{qn(model._meta.get_field('post').column)} = {qn(Post._meta.db_table)}.{qn('id')}"
+    if connection.vendor == "postgresql":
+        sql = f"SELECT COALESCE(json_agg(t.{name} ORDER BY t.{name})::text, '[]') FROM {table} t WHERE {where}"
+    else:
+        sql = f"SELECT json_group_array(n) FROM (SELECT t.{name} AS n FROM {table} t WHERE {where} ORDER BY t.{name})"
+    return RawSQL(sql, (), output_field=TextField())
+
+
+def tag_names(joined: str | None) -> list[str]:
+    return json.loads(joined) if joined else []
+
+
 def summaries_for(post_ids: Iterable[int]) -> dict[int, PostSummary]:
     return {s.post_id: s for s in PostSummary.objects.filter(post_id__in=list(post_ids))}
 
@@ -104,11 +126,6 @@ def summary_unless_whole(summaries: dict[int, PostSummary], post: Post, shown: s
     in the prompt): next to the whole text a summary repeats it and only costs tokens
     (short posts' summaries are often the text itself)."""
     return "" if shown == images_as_alt_text(post.content) else summary_text(summaries, post.id)
-
-
-def peer_payloads(user_id: int, peer_ids: Iterable[int]) -> dict[int, tuple[dict[str, Any], PeerImpression]]:
-    rows = PeerImpression.objects.filter(user_id=user_id, peer_id__in=list(peer_ids))
-    return {row.peer_id: (parse_payload(row.payload), row) for row in rows}
 
 
 def post_impression_payloads(user_id: int, post_ids: Iterable[int]) -> dict[int, dict[str, Any]]:

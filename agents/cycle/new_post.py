@@ -40,7 +40,10 @@ def new_post(ctx: StageContext) -> dict[str, Any]:
     own = list(
         Post.objects.filter(owner_id=me.id)
         .select_related("owner", "ai_summary")
-        .annotate(done_id=Subquery(Post.objects.filter(idempotency_key=key).values("id")[:1]))
+        .annotate(
+            done_id=Subquery(Post.objects.filter(idempotency_key=key).values("id")[:1]),
+            ai_tags_json=inputs.tags_json(AiPostTag),
+        )
         .order_by("-id")[: settings.STGY_AI_USER_READ_OWN_POST_LIMIT]
     )
     if own and own[0].done_id is not None:
@@ -69,9 +72,7 @@ def new_post(ctx: StageContext) -> dict[str, Any]:
     summaries = inputs.summaries_of(
         [a for c in chains.values() for a in c] + [r for rs in replies.values() for r in rs] + seeds
     )
-    ai_tags: dict[int, list[str]] = {}
-    for tag in AiPostTag.objects.filter(post_id__in=[p.id for p in seeds]).order_by("name"):
-        ai_tags.setdefault(tag.post_id, []).append(tag.name)
+    ai_tags = {p.id: inputs.tag_names(p.ai_tags_json) for p in seeds}
     def seed(post: Post) -> dict[str, Any]:
         content = post_prompt_text(post.content, settings.STGY_AI_USER_POST_TEXT_LIMIT)
         return {

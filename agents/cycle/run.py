@@ -12,6 +12,7 @@ import logging
 import time
 from typing import Any
 
+from django.db import connection
 from django.db.models import Count, OuterRef, Subquery, Sum
 from django.utils import timezone
 
@@ -27,7 +28,7 @@ from .impressions import peer_impressions, post_impressions
 from .interest import interest_snapshot, interest_update
 from .new_post import new_post
 from .run_read import run_read, run_read_taking_turn
-from .schedule import lease_claim, run_save_with_lease
+from .schedule import insert_sql, lease_claim, lease_claim_sql, lease_row_create, run_save_with_lease
 from .select_posts import select_posts
 
 log = logging.getLogger(__name__)
@@ -61,10 +62,24 @@ def cycle_begin(user_id: int) -> CycleRun | None:
     except Interest.DoesNotExist:
         interest = None
     # The interest snapshot goes in with the row: one INSERT instead of INSERT + UPDATE.
-    run = CycleRun.objects.create(
-        user=user, started_at=timezone.now(), details={"interestAtStart": interest_snapshot(interest)}
-    )
-    if not lease_claim(user.id, run.pk):
+    run = CycleRun(user=user, started_at=timezone.now(), details={"interestAtStart": interest_snapshot(interest)})
+    if connection.vendor != "postgresql":
+        run.save(force_insert=True)
+        claimed = lease_claim(user.id, run.pk)
+    else:
+        # The row and the lease's claim in one statement; the claim names the new row.
+        run_sql, run_params = insert_sql(run)
+        claim_sql, claim_params = lease_claim_sql(user.id, "(SELECT id FROM run)", [])
+        with connection.cursor() as cursor:
+            cursor.execute(
+                f"WITH run AS ({run_sql}), lease AS ({claim_sql} RETURNING 1) "
+                "SELECT (SELECT id FROM run), (SELECT COUNT(*) FROM lease)",
+                [*run_params, *claim_params],
+            )
+            run.pk, claimed = cursor.fetchone()
+        run._state.adding, run._state.db = False, connection.alias
+        claimed = claimed or lease_row_create(user.id, run.pk)
+    if not claimed:
         run.delete()
         return None
     return run

@@ -1,63 +1,92 @@
-"""The run record as each stage reads it, and for a writing stage the writing turn
-taken in the same round trip (docs/agent-cycle.md, "What a cycle costs")."""
+"""The run record as each stage reads it — with its AI user and the user's interest,
+in one written statement — and for a writing stage the writing turn taken in the
+same round trip (docs/agent-cycle.md, "What a cycle costs")."""
 
 from __future__ import annotations
 
-from datetime import timedelta
-
-from django.conf import settings
 from django.db import connection
-from django.db.models import Q, Subquery
-from django.db.models.expressions import RawSQL
-from django.utils import timezone
 
-from agents.models import AgentState, CycleRun
+from agents.models import CycleRun, Interest
+from agents.respond.lease import respond_lease_claim_sql
+from sns.models import User
 
-from .schedule import update_sql
+# The three rows a stage needs, each under its alias; the interest may be missing.
+_ROWS = ((CycleRun, "r"), (User, "u"), (Interest, "i"))
 
 
-def _run_queryset(run_id: int):
-    return CycleRun.objects.select_related("user", "user__ai_interest").filter(pk=run_id)
+def _select_sql(extra: str = "") -> str:
+    qn = connection.ops.quote_name
+    columns = ", ".join(
+        f"{alias}.{qn(field.column)}" for model, alias in _ROWS for field in model._meta.concrete_fields
+    )
+    run_user = qn(CycleRun._meta.get_field("user").column)
+    interest_user = qn(Interest._meta.get_field("user").column)
+    return (
+        f"SELECT {columns}{extra} FROM {qn(CycleRun._meta.db_table)} r "
+        f"JOIN {qn(User._meta.db_table)} u ON u.{qn('id')} = r.{run_user} "
+        f"LEFT JOIN {qn(Interest._meta.db_table)} i ON i.{interest_user} = u.{qn('id')} "
+        f"WHERE r.{qn('id')} = %s"
+    )
+
+
+def _instance(model, alias: str, values: list):
+    """A model instance from its columns, converted as the ORM converts them (dates
+    on SQLite, JSON, decimals)."""
+    fields = model._meta.concrete_fields
+    converted = []
+    for field, value in zip(fields, values):
+        column = field.get_col(alias)
+        for convert in connection.ops.get_db_converters(column) + column.get_db_converters(connection):
+            value = convert(value, column, connection)
+        converted.append(value)
+    return model.from_db(connection.alias, [field.attname for field in fields], converted)
+
+
+def _run_from_row(row) -> CycleRun:
+    """The run with its user and the user's interest cached, as select_related leaves them."""
+    instances, start = [], 0
+    for model, alias in _ROWS:
+        width = len(model._meta.concrete_fields)
+        values = list(row[start:start + width])
+        start += width
+        missing = model is Interest and values[0] is None
+        instances.append(None if missing else _instance(model, alias, values))
+    run, user, interest = instances
+    CycleRun._meta.get_field("user").set_cached_value(run, user)
+    User._meta.get_field("ai_interest").set_cached_value(user, interest)
+    if interest is not None:
+        Interest._meta.get_field("user").set_cached_value(interest, user)
+    return run
 
 
 def run_read(run_id: int) -> CycleRun:
-    return _run_queryset(run_id).get()
+    with connection.cursor() as cursor:
+        cursor.execute(_select_sql(), [run_id])
+        row = cursor.fetchone()
+    if row is None:
+        raise CycleRun.DoesNotExist(f"run {run_id}")
+    return _run_from_row(row)
 
 
 def run_read_taking_turn(run_id: int) -> tuple[CycleRun, bool]:
     """The run record, and whether the writing turn was taken for it in the same
-    statement (PostgreSQL: the respond lease's conditional UPDATE as a data-modifying
-    CTE, exactly the claim `respond_lease_claim` makes). False means not taken here —
-    held by a respond run, no schedule row yet, or another database — and the caller
-    takes it the usual way (`turn_take`, which waits and creates a missing row)."""
+    statement (PostgreSQL: the respond lease's claim, `respond_lease_claim_sql`, as a
+    data-modifying CTE). False means not taken here — held by a respond run, no
+    schedule row yet, or another database — and the caller takes it the usual way
+    (`turn_take`, which waits and creates a missing row)."""
     if connection.vendor != "postgresql":
         return run_read(run_id), False
-    now = timezone.now()
-    until = now + timedelta(seconds=settings.STGY_RESPOND_LEASE_SECONDS)
-    free = Q(respond_lease_until__isnull=True) | Q(respond_lease_until__lt=now) | Q(respond_lease_run=run_id)
-    owner = Subquery(CycleRun.objects.filter(pk=run_id).values("user_id")[:1])
-    claim_sql, claim_params = update_sql(
-        AgentState.objects.filter(free, user_id=owner), {"respond_lease_until": until, "respond_lease_run": run_id}
+    qn = connection.ops.quote_name
+    owner = (
+        f"(SELECT {qn(CycleRun._meta.get_field('user').column)} FROM {qn(CycleRun._meta.db_table)} "
+        f"WHERE {qn('id')} = %s)"
     )
-    queryset = _run_queryset(run_id).annotate(turn_taken=RawSQL("SELECT COUNT(*) FROM turn", ()))
-    # Django writes no WITH clause: the compiler's statement gets the claim put in front.
+    claim_sql, claim_params = respond_lease_claim_sql(owner, [run_id], run_id)
     # The CTE runs once, whatever the SELECT reads; both see the statement's snapshot.
-    query = queryset.query
-    compiler_for = query.get_compiler
-
-    def get_compiler(*args, **kwargs):
-        compiler = compiler_for(*args, **kwargs)
-        as_sql = compiler.as_sql
-
-        def as_sql_with_claim(*a, **k):
-            sql, params = as_sql(*a, **k)
-            return f'WITH turn AS ({claim_sql} RETURNING 1) {sql}', (*claim_params, *params)
-
-        compiler.as_sql = as_sql_with_claim
-        return compiler
-
-    query.get_compiler = get_compiler
-    rows = list(queryset)
-    if not rows:
+    sql = f"WITH turn AS ({claim_sql} RETURNING 1) " + _select_sql(", (SELECT COUNT(*) FROM turn)")
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [*claim_params, run_id])
+        row = cursor.fetchone()
+    if row is None:
         raise CycleRun.DoesNotExist(f"run {run_id}")
-    return rows[0], bool(rows[0].turn_taken)
+    return _run_from_row(row[:-1]), bool(row[-1])

@@ -12,7 +12,7 @@ from datetime import timedelta
 from django.conf import settings
 from django.db import connection
 from django.db.models import Q
-from django.db.models.sql import UpdateQuery
+from django.db.models.sql import InsertQuery, UpdateQuery
 from django.utils import timezone
 
 from agents.budget import budget_tokens_sum, tokens_used_today, utc_day_start
@@ -100,20 +100,43 @@ def due_user_ids(limit: int = 500) -> list[int]:
     return due
 
 
-def lease_claim(user_id: int, run_id: int) -> bool:
+def lease_claim_sql(user_id: int, run_sql: str, run_params: list) -> tuple[str, list]:
+    """The claim: one conditional UPDATE of the user's schedule row, taken when the
+    lease is free (never held, or expired) for the run `run_sql` names (a placeholder,
+    or cycle_begin's id of the run it inserts in the same statement)."""
     now = timezone.now()
     until = now + timedelta(seconds=settings.STGY_AI_USER_LOCK_SECONDS)
+    adapt, qn = connection.ops.adapt_datetimefield_value, connection.ops.quote_name
+    until_col = qn("lease_until")
+    sql = (
+        f"UPDATE {qn(AgentState._meta.db_table)} SET {until_col} = %s, {qn('lease_run')} = {run_sql} "
+        f"WHERE {qn('user_id')} = %s AND ({until_col} IS NULL OR {until_col} < %s)"
+    )
+    return sql, [adapt(until), *run_params, user_id, adapt(now)]
+
+
+def lease_claim(user_id: int, run_id: int) -> bool:
     # The common case (a schedule row with a free lease) is one conditional UPDATE;
     # only when it changes nothing do we learn whether the row is missing or held.
-    if (
-        AgentState.objects.filter(user_id=user_id)
-        .filter(Q(lease_until__isnull=True) | Q(lease_until__lt=now))
-        .update(lease_until=until, lease_run=run_id)
-    ):
-        return True
+    sql, params = lease_claim_sql(user_id, "%s", [run_id])
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        if cursor.rowcount:
+            return True
+    return lease_row_create(user_id, run_id)
+
+
+def lease_row_create(user_id: int, run_id: int) -> bool:
+    """After a claim that changed nothing: create the missing schedule row holding the
+    lease; False if the row exists (its lease is held)."""
+    now = timezone.now()
     _, created = AgentState.objects.get_or_create(
         user_id=user_id,
-        defaults={"next_run_at": now + next_interval(), "lease_until": until, "lease_run": run_id},
+        defaults={
+            "next_run_at": now + next_interval(),
+            "lease_until": now + timedelta(seconds=settings.STGY_AI_USER_LOCK_SECONDS),
+            "lease_run": run_id,
+        },
     )
     return created
 
@@ -147,6 +170,17 @@ def run_save_with_lease(run: CycleRun, fields: list[str], *, release: bool = Fal
         cursor.execute(sql, [*lease_params, *run_params])
         row = cursor.fetchone()
     return bool(row and row[0])
+
+
+def insert_sql(obj) -> tuple[str, tuple]:
+    """The INSERT statement Django would run to save the new `obj`, returning its id."""
+    opts = obj._meta
+    query = InsertQuery(type(obj))
+    query.insert_values([f for f in opts.concrete_fields if f is not opts.auto_field], [obj])
+    compiler = query.get_compiler(connection.alias)
+    compiler.returning_fields = [opts.pk]
+    [(sql, params)] = compiler.as_sql()
+    return sql, params
 
 
 def update_sql(queryset, values: dict) -> tuple[str, tuple]:

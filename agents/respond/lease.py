@@ -14,28 +14,45 @@ import random
 from datetime import timedelta
 
 from django.conf import settings
-from django.db.models import Q
+from django.db import connection
 from django.utils import timezone
 
 from agents.cycle.schedule import next_interval
 from agents.models import AgentState
 
 
-def respond_lease_claim(user_id: int, run_id: int) -> bool:
+def respond_lease_claim_sql(user_sql: str, user_params: list, run_id: int) -> tuple[str, list]:
+    """The claim, as one UPDATE of the AgentState row whose user is `user_sql` (a
+    placeholder or a scalar subquery): it takes the lease when the lease is free for
+    `run_id` — never held, expired, or already this run's (a redelivered stage).
+    `respond_lease_claim` runs it alone; the cycle's writing stages run it inside their
+    read of the run record (agents/cycle/run_read.py), so the rule is written once."""
     now = timezone.now()
     until = now + timedelta(seconds=settings.STGY_RESPOND_LEASE_SECONDS)
-    free = Q(respond_lease_until__isnull=True) | Q(respond_lease_until__lt=now) | Q(respond_lease_run=run_id)
-    if AgentState.objects.filter(free, user_id=user_id).update(
-        respond_lease_until=until, respond_lease_run=run_id
-    ):
-        return True
+    adapt = connection.ops.adapt_datetimefield_value
+    qn = connection.ops.quote_name
+    until_col, run_col = qn("respond_lease_until"), qn("respond_lease_run")
+    sql = (
+        f"UPDATE {qn(AgentState._meta.db_table)} SET {until_col} = %s, {run_col} = %s "
+        f"WHERE {qn('user_id')} = {user_sql} AND ({until_col} IS NULL OR {until_col} < %s OR {run_col} = %s)"
+    )
+    return sql, [adapt(until), run_id, *user_params, adapt(now), run_id]
+
+
+def respond_lease_claim(user_id: int, run_id: int) -> bool:
+    sql, params = respond_lease_claim_sql("%s", [user_id], run_id)
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        if cursor.rowcount:
+            return True
     # No schedule row yet: create one as the dispatcher would (first cycle soon, spread
     # over a twentieth of an interval), holding the lease.
+    now = timezone.now()
     _, created = AgentState.objects.get_or_create(
         user_id=user_id,
         defaults={
             "next_run_at": now + random.uniform(0, 1) * next_interval() * 0.05,
-            "respond_lease_until": until,
+            "respond_lease_until": now + timedelta(seconds=settings.STGY_RESPOND_LEASE_SECONDS),
             "respond_lease_run": run_id,
         },
     )

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from django.conf import settings
-from django.db import IntegrityError, connection, transaction
+from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.utils import timezone
 
@@ -19,6 +19,7 @@ from ..selectors.boundaries import ai_contact_annotated, ai_contact_annotations
 from ..text import normalize_content, normalize_locale, normalize_post_tags
 from . import notifications
 from .hooks import post_mentioned, post_written
+from .post_insert import post_insert
 
 _MENTION = re.compile(r"\[@[^\]]*\]\((?:https?://[^)\s]*)?/users/(?:0x)?([0-9A-Fa-f]{1,16})\)")
 _MENTION_LIMIT = 10
@@ -35,11 +36,13 @@ def _validated_content(actor: User, content) -> str:
     return text
 
 
-def _check_reply_target(actor: User, parent_id: int) -> Post:
-    # The parent, its owner and the block facts in one query.
-    parent = (
-        Post.objects.select_related("owner").annotate(**block_annotations(actor, "owner_id")).filter(pk=parent_id).first()
-    )
+def _check_reply_target(actor: User, parent_id: int, *, lock: bool = False) -> Post:
+    # The parent, its owner and the block facts in one query; with `lock`, the parent's
+    # row locked by the same query (post_create's reply_once).
+    parents = Post.objects.select_related("owner").annotate(**block_annotations(actor, "owner_id"))
+    if lock:
+        parents = parents.select_for_update(of=("self",))
+    parent = parents.filter(pk=parent_id).first()
     if parent is None:
         raise InvalidInput("parent post not found")
     if is_blocked_annotated(parent, parent.owner, actor):
@@ -81,39 +84,35 @@ def post_create(
         if owner is None:
             raise InvalidInput("owner not found")
     # A repeated idempotency key is caught by its unique constraint below (no lookup
-    # before every insert); the repeat then returns the post that stands.
-    parent = _check_reply_target(actor, reply_to) if reply_to is not None else None
-    if owner.is_ai:
-        # An AI user's text may mention only the people of the thread it writes in; any
-        # other "@name" loses its "@" (docs/api.md, "Mentions by nickname").
-        allowed = mentions.thread_nicknames(reply_to) if "@" in text else set()
-        text = mentions.mentions_neutralise(text, allowed)
-    throttle.throttle_check(actor, throttle.POSTS, size=len(text) + 50 * len(tag_names))
-
-    fields = dict(
-        owner=owner,
-        reply_to=reply_to,
-        content=text,
-        snippet=make_snippet(text),
-        locale=post_locale,
-        allow_likes=bool(allow_likes),
-        allow_replies=bool(allow_replies),
-        published_at=published_at,
-        idempotency_key=idempotency_key or None,
-    )
-    if post_id is not None:
-        fields["id"] = post_id
+    # before every insert); the repeat then returns the post that stands. One
+    # transaction from the target's check on: with `reply_once` that check locks the
+    # target, and the owner's replies are read after it (`_earlier_reply`).
     try:
         with transaction.atomic():
+            parent = _check_reply_target(actor, reply_to, lock=reply_once) if reply_to is not None else None
+            if owner.is_ai:
+                # An AI user's text may mention only the people of the thread it writes in; any
+                # other "@name" loses its "@" (docs/api.md, "Mentions by nickname").
+                allowed = mentions.thread_nicknames(reply_to) if "@" in text else set()
+                text = mentions.mentions_neutralise(text, allowed)
+            throttle.throttle_check(actor, throttle.POSTS, size=len(text) + 50 * len(tag_names))
             if reply_once and parent is not None:
                 earlier = _earlier_reply(owner, parent.id, idempotency_key)
                 if earlier is not None:
                     return earlier
-            post = Post.objects.create(**fields)
-            PostTag.objects.bulk_create(
-                [PostTag(post=post, name=name, is_root=reply_to is None) for name in tag_names]
+            post = Post(
+                owner=owner,
+                reply_to=reply_to,
+                content=text,
+                snippet=make_snippet(text),
+                locale=post_locale,
+                allow_likes=bool(allow_likes),
+                allow_replies=bool(allow_replies),
+                published_at=published_at,
+                idempotency_key=idempotency_key or None,
+                **({"id": post_id} if post_id is not None else {}),
             )
-            _counters_bump(owner.id, parent.id if parent is not None else None)
+            post_insert(post, tag_names, parent.id if parent is not None else None)
             post_written(post, created=True)
     except IntegrityError:
         if idempotency_key:
@@ -128,32 +127,11 @@ def post_create(
     return post
 
 
-def _counters_bump(owner_id: int, parent_id: int | None) -> None:
-    """The author's post count and the parent's reply count, each + 1: on PostgreSQL
-    one statement for both (a data-modifying CTE), elsewhere two."""
-    if parent_id is None or connection.vendor != "postgresql":
-        User.objects.filter(pk=owner_id).update(post_count=F("post_count") + 1)
-        if parent_id is not None:
-            Post.objects.filter(pk=parent_id).update(reply_count=F("reply_count") + 1)
-        return
-    qn = connection.ops.quote_name
-    users, posts = qn(User._meta.db_table), qn(Post._meta.db_table)
-    post_count, reply_count = qn("post_count"), qn("reply_count")
-    with connection.cursor() as cursor:
-        cursor.execute(
-            f"WITH author AS (UPDATE {users} SET {post_count} = {post_count} + 1 WHERE {qn('id')} = %s RETURNING 1) "
-            f"UPDATE {posts} SET {reply_count} = {reply_count} + 1 WHERE {qn('id')} = %s",
-            [owner_id, parent_id],
-        )
-
-
 def _earlier_reply(owner: User, parent_id: int, idempotency_key: str | None) -> Post | None:
-    """Inside the write's transaction: lock the target, then read the owner's replies
-    to it. Two statements on purpose: under READ COMMITTED a statement that waited for
-    the lock still reads with the snapshot it started with, and would miss the reply
-    the lock holder just committed."""
-    if not list(Post.objects.select_for_update().filter(pk=parent_id).values_list("id", flat=True)):
-        raise InvalidInput("parent post not found")
+    """Inside the write's transaction, the target locked by its check: the owner's
+    replies to it. A statement of its own on purpose: under READ COMMITTED a statement
+    that waited for the lock still reads with the snapshot it started with, and would
+    miss the reply the lock holder just committed."""
     replies = list(Post.objects.filter(owner_id=owner.id, reply_to=parent_id).values_list("id", "idempotency_key"))
     if not replies:
         return None
