@@ -19,6 +19,7 @@ from django.db import connection
 from django.db.models import BigIntegerField, BooleanField, CharField
 from django.db.models.expressions import RawSQL
 
+from ..errors import NotFound
 from ..models import Follow, Post, Repost, User
 from .paging import Page
 from .post_rows import _prepared_cursor
@@ -53,7 +54,7 @@ class _Statement:
     """The SELECT list and FROM of posts with their owner and post_queryset's facts,
     and how one of its rows becomes instances."""
 
-    def __init__(self, focus: bool):
+    def __init__(self, focus: bool, neighbours: bool = False):
         qn = connection.ops.quote_name
         post_table, user_table = qn(Post._meta.db_table), qn(User._meta.db_table)
         post_fields, user_fields = Post._meta.concrete_fields, User._meta.concrete_fields
@@ -70,7 +71,17 @@ class _Statement:
         self.focus_params = 4 if focus else 0
         self.id = f"{post_table}.{qn(Post._meta.pk.column)}"
         self.owner = f"{post_table}.{qn(Post._meta.get_field('owner').column)}"
+        if neighbours:
+            # post_get(with_neighbours=True)'s older_id and newer_id.
+            same_owner = f"SELECT nb.{qn('id')} FROM {post_table} nb WHERE nb.{qn(Post._meta.get_field('owner').column)} = {self.owner}"
+            select += [
+                f"({same_owner} AND nb.{qn('id')} < {self.id} ORDER BY nb.{qn('id')} DESC LIMIT 1)",
+                f"({same_owner} AND nb.{qn('id')} > {self.id} ORDER BY nb.{qn('id')} ASC LIMIT 1)",
+            ]
+            self.facts += ["older_id", "newer_id"]
+            outputs += [BigIntegerField(), BigIntegerField()]
         self.content = f"{post_table}.{qn(Post._meta.get_field('content').column)}"
+        self.reply_to = f"{post_table}.{qn(Post._meta.get_field('reply_to').column)}"
         self.head = (
             f"SELECT {', '.join(select)} FROM {post_table} INNER JOIN {user_table} "
             f"ON {user_table}.{qn(User._meta.pk.column)} = {self.owner}"
@@ -98,10 +109,10 @@ class _Statement:
         return posts
 
 
-@lru_cache(maxsize=4)
-def _statement(vendor: str, focus: bool) -> _Statement:
+@lru_cache(maxsize=8)
+def _statement(vendor: str, focus: bool, neighbours: bool = False) -> _Statement:
     # `vendor`: the tests switch databases within one process.
-    return _Statement(focus)
+    return _Statement(focus, neighbours)
 
 
 def _fetch(sql: str, params: list) -> list[tuple]:
@@ -114,8 +125,10 @@ def _fetch(sql: str, params: list) -> list[tuple]:
         return cursor.fetchall()
 
 
-def _read(where: list[str], params: list, *, focus_user_id: int | None, tail: str = "", tail_params=()) -> list[Post]:
-    statement = _statement(connection.vendor, focus_user_id is not None)
+def _read(
+    where: list[str], params: list, *, focus_user_id: int | None, tail: str = "", tail_params=(), neighbours: bool = False
+) -> list[Post]:
+    statement = _statement(connection.vendor, focus_user_id is not None, neighbours)
     head_params = [int(focus_user_id)] * statement.focus_params if focus_user_id is not None else []
     sql = statement.head + (" WHERE " + " AND ".join(where) if where else "") + tail
     return statement.instances(_fetch(sql, [*head_params, *params, *tail_params]))
@@ -160,6 +173,44 @@ def followee_posts(viewer, page: Page) -> list[Post]:
     _visible(viewer, where, params)
     tail = f" ORDER BY {statement.id} {'DESC' if page.descending else 'ASC'} LIMIT %s OFFSET %s"
     return _read(where, params, focus_user_id=viewer.id, tail=tail, tail_params=(page.limit, page.offset))
+
+
+def post_with_neighbours(viewer, post_id: int, *, focus_user_id: int | None) -> Post:
+    """`post_get(post_id, focus_user_id=…, with_neighbours=True, viewer=viewer)`: one
+    post with the same owner's previous and next post ids; not found when hidden."""
+    statement = _statement(connection.vendor, False)
+    where, params = [f"{statement.id} = %s"], [int(post_id)]
+    _visible(viewer, where, params)
+    posts = _read(where, params, focus_user_id=focus_user_id, neighbours=True)
+    if not posts:
+        raise NotFound("not found")
+    return posts[0]
+
+
+def replies(viewer, post_id: int, page: Page, *, focus_user_id: int | None) -> list[Post]:
+    """`posts_list(page=page, reply_to=post_id, focus_user_id=…, viewer=viewer)`."""
+    statement = _statement(connection.vendor, False)
+    where, params = [f"{statement.reply_to} = %s"], [int(post_id)]
+    _visible(viewer, where, params)
+    tail = f" ORDER BY {statement.id} {'DESC' if page.descending else 'ASC'} LIMIT %s OFFSET %s"
+    return _read(where, params, focus_user_id=focus_user_id, tail=tail, tail_params=(page.limit, page.offset))
+
+
+def reply_chain(post: Post, *, limit: int, viewer=None) -> list[Post]:
+    """Ancestors of `post`, oldest first, at most `limit`, stopping at a missing parent,
+    a parent hidden from `viewer` or a cycle: one written statement per ancestor."""
+    seen = {post.id}
+    chain: list[Post] = []
+    parent_id = post.reply_to
+    while parent_id is not None and len(chain) < limit and parent_id not in seen:
+        parent = posts_by_ids(viewer, [parent_id]).get(parent_id)
+        if parent is None:
+            break
+        seen.add(parent.id)
+        chain.append(parent)
+        parent_id = parent.reply_to
+    chain.reverse()
+    return chain
 
 
 class _Reposts:

@@ -85,3 +85,29 @@ def test_the_followees_reposts_are_the_orm_s(reposts):
             (post_id, at, _user_fields(user)) for post_id, at, user in lean
         ]
     assert any(post_models.followee_reposts(u, 7) for u in users[:7])
+
+
+def test_a_post_page_s_reads_are_the_orm_s(community):
+    users, posts = community
+    from sns.errors import NotFound
+    from sns.selectors import post_get, posts_list
+
+    replied = list(Post.objects.filter(pk__in=Post.objects.values("reply_to")))
+    assert replied, "the community has replies"
+    for reader in users[:7]:
+        for post in posts:
+            try:
+                reference = post_get(post.id, focus_user_id=reader.id, with_neighbours=True, viewer=reader)
+            except NotFound:
+                with pytest.raises(NotFound):
+                    post_models.post_with_neighbours(reader, post.id, focus_user_id=reader.id)
+                continue
+            lean = post_models.post_with_neighbours(reader, post.id, focus_user_id=reader.id)
+            assert _everything(lean) | {"n": (lean.older_id, lean.newer_id)} == _everything(reference) | {
+                "n": (reference.older_id, reference.newer_id)
+            }
+        for post in replied:
+            for page in (Page(limit=51, order="asc"), Page(limit=2, offset=1, order="asc")):
+                reference = posts_list(page=page, reply_to=post.id, focus_user_id=reader.id, viewer=reader)
+                lean = post_models.replies(reader, post.id, page, focus_user_id=reader.id)
+                assert [_everything(p) for p in lean] == [_everything(p) for p in reference]
