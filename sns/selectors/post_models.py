@@ -187,10 +187,20 @@ def post_with_neighbours(viewer, post_id: int, *, focus_user_id: int | None) -> 
     return posts[0]
 
 
-def replies(viewer, post_id: int, page: Page, *, focus_user_id: int | None) -> list[Post]:
-    """`posts_list(page=page, reply_to=post_id, focus_user_id=…, viewer=viewer)`."""
+def posts_page(
+    viewer, page: Page, *, focus_user_id: int | None, reply_to: int | None = None, owned_by: int | None = None
+) -> list[Post]:
+    """`posts_list(page=page, reply_to=…, owned_by=…, focus_user_id=…, viewer=viewer)`:
+    a post's replies, a user's posts."""
     statement = _statement(connection.vendor, False)
-    where, params = [f"{statement.reply_to} = %s"], [int(post_id)]
+    where: list[str] = []
+    params: list = []
+    if reply_to is not None:
+        where.append(f"{statement.reply_to} = %s")
+        params.append(int(reply_to))
+    if owned_by is not None:
+        where.append(f"{statement.owner} = %s")
+        params.append(int(owned_by))
     _visible(viewer, where, params)
     tail = f" ORDER BY {statement.id} {'DESC' if page.descending else 'ASC'} LIMIT %s OFFSET %s"
     return _read(where, params, focus_user_id=focus_user_id, tail=tail, tail_params=(page.limit, page.offset))

@@ -70,7 +70,7 @@ def _post_detail(request, post_hex):
     older_id, newer_id = selectors.post_neighbours(post)
     replies = paged(
         request,
-        lambda p: post_models.replies(viewer, post.id, p, focus_user_id=viewer.id),
+        lambda p: post_models.posts_page(viewer, p, focus_user_id=viewer.id, reply_to=post.id),
         size=REPLY_PAGE_SIZE,
         order="asc",
     )

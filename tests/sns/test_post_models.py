@@ -87,7 +87,7 @@ def test_the_followees_reposts_are_the_orm_s(reposts):
     assert any(post_models.followee_reposts(u, 7) for u in users[:7])
 
 
-def test_a_post_page_s_reads_are_the_orm_s(community):
+def test_the_post_and_user_pages_reads_are_the_orm_s(community):
     users, posts = community
     from sns.errors import NotFound
     from sns.selectors import post_get, posts_list
@@ -109,5 +109,10 @@ def test_a_post_page_s_reads_are_the_orm_s(community):
         for post in replied:
             for page in (Page(limit=51, order="asc"), Page(limit=2, offset=1, order="asc")):
                 reference = posts_list(page=page, reply_to=post.id, focus_user_id=reader.id, viewer=reader)
-                lean = post_models.replies(reader, post.id, page, focus_user_id=reader.id)
+                lean = post_models.posts_page(reader, page, focus_user_id=reader.id, reply_to=post.id)
+                assert [_everything(p) for p in lean] == [_everything(p) for p in reference]
+        for owner in users:
+            for page in (Page(limit=21), Page(limit=3, offset=2)):
+                reference = posts_list(page=page, owned_by=owner.id, focus_user_id=reader.id, viewer=reader)
+                lean = post_models.posts_page(reader, page, focus_user_id=reader.id, owned_by=owner.id)
                 assert [_everything(p) for p in lean] == [_everything(p) for p in reference]
