@@ -7,6 +7,8 @@ PostgreSQL database (never a test database) cloned from a generated community.
 
 from __future__ import annotations
 
+import argparse
+import io
 import json
 import os
 import statistics
@@ -14,6 +16,7 @@ import subprocess
 import sys
 import time
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -274,3 +277,68 @@ def wait_http(url: str, timeout: float = 30.0) -> None:
             if time.monotonic() > deadline:
                 raise RuntimeError(f"{url} did not come up: {exc}") from None
             time.sleep(0.2)
+
+
+# ------------------------------------------------ in-process requests (hot_reads, page_cpu)
+
+
+def in_process_arguments(description: str, argv: list[str] | None, *, requests: int) -> argparse.Namespace:
+    """The options of a benchmark that requests pages through the WSGI application in
+    its own process: the database, how many requests a round, how many rounds."""
+    parser = argparse.ArgumentParser(description=description)
+    parser.add_argument("--db", required=True)
+    parser.add_argument("--requests", type=int, default=requests)
+    parser.add_argument("--rounds", type=int, default=3, help="the median of this many rounds is printed")
+    parser.add_argument("--seed", type=int, default=3)
+    parser.add_argument("--json")
+    return parser.parse_args(argv)
+
+
+@dataclass(frozen=True)
+class InProcess:
+    application: object
+    inputs: dict  # bench/web's pick_inputs: its user, posts and users
+    session_key: str
+    cookie: str
+
+
+def in_process_login(args: argparse.Namespace) -> InProcess:
+    """Django set up on `args.db` with production settings, its WSGI application, and a
+    session of the human bench/web logs in as."""
+    from .web import BENCH_PASSWORD, pick_inputs
+
+    inputs = pick_inputs(args.db, args.seed)
+    redis_flush()
+    django_setup(args.db, ALLOWED_HOSTS="127.0.0.1", CONN_MAX_AGE="60")
+    from django.conf import settings
+    from django.core.wsgi import get_wsgi_application
+
+    application = get_wsgi_application()
+    status, _headers, body = wsgi_call(application, "POST", "/api/auth", None,
+                                       json.dumps({"email": inputs["email"], "password": BENCH_PASSWORD}).encode())
+    assert status.startswith("200"), body
+    key = json.loads(body)["sessionId"]
+    return InProcess(application, inputs, key, f"{settings.SESSION_COOKIE_NAME}={key}")
+
+
+def wsgi_call(application, method: str, path: str, cookie: str | None, body: bytes = b"") -> tuple[str, list, bytes]:
+    """One request through the WSGI application, with the environ a server would give."""
+    target, _, query = path.partition("?")
+    environ = {
+        "REQUEST_METHOD": method, "PATH_INFO": target, "QUERY_STRING": query, "SCRIPT_NAME": "",
+        "SERVER_NAME": "127.0.0.1", "SERVER_PORT": "8000", "SERVER_PROTOCOL": "HTTP/1.1",
+        "REMOTE_ADDR": "127.0.0.1", "HTTP_HOST": "127.0.0.1", "wsgi.url_scheme": "http",
+        "wsgi.input": io.BytesIO(body), "wsgi.errors": io.StringIO(), "wsgi.multithread": False,
+        "wsgi.multiprocess": True, "wsgi.run_once": False, "wsgi.version": (1, 0),
+        "CONTENT_LENGTH": str(len(body)), "CONTENT_TYPE": "application/json" if body else "",
+    }
+    if cookie:
+        environ["HTTP_COOKIE"] = cookie
+    started: list = []
+    chunks = application(environ, lambda status, headers, exc_info=None: started.extend([status, headers]))
+    try:
+        payload = b"".join(chunks)
+    finally:
+        if hasattr(chunks, "close"):
+            chunks.close()
+    return started[0], started[1], payload

@@ -19,37 +19,10 @@ PostgreSQL or Redis is not counted. Then the parts are timed alone, the same N t
 
 from __future__ import annotations
 
-import argparse
-import io
-import json
 import statistics
 import time
 
-from .common import django_setup, redis_flush, write_json
-from .web import BENCH_PASSWORD, pick_inputs
-
-
-def _call(application, method: str, path: str, cookie: str | None, body: bytes = b"") -> tuple[str, list, bytes]:
-    """One request through the WSGI application, with the environ a server would give."""
-    target, _, query = path.partition("?")
-    environ = {
-        "REQUEST_METHOD": method, "PATH_INFO": target, "QUERY_STRING": query, "SCRIPT_NAME": "",
-        "SERVER_NAME": "127.0.0.1", "SERVER_PORT": "8000", "SERVER_PROTOCOL": "HTTP/1.1",
-        "REMOTE_ADDR": "127.0.0.1", "HTTP_HOST": "127.0.0.1", "wsgi.url_scheme": "http",
-        "wsgi.input": io.BytesIO(body), "wsgi.errors": io.StringIO(), "wsgi.multithread": False,
-        "wsgi.multiprocess": True, "wsgi.run_once": False, "wsgi.version": (1, 0),
-        "CONTENT_LENGTH": str(len(body)), "CONTENT_TYPE": "application/json" if body else "",
-    }
-    if cookie:
-        environ["HTTP_COOKIE"] = cookie
-    started: list = []
-    chunks = application(environ, lambda status, headers, exc_info=None: started.extend([status, headers]))
-    try:
-        payload = b"".join(chunks)
-    finally:
-        if hasattr(chunks, "close"):
-            chunks.close()
-    return started[0], started[1], payload
+from .common import in_process_arguments, in_process_login, write_json, wsgi_call as _call
 
 
 def _cpu_ms_per_call(fn, n: int) -> float:
@@ -61,21 +34,12 @@ def _cpu_ms_per_call(fn, n: int) -> float:
 
 
 def main(argv: list[str] | None = None) -> dict:
-    parser = argparse.ArgumentParser(description="Python CPU per hot read, whole and by part")
-    parser.add_argument("--db", required=True)
-    parser.add_argument("--requests", type=int, default=2000)
-    parser.add_argument("--rounds", type=int, default=3, help="the median of this many rounds is printed")
-    parser.add_argument("--seed", type=int, default=3)
-    parser.add_argument("--json")
-    args = parser.parse_args(argv)
-
-    inputs = pick_inputs(args.db, args.seed)
-    redis_flush()
-    django_setup(args.db, ALLOWED_HOSTS="127.0.0.1", CONN_MAX_AGE="60")
+    args = in_process_arguments("Python CPU per hot read, whole and by part", argv, requests=2000)
+    bench = in_process_login(args)
+    application, inputs, key, cookie = bench.application, bench.inputs, bench.session_key, bench.cookie
 
     from django.conf import settings
     from django.contrib.sessions.backends.base import SessionBase
-    from django.core.wsgi import get_wsgi_application
     from django.utils.module_loading import import_string
     from rest_framework.settings import api_settings
 
@@ -91,13 +55,6 @@ def main(argv: list[str] | None = None) -> dict:
         from django.contrib.auth import get_user as session_user
 
         from sns.api.presenters import post_detail_json, post_json
-
-    application = get_wsgi_application()
-    status, headers, body = _call(application, "POST", "/api/auth", None,
-                                  json.dumps({"email": inputs["email"], "password": BENCH_PASSWORD}).encode())
-    assert status.startswith("200"), body
-    key = json.loads(body)["sessionId"]
-    cookie = f"{settings.SESSION_COOKIE_NAME}={key}"
 
     def get(path: str) -> str:
         return _call(application, "GET", path, cookie)[0]

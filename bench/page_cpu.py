@@ -13,40 +13,22 @@ Redis is not counted. Also the SQL statements one view runs.
 
 from __future__ import annotations
 
-import argparse
-import json
 import statistics
 import time
 
-from .common import django_setup, loadavg, redis_flush, write_json
-from .hot_reads import _call
-from .web import BENCH_PASSWORD, pick_inputs
+from .common import in_process_arguments, in_process_login, loadavg, wsgi_call as _call, write_json
 
 
 def main(argv: list[str] | None = None) -> dict:
-    parser = argparse.ArgumentParser(description="Python CPU per page view, fragments on and off")
-    parser.add_argument("--db", required=True)
-    parser.add_argument("--requests", type=int, default=300)
-    parser.add_argument("--rounds", type=int, default=3, help="the median of this many rounds is printed")
-    parser.add_argument("--seed", type=int, default=3)
-    parser.add_argument("--json")
-    args = parser.parse_args(argv)
-
-    inputs = pick_inputs(args.db, args.seed)
-    redis_flush()
-    django_setup(args.db, ALLOWED_HOSTS="127.0.0.1", CONN_MAX_AGE="60")
+    args = in_process_arguments("Python CPU per page view, fragments on and off", argv, requests=300)
+    bench = in_process_login(args)
+    application, cookie = bench.application, bench.cookie
 
     from django.conf import settings
-    from django.core.wsgi import get_wsgi_application
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
-    application = get_wsgi_application()
-    status, _headers, body = _call(application, "POST", "/api/auth", None,
-                                   json.dumps({"email": inputs["email"], "password": BENCH_PASSWORD}).encode())
-    assert status.startswith("200"), body
-    cookie = f"{settings.SESSION_COOKIE_NAME}={json.loads(body)['sessionId']}"
-    posts = inputs["posts"][:200]
+    posts = bench.inputs["posts"][:200]
     counter = {"i": 0}
 
     def post_path() -> str:

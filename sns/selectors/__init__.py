@@ -17,8 +17,8 @@ from .posts import (
     post_queryset,
     posts_count,
     posts_list,
-    reply_chain,
 )
+from .post_models import reply_chain
 from .relations import (
     muted_words_get,
     post_likers,

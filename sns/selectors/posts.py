@@ -185,19 +185,3 @@ def post_neighbours(post: Post) -> tuple[int | None, int | None]:
     older = Post.objects.filter(owner_id=post.owner_id, id__lt=post.id).order_by("-id").values_list("id", flat=True).first()
     newer = Post.objects.filter(owner_id=post.owner_id, id__gt=post.id).order_by("id").values_list("id", flat=True).first()
     return older, newer
-
-def reply_chain(post: Post, *, limit: int, viewer=None) -> list[Post]:
-    """Ancestors of `post`, oldest first, at most `limit`, stopping at a missing parent,
-    a parent hidden from `viewer` or a cycle."""
-    seen = {post.id}
-    chain: list[Post] = []
-    parent_id = post.reply_to
-    while parent_id is not None and len(chain) < limit and parent_id not in seen:
-        parent = _posts_filtered(post_queryset(), viewer=viewer).filter(pk=parent_id).first()
-        if parent is None:
-            break
-        seen.add(parent.id)
-        chain.append(parent)
-        parent_id = parent.reply_to
-    chain.reverse()
-    return chain

@@ -14,10 +14,10 @@ from django.db import connection
 
 from django.db.models import Q
 
-from ..models import Bookmark, Follow, Post, Quote, Repost, User
+from ..models import Bookmark, Post, Quote, Repost, User
 from .paging import Page
+from .post_models import followee_posts, followee_reposts, posts_by_ids
 from .posts import post_queryset
-from .timelines import posts_by_followees
 from .relations import _users_by_relation
 from .visibility import viewable_q
 
@@ -72,10 +72,7 @@ def share_facts(viewer: User | None, post_ids) -> dict[int, ShareFacts]:
 
 def visible_posts(viewer: User, post_ids) -> dict[int, Post]:
     """The posts among `post_ids` that `viewer` may see, loaded as every card loads them."""
-    ids = list(dict.fromkeys(int(i) for i in post_ids if i is not None))
-    if not ids:
-        return {}
-    return {p.id: p for p in post_queryset(viewer.id).filter(viewable_q(viewer), pk__in=ids)}
+    return posts_by_ids(viewer, post_ids, focus_user_id=viewer.id)
 
 
 def shares_attach(viewer: User, posts) -> list:
@@ -98,22 +95,20 @@ def following_with_reposts(viewer: User, page: Page) -> list[Post]:
     `reposted_by` (the reposter) and appears once, at its newest appearance. Like
     posts_by_followees under `paged(from_top=True)`, the first offset+limit are read."""
     wanted = page.offset + page.limit
-    posts = posts_by_followees(
-        user_id=viewer.id, page=Page(offset=0, limit=wanted), include_self=True, focus_user_id=viewer.id, viewer=viewer
-    )
-    followees = Follow.objects.filter(follower_id=viewer.id).values("followee_id")
+    # Read as written SQL (sns/selectors/post_models.py): through the ORM, building these
+    # reads cost the home page more CPU than PostgreSQL spent on them.
+    posts = followee_posts(viewer, Page(offset=0, limit=wanted))
     # A reposter the viewer has muted (or who is otherwise hidden from them) is left out too.
-    people = Repost.objects.filter(Q(user_id__in=followees) | Q(user_id=viewer.id)).filter(viewable_q(viewer, "user"))
-    reposts = list(people.select_related("user").order_by("-created_at", "-id")[:wanted])
-    shown = visible_posts(viewer, [r.post_id for r in reposts])
+    reposts = followee_reposts(viewer, wanted)
+    shown = visible_posts(viewer, [post_id for post_id, _, _ in reposts])
     entries: dict[int, tuple] = {}
     for post in posts:
         entries[post.id] = (post.created_at, post, None)
-    for repost in reposts:
-        post = shown.get(repost.post_id)
-        if post is None or (post.id in entries and entries[post.id][0] >= repost.created_at):
+    for post_id, reposted_at, reposter in reposts:
+        post = shown.get(post_id)
+        if post is None or (post.id in entries and entries[post.id][0] >= reposted_at):
             continue
-        entries[post.id] = (repost.created_at, post, repost.user)
+        entries[post.id] = (reposted_at, post, reposter)
     ordered = sorted(entries.values(), key=lambda e: (e[0], e[1].id), reverse=True)[:wanted]
     for _, post, reposter in ordered:
         post.reposted_by = reposter

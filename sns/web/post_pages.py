@@ -11,7 +11,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from sns import selectors, services
-from sns.selectors import shares
+from sns.selectors import post_models, shares
 from sns.selectors import publication as selectors_publication
 from sns.access import access_post
 from sns.extensions import page_extras
@@ -65,11 +65,12 @@ def post_detail(request, post_hex):
 @page
 def _post_detail(request, post_hex):
     viewer = request.user
-    post = selectors.post_get(_post_id(post_hex), focus_user_id=viewer.id, with_neighbours=True, viewer=viewer)
+    # The post, its replies and its ancestors as written SQL (sns/selectors/post_models.py).
+    post = post_models.post_with_neighbours(viewer, _post_id(post_hex), focus_user_id=viewer.id)
     older_id, newer_id = selectors.post_neighbours(post)
     replies = paged(
         request,
-        lambda p: selectors.posts_list(page=p, reply_to=post.id, focus_user_id=viewer.id, viewer=viewer),
+        lambda p: post_models.posts_page(viewer, p, focus_user_id=viewer.id, reply_to=post.id),
         size=REPLY_PAGE_SIZE,
         order="asc",
     )

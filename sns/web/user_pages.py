@@ -7,7 +7,7 @@ from django.shortcuts import redirect, render
 from django.urls import NoReverseMatch, reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from sns.selectors import shares
+from sns.selectors import post_models, shares
 from sns import selectors, services
 from sns.services import mutes as mute_services
 from sns.selectors import boundaries as selectors_boundaries
@@ -45,7 +45,7 @@ def profile(request, user_hex):
     user = selectors.user_get(_user_id(user_hex), focus_user_id=viewer.id)
     private = can_see_private(viewer, user.id)
     posts = paged(
-        request, lambda p: selectors.posts_list(page=p, owned_by=user.id, focus_user_id=viewer.id, viewer=viewer)
+        request, lambda p: post_models.posts_page(viewer, p, focus_user_id=viewer.id, owned_by=user.id)
     )
     shares.shares_attach(viewer, posts.items)
     return render(

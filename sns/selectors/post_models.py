@@ -1,0 +1,267 @@
+"""The pages' post reads as written SQL that still gives model instances.
+
+The pages hand posts to the cards, the templates and the reply tree as `Post` instances
+with their owner loaded and post_queryset's per-row facts (sns/selectors/posts.py).
+Building those reads through the ORM on every view (querysets, Q objects, compilation)
+cost the home page more Python CPU than its SQL (bench/page_cpu). These read the same
+columns and facts with one statement written once per database, prepared on
+PostgreSQL as the API's lean reads are (sns/selectors/post_rows.py), filtered by the
+same visibility rule (`viewable_sql`), and make instances straight from the rows, as
+the ORM's select_related would. tests/sns/test_post_models.py compares them with the
+ORM reads, field by field.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from django.db import connection
+from django.db.models import BigIntegerField, BooleanField, CharField
+from django.db.models.expressions import RawSQL
+
+from ..errors import NotFound
+from ..models import Follow, Post, Repost, User
+from .paging import Page
+from .post_rows import _prepared_cursor
+from .posts import _post_facts
+from .timelines import newest_posts_sql, posting_followees
+from .visibility import viewable_sql
+
+# post_queryset's annotations, in the order the statement reads them.
+_FACTS = (("tag_names_joined", CharField), ("reply_to_owner_id", BigIntegerField), ("reply_to_owner_nickname", CharField))
+_FOCUS_FACTS = ("is_liked_by_focus", "is_replied_by_focus", "owner_blocks_focus", "owner_follows_focus")
+
+
+def _converters(expressions) -> list[tuple[int, list]]:
+    """What the ORM's compiler applies to each column of a row (none on PostgreSQL; text
+    to datetime and 0/1 to bool on SQLite), for the columns that have any."""
+    return [
+        (i, found)
+        for i, expression in enumerate(expressions)
+        if (found := connection.ops.get_db_converters(expression) + expression.get_db_converters(connection))
+    ]
+
+
+def _converted(row, converters, expressions) -> list:
+    row = list(row)
+    for i, functions in converters:
+        for convert in functions:
+            row[i] = convert(row[i], expressions[i], connection)
+    return row
+
+
+class _Statement:
+    """The SELECT list and FROM of posts with their owner and post_queryset's facts,
+    and how one of its rows becomes instances."""
+
+    def __init__(self, focus: bool, neighbours: bool = False):
+        qn = connection.ops.quote_name
+        post_table, user_table = qn(Post._meta.db_table), qn(User._meta.db_table)
+        post_fields, user_fields = Post._meta.concrete_fields, User._meta.concrete_fields
+        facts = _post_facts()
+        select = [f"{post_table}.{qn(f.column)}" for f in post_fields]
+        select += [f"{user_table}.{qn(f.column)}" for f in user_fields]
+        select += [f"({facts.tag_names})", f"({facts.parent_owner})", f"({facts.parent_nickname})"]
+        self.facts = [name for name, _ in _FACTS]
+        outputs = [output() for _, output in _FACTS]
+        if focus:
+            select += [facts.liked, facts.replied, facts.owner_blocks, facts.owner_follows]
+            self.facts += list(_FOCUS_FACTS)
+            outputs += [BooleanField() for _ in _FOCUS_FACTS]
+        self.focus_params = 4 if focus else 0
+        self.id = f"{post_table}.{qn(Post._meta.pk.column)}"
+        self.owner = f"{post_table}.{qn(Post._meta.get_field('owner').column)}"
+        if neighbours:
+            # post_get(with_neighbours=True)'s older_id and newer_id.
+            same_owner = f"SELECT nb.{qn('id')} FROM {post_table} nb WHERE nb.{qn(Post._meta.get_field('owner').column)} = {self.owner}"
+            select += [
+                f"({same_owner} AND nb.{qn('id')} < {self.id} ORDER BY nb.{qn('id')} DESC LIMIT 1)",
+                f"({same_owner} AND nb.{qn('id')} > {self.id} ORDER BY nb.{qn('id')} ASC LIMIT 1)",
+            ]
+            self.facts += ["older_id", "newer_id"]
+            outputs += [BigIntegerField(), BigIntegerField()]
+        self.content = f"{post_table}.{qn(Post._meta.get_field('content').column)}"
+        self.reply_to = f"{post_table}.{qn(Post._meta.get_field('reply_to').column)}"
+        self.head = (
+            f"SELECT {', '.join(select)} FROM {post_table} INNER JOIN {user_table} "
+            f"ON {user_table}.{qn(User._meta.pk.column)} = {self.owner}"
+        )
+        self.expressions = [f.get_col(Post._meta.db_table) for f in post_fields]
+        self.expressions += [f.get_col(User._meta.db_table) for f in user_fields]
+        self.expressions += [RawSQL("", (), output_field=output) for output in outputs]
+        self.converters = _converters(self.expressions)
+        self.post_names = [f.attname for f in post_fields]
+        self.user_names = [f.attname for f in user_fields]
+        self.owner_field = Post._meta.get_field("owner")
+
+    def instances(self, rows) -> list[Post]:
+        n_post, n_user = len(self.post_names), len(self.user_names)
+        db = connection.alias
+        posts = []
+        for row in rows:
+            if self.converters:
+                row = _converted(row, self.converters, self.expressions)
+            post = Post.from_db(db, self.post_names, row[:n_post])
+            self.owner_field.set_cached_value(post, User.from_db(db, self.user_names, row[n_post : n_post + n_user]))
+            for name, value in zip(self.facts, row[n_post + n_user :]):
+                setattr(post, name, value)
+            posts.append(post)
+        return posts
+
+
+@lru_cache(maxsize=8)
+def _statement(vendor: str, focus: bool, neighbours: bool = False) -> _Statement:
+    # `vendor`: the tests switch databases within one process.
+    return _Statement(focus, neighbours)
+
+
+def _fetch(sql: str, params: list) -> list[tuple]:
+    if connection.vendor == "postgresql":
+        with _prepared_cursor() as cursor:
+            cursor.execute(sql, params)
+            return cursor.fetchall()
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        return cursor.fetchall()
+
+
+def _read(
+    where: list[str], params: list, *, focus_user_id: int | None, tail: str = "", tail_params=(), neighbours: bool = False
+) -> list[Post]:
+    statement = _statement(connection.vendor, focus_user_id is not None, neighbours)
+    head_params = [int(focus_user_id)] * statement.focus_params if focus_user_id is not None else []
+    sql = statement.head + (" WHERE " + " AND ".join(where) if where else "") + tail
+    return statement.instances(_fetch(sql, [*head_params, *params, *tail_params]))
+
+
+def _visible(viewer, where: list[str], params: list) -> None:
+    if viewer is not None:
+        statement = _statement(connection.vendor, False)
+        condition, condition_params = viewable_sql(viewer, statement.owner, statement.content)
+        where.append(condition)
+        params.extend(condition_params)
+
+
+def posts_by_ids(viewer, post_ids, *, focus_user_id: int | None = None) -> dict[int, Post]:
+    """`post_queryset(focus_user_id).filter(viewable_q(viewer), pk__in=post_ids)` by id;
+    nothing hidden without a viewer."""
+    ids = list(dict.fromkeys(int(i) for i in post_ids if i is not None))
+    if not ids:
+        return {}
+    statement = _statement(connection.vendor, False)
+    where, params = [f"{statement.id} IN ({', '.join(['%s'] * len(ids))})"], list(ids)
+    _visible(viewer, where, params)
+    return {post.id: post for post in _read(where, params, focus_user_id=focus_user_id)}
+
+
+def followee_posts(viewer, page: Page) -> list[Post]:
+    """`posts_by_followees(user_id=viewer.id, page=page, include_self=True,
+    focus_user_id=viewer.id, viewer=viewer)` (sns/selectors/timelines.py): the home
+    timeline's posts, in one round trip on PostgreSQL."""
+    if page.limit <= 0:
+        return []
+    active = posting_followees(viewer.id, include_self=True, roots_only=False, limit=page.limit, viewer=viewer)
+    if connection.vendor != "postgresql":
+        active = list(active)
+        if not active:
+            return []
+    newest, newest_params = newest_posts_sql(
+        "owner_id", active, page.limit, top=page.offset + page.limit, descending=page.descending
+    )
+    statement = _statement(connection.vendor, True)
+    where, params = [f"{statement.id} IN ({newest})"], list(newest_params)
+    _visible(viewer, where, params)
+    tail = f" ORDER BY {statement.id} {'DESC' if page.descending else 'ASC'} LIMIT %s OFFSET %s"
+    return _read(where, params, focus_user_id=viewer.id, tail=tail, tail_params=(page.limit, page.offset))
+
+
+def post_with_neighbours(viewer, post_id: int, *, focus_user_id: int | None) -> Post:
+    """`post_get(post_id, focus_user_id=…, with_neighbours=True, viewer=viewer)`: one
+    post with the same owner's previous and next post ids; not found when hidden."""
+    statement = _statement(connection.vendor, False)
+    where, params = [f"{statement.id} = %s"], [int(post_id)]
+    _visible(viewer, where, params)
+    posts = _read(where, params, focus_user_id=focus_user_id, neighbours=True)
+    if not posts:
+        raise NotFound("not found")
+    return posts[0]
+
+
+def posts_page(
+    viewer, page: Page, *, focus_user_id: int | None, reply_to: int | None = None, owned_by: int | None = None
+) -> list[Post]:
+    """`posts_list(page=page, reply_to=…, owned_by=…, focus_user_id=…, viewer=viewer)`:
+    a post's replies, a user's posts."""
+    statement = _statement(connection.vendor, False)
+    where: list[str] = []
+    params: list = []
+    if reply_to is not None:
+        where.append(f"{statement.reply_to} = %s")
+        params.append(int(reply_to))
+    if owned_by is not None:
+        where.append(f"{statement.owner} = %s")
+        params.append(int(owned_by))
+    _visible(viewer, where, params)
+    tail = f" ORDER BY {statement.id} {'DESC' if page.descending else 'ASC'} LIMIT %s OFFSET %s"
+    return _read(where, params, focus_user_id=focus_user_id, tail=tail, tail_params=(page.limit, page.offset))
+
+
+def reply_chain(post: Post, *, limit: int, viewer=None) -> list[Post]:
+    """Ancestors of `post`, oldest first, at most `limit`, stopping at a missing parent,
+    a parent hidden from `viewer` or a cycle: one written statement per ancestor."""
+    seen = {post.id}
+    chain: list[Post] = []
+    parent_id = post.reply_to
+    while parent_id is not None and len(chain) < limit and parent_id not in seen:
+        parent = posts_by_ids(viewer, [parent_id]).get(parent_id)
+        if parent is None:
+            break
+        seen.add(parent.id)
+        chain.append(parent)
+        parent_id = parent.reply_to
+    chain.reverse()
+    return chain
+
+
+class _Reposts:
+    """The newest reposts by a viewer and the people they follow, with the reposter's row."""
+
+    def __init__(self):
+        qn = connection.ops.quote_name
+        repost, user, follow = (qn(m._meta.db_table) for m in (Repost, User, Follow))
+        user_fields = User._meta.concrete_fields
+
+        def col(name: str) -> str:
+            return f"r.{qn(Repost._meta.get_field(name).column)}"
+
+        self.reposter = col("user")
+        select = ", ".join([col("post"), col("created_at")] + [f"u.{qn(f.column)}" for f in user_fields])
+        self.sql = (
+            f"SELECT {select} FROM {repost} r INNER JOIN {user} u ON u.{qn(User._meta.pk.column)} = {self.reposter} "
+            f"WHERE ({self.reposter} IN (SELECT f.{qn(Follow._meta.get_field('followee').column)} FROM {follow} f "
+            f"WHERE f.{qn(Follow._meta.get_field('follower').column)} = %s) OR {self.reposter} = %s)"
+        )
+        self.order = f" ORDER BY {col('created_at')} DESC, {col('id')} DESC LIMIT %s"
+        self.expressions = [Repost._meta.get_field("post").get_col("r"), Repost._meta.get_field("created_at").get_col("r")]
+        self.expressions += [f.get_col("u") for f in user_fields]
+        self.converters = _converters(self.expressions)
+        self.user_names = [f.attname for f in user_fields]
+
+
+@lru_cache(maxsize=2)
+def _reposts(vendor: str) -> _Reposts:
+    return _Reposts()
+
+
+def followee_reposts(viewer, limit: int) -> list[tuple[int, object, User]]:
+    """The newest `limit` reposts by the viewer and the people they follow, newest
+    first, a reposter hidden from the viewer left out: (post id, reposted at, reposter)."""
+    reposts = _reposts(connection.vendor)
+    condition, condition_params = viewable_sql(viewer, reposts.reposter)
+    rows = _fetch(f"{reposts.sql} AND {condition}{reposts.order}", [viewer.id, viewer.id, *condition_params, int(limit)])
+    result = []
+    for row in rows:
+        if reposts.converters:
+            row = _converted(row, reposts.converters, reposts.expressions)
+        result.append((row[0], row[1], User.from_db(connection.alias, reposts.user_names, row[2:])))
+    return result

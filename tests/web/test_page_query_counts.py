@@ -1,0 +1,56 @@
+"""The home timeline and the post page run a pinned number of SQL statements, whatever
+the page holds (posts, reposts, quotes, replies, ancestors up to the shown depth):
+each read is one statement (sns/selectors/post_models.py), so a read that goes back to
+one statement per row, or a new read per view, fails here. PostgreSQL reads the
+Following tab's followees inside the posts' statement; SQLite runs it first."""
+
+from __future__ import annotations
+
+import pytest
+from django.db import connection
+
+from sns import services
+from tests.factories import make_post, make_user
+
+pytestmark = pytest.mark.django_db
+
+# The session's auth record (read on every request here: see page_queries), the
+# followees' posts, their reposts, the reposted posts, the share facts, the quoted posts,
+# the viewer's full row (its time zone, for the header), the header's two unread counts.
+HOME = {"postgresql": 9, "sqlite": 10}
+# The auth record, the post with its neighbours, its replies, one per ancestor, the
+# share facts, the viewer's row, the header's two counts.
+POST_PAGE = {"postgresql": 7, "sqlite": 7}
+
+
+@pytest.fixture
+def busy(django_capture_on_commit_callbacks):
+    with django_capture_on_commit_callbacks(execute=True):
+        reader, alice, bob = make_user("Reader"), make_user("Alice"), make_user("Bob")
+        services.follow_add(reader, alice.id)
+        services.follow_add(reader, bob.id)
+        posts = [make_post(alice if i % 2 else bob, f"post {i}", tags=["tea"]) for i in range(25)]
+        for post in posts[:6]:
+            services.repost_add(bob, post.id)
+        services.quote_create(alice, posts[3].id, content="a quote")
+        services.bookmark_add(reader, posts[4].id)
+        services.like_add(reader, posts[5].id)
+        root = posts[0]
+        for i in range(8):
+            make_post(alice, f"reply {i}", reply_to=root.id)
+    return reader, root
+
+
+def test_the_home_page_runs_a_pinned_number_of_statements(busy, page_client, page_queries):
+    reader, _ = busy
+    queries = page_queries(page_client(reader), "/")
+    assert len(queries) == HOME[connection.vendor], "\n".join(q[:150] for q in queries)
+
+
+def test_the_post_page_runs_a_pinned_number_of_statements(busy, page_client, page_queries):
+    reader, root = busy
+    client = page_client(reader)
+    assert len(page_queries(client, f"/posts/{root.hex_id}")) == POST_PAGE[connection.vendor]
+    reply = make_post(reader, "a reply to the root", reply_to=root.id)
+    # One more statement: the ancestor the reply's page shows above it.
+    assert len(page_queries(client, f"/posts/{reply.hex_id}")) == POST_PAGE[connection.vendor] + 1
