@@ -75,7 +75,6 @@ def main(argv: list[str] | None = None) -> dict:
 
     from django.conf import settings
     from django.contrib.sessions.backends.base import SessionBase
-    from django.core.wsgi import get_wsgi_application
     from django.utils.module_loading import import_string
     from rest_framework.settings import api_settings
 
@@ -92,7 +91,11 @@ def main(argv: list[str] | None = None) -> dict:
 
         from sns.api.presenters import post_detail_json, post_json
 
-    application = get_wsgi_application()
+    try:  # what gunicorn serves (stgy/wsgi.py); a tree from before it had Django's handler
+        from stgy.lean_handler import LeanHandler as handler_class
+    except ImportError:
+        from django.core.handlers.wsgi import WSGIHandler as handler_class
+    application = handler_class()
     status, headers, body = _call(application, "POST", "/api/auth", None,
                                   json.dumps({"email": inputs["email"], "password": BENCH_PASSWORD}).encode())
     assert status.startswith("200"), body
