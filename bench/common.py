@@ -311,9 +311,12 @@ def in_process_login(args: argparse.Namespace) -> InProcess:
     redis_flush()
     django_setup(args.db, ALLOWED_HOSTS="127.0.0.1", CONN_MAX_AGE="60")
     from django.conf import settings
-    from django.core.wsgi import get_wsgi_application
+    try:  # what gunicorn serves (stgy/wsgi.py); a tree from before it had Django's handler
+        from stgy.lean_handler import LeanHandler as handler_class
+    except ImportError:
+        from django.core.handlers.wsgi import WSGIHandler as handler_class
 
-    application = get_wsgi_application()
+    application = handler_class()
     status, _headers, body = wsgi_call(application, "POST", "/api/auth", None,
                                        json.dumps({"email": inputs["email"], "password": BENCH_PASSWORD}).encode())
     assert status.startswith("200"), body

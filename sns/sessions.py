@@ -31,11 +31,16 @@ class SlidingSessionMiddleware:
 
     def __call__(self, request):
         response = self.get_response(request)
-        session = getattr(request, "session", None)
-        if session is None or not session.accessed or session.is_empty():
-            return response
-        now = int(time.time())
-        # A session being saved anyway (a login, say) is stamped for free.
-        if session.modified or now - int(session.get(_REFRESHED_AT, 0)) >= refresh_interval():
-            session[_REFRESHED_AT] = now
+        stamp_if_due(request)
         return response
+
+
+def stamp_if_due(request) -> None:
+    """The middleware's rule, for a request whose view has run (also sns/api/hot_reads.py)."""
+    session = getattr(request, "session", None)
+    if session is None or not session.accessed or session.is_empty():
+        return
+    now = int(time.time())
+    # A session being saved anyway (a login, say) is stamped for free.
+    if session.modified or now - int(session.get(_REFRESHED_AT, 0)) >= refresh_interval():
+        session[_REFRESHED_AT] = now

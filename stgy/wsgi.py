@@ -1,10 +1,15 @@
 import gc
 import os
 
-from django.core.wsgi import get_wsgi_application
+import django
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "stgy.settings")
-application = get_wsgi_application()
+django.setup(set_prefix=False)  # as django.core.wsgi.get_wsgi_application does
+
+from stgy.lean_handler import LeanHandler  # noqa: E402  (needs the apps loaded)
+
+# Django's handler, with the API's hot reads answered before its middleware chain.
+application = LeanHandler()
 
 # What is loaded by now (Django, the apps, their modules) lives as long as the worker;
 # frozen, it is left out of the garbage collector's full passes, each of which otherwise

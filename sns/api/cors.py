@@ -22,6 +22,21 @@ def origin_allowed(origin: str | None) -> bool:
     return bool(origin) and origin in settings.STGY_CORS_ALLOWED_ORIGINS
 
 
+def _allow_origin(response, origin: str) -> None:
+    response["Access-Control-Allow-Origin"] = origin
+    response["Access-Control-Allow-Credentials"] = "true"
+    response["Vary"] = "Origin" if "Vary" not in response else response["Vary"] + ", Origin"
+
+
+def add_cors_headers(request, response):
+    """What this middleware adds to the answer of a request that is not a preflight
+    (also sns/api/hot_reads.py)."""
+    origin = request.META.get("HTTP_ORIGIN")
+    if request.path.startswith(API_PREFIXES) and origin_allowed(origin):
+        _allow_origin(response, origin)
+    return response
+
+
 class ApiCorsMiddleware:
     def __init__(self, get_response):
         self.get_response = get_response
@@ -32,9 +47,7 @@ class ApiCorsMiddleware:
             return self.get_response(request)
         preflight = request.method == "OPTIONS" and "HTTP_ACCESS_CONTROL_REQUEST_METHOD" in request.META
         response = HttpResponse(status=204) if preflight else self.get_response(request)
-        response["Access-Control-Allow-Origin"] = origin
-        response["Access-Control-Allow-Credentials"] = "true"
-        response["Vary"] = "Origin" if "Vary" not in response else response["Vary"] + ", Origin"
+        _allow_origin(response, origin)
         if preflight:
             response["Access-Control-Allow-Methods"] = ALLOWED_METHODS
             response["Access-Control-Allow-Headers"] = ALLOWED_HEADERS

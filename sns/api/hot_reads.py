@@ -35,7 +35,7 @@ from . import posts_views
 
 # The fixed segments under posts/ ("search", "liked", …) are words, never 16 hex digits;
 # tests/sns/test_hot_reads.py checks that each path here resolves to the view named.
-_HOT_PATH = re.compile(r"/(api|backend)/posts(?:/(by-followees|[0-9A-Fa-f]{16}))?")
+HOT_PATH = re.compile(r"/(api|backend)/posts(?:/(by-followees|[0-9A-Fa-f]{16}))?")
 # Accept values DRF answers with the JSON renderer as it is: no parameters (an indent).
 _PLAIN_ACCEPT = frozenset({"*/*", "application/*", "application/json"})
 
@@ -102,7 +102,7 @@ class HotReadsMiddleware:
         if request.method != "GET" or self.renderer is None:
             return None
         path = request.path_info
-        matched = _HOT_PATH.fullmatch(path)
+        matched = HOT_PATH.fullmatch(path)
         if matched is None:
             return None
         meta = request.META

@@ -15,6 +15,13 @@ def route_label(request) -> str:
     return "/" + match.route
 
 
+def observe_request(request, response, started: float) -> None:
+    """Records one request begun at `started` (perf_counter); also sns/api/hot_reads.py."""
+    http_request_duration.labels(
+        request.method, route_label(request), str(response.status_code)
+    ).observe(time.perf_counter() - started)
+
+
 class RequestMetricsMiddleware:
     def __init__(self, get_response):
         self.get_response = get_response
@@ -22,7 +29,5 @@ class RequestMetricsMiddleware:
     def __call__(self, request):
         started = time.perf_counter()
         response = self.get_response(request)
-        http_request_duration.labels(
-            request.method, route_label(request), str(response.status_code)
-        ).observe(time.perf_counter() - started)
+        observe_request(request, response, started)
         return response

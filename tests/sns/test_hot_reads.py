@@ -6,22 +6,29 @@ headers) to the full path, which answers it as before."""
 from __future__ import annotations
 
 from datetime import timedelta
+from http.cookies import SimpleCookie
+import io
 
 import pytest
 from django.contrib.sessions.models import Session
 from django.core.cache import cache
+from django.core.handlers.wsgi import WSGIHandler
+from django.core.signals import request_finished, request_started
+from django.db import close_old_connections
 from django.http import HttpResponse, JsonResponse
 from django.test import override_settings
 from django.urls import resolve
+from prometheus_client import REGISTRY
 from django.utils import timezone
 from rest_framework.response import Response as DrfResponse
 from rest_framework.test import APIClient
 
 from sns import services
 from sns.api import posts_views
-from sns.api.hot_reads import _HOT_PATH, HotReadsMiddleware, plain_accept
+from sns.api.hot_reads import HOT_PATH, HotReadsMiddleware, plain_accept
 from sns.models import User
 from sns.session_auth import auth_record_forget
+from stgy.lean_handler import LeanHandler
 from stgy.ops.middleware import route_label
 from tests.factories import make_post, make_user
 
@@ -219,9 +226,228 @@ def test_the_hot_paths_are_the_routes_they_stand_for():
         "/backend/posts/0123456789ABCDEF": posts_views.PostView,
     }
     for path, view in views.items():
-        assert _HOT_PATH.fullmatch(path), path
+        assert HOT_PATH.fullmatch(path), path
         assert resolve(path).func.view_class is view, path
     for path in ("/api/posts/search", "/api/posts/liked", "/api/posts/", "/api/posts/by-followees/", "/api/postsx"):
-        assert not _HOT_PATH.fullmatch(path), path
+        assert not HOT_PATH.fullmatch(path), path
     assert plain_accept(None) and plain_accept("*/*") and not plain_accept("application/json; indent=2")
     assert HotReadsMiddleware(lambda request: None).renderer is not None
+
+
+# ---- The WSGI handler gunicorn serves (stgy/lean_handler.py): the hot reads answered
+# before Django's middleware chain, compared with Django's own handler on the full path.
+
+
+class _Spy(LeanHandler):
+    """Records whether its lean step answered each request."""
+
+    def load_middleware(self, is_async=False):
+        super().load_middleware(is_async)
+        self.answered: list[bool] = []
+
+    def _lean(self, request):
+        response = super()._lean(request)
+        self.answered.append(response is not None)
+        return response
+
+
+class _Browser:
+    """A WSGI client with a cookie jar, driving a handler as gunicorn does."""
+
+    def __init__(self, handler, cookies=None):
+        self.handler = handler
+        self.cookies = dict(cookies or {})
+
+    def request(self, method: str, path: str, headers: dict | None = None, host: str = "testserver"):
+        target, _, query = path.partition("?")
+        environ = {
+            "REQUEST_METHOD": method, "PATH_INFO": target, "QUERY_STRING": query, "SCRIPT_NAME": "",
+            "SERVER_NAME": "testserver", "SERVER_PORT": "80", "SERVER_PROTOCOL": "HTTP/1.1",
+            "REMOTE_ADDR": "127.0.0.1", "HTTP_HOST": host, "wsgi.url_scheme": "http",
+            "wsgi.input": io.BytesIO(b""), "wsgi.errors": io.StringIO(), "wsgi.multithread": False,
+            "wsgi.multiprocess": True, "wsgi.run_once": False, "wsgi.version": (1, 0),
+        }
+        for name, value in (headers or {}).items():
+            environ["HTTP_" + name.upper().replace("-", "_")] = value
+        if self.cookies:
+            environ["HTTP_COOKIE"] = "; ".join(f"{k}={v}" for k, v in self.cookies.items())
+        started = []
+        chunks = self.handler(environ, lambda status, headers, exc_info=None: started.extend([status, headers]))
+        try:
+            body = b"".join(chunks)
+        finally:
+            chunks.close()
+        status, headers = started
+        for name, value in headers:
+            if name == "Set-Cookie":
+                morsel = SimpleCookie(value)
+                for key, item in morsel.items():
+                    self.cookies[key] = item.value
+        return status, headers, body
+
+
+def _comparable(headers: list, masked: tuple[str, ...]) -> list:
+    """The headers, with a cookie's expiry date left out (the clock's, to the second; its
+    max-age says the same exactly) and the values of the cookies named in `masked`
+    (fresh random tokens, different on each path by design)."""
+    comparable = []
+    for name, value in headers:
+        if name == "Set-Cookie":
+            parts = [p for p in value.split(";") if not p.strip().lower().startswith("expires")]
+            cookie, _, _ = parts[0].partition("=")
+            if cookie.strip() in masked:
+                parts[0] = cookie + "=…"
+            value = ";".join(parts)
+        comparable.append((name, value))
+    return comparable
+
+
+def _durations() -> dict:
+    """The request metrics' count per label set (stgy/ops/middleware.py)."""
+    return {
+        tuple(sorted(sample.labels.items())): sample.value
+        for metric in REGISTRY.collect() if metric.name == "http_request_duration_seconds"
+        for sample in metric.samples if sample.name.endswith("_count")
+    }
+
+
+def _counted(before: dict) -> dict:
+    return {k: v - before.get(k, 0) for k, v in _durations().items() if v != before.get(k, 0)}
+
+
+@pytest.fixture
+def handlers(settings):
+    """(lean, full): the handler gunicorn serves, and Django's on the same middleware list
+    without the lean step; with the connection kept across requests, as the test client
+    keeps it (the test's transaction holds it)."""
+    request_started.disconnect(close_old_connections)
+    request_finished.disconnect(close_old_connections)
+    try:
+        lean = _Spy()
+        assert lean.lean, "the lean step is on with the settings' middleware list"
+        with override_settings(MIDDLEWARE=_full_middleware(settings)):
+            full = WSGIHandler()
+        yield lean, full
+    finally:
+        request_started.connect(close_old_connections)
+        request_finished.connect(close_old_connections)
+
+
+def _browsers(handlers, user=None):
+    lean, full = handlers
+    cookies = {}
+    if user is not None:
+        client = APIClient()
+        client.force_login(user)
+        cookies = {k: m.value for k, m in client.cookies.items()}
+        # Stamps the fresh session's sliding refresh (sns/sessions.py) so neither
+        # handler below is the one that happens to write it.
+        assert _Browser(full, cookies).request("GET", "/api/auth")[0].startswith("200")
+    return _Browser(lean, cookies), _Browser(full, cookies)
+
+
+def _same(handlers, browsers, method, path, headers=None, *, lean_answers: bool, host="testserver", masked=("csrftoken",)):
+    lean_browser, full_browser = browsers
+    before = _durations()
+    expected = full_browser.request(method, path, headers, host)
+    counted = _counted(before)
+    handlers[0].answered.clear()
+    before = _durations()
+    got = lean_browser.request(method, path, headers, host)
+    assert _counted(before) == counted, path  # the same label, counted once
+    assert got[0] == expected[0], (path, got[2])
+    assert got[2] == expected[2], path
+    assert _comparable(got[1], masked) == _comparable(expected[1], masked), path
+    assert (handlers[0].answered == [True]) == lean_answers, path
+    return got
+
+
+def test_the_handler_answers_the_hot_reads_as_djangos_does(handlers, cast):
+    reader, friend, posts, _ = cast
+    browsers = _browsers(handlers, reader)
+    for path in _reads(reader, friend, posts):
+        assert _same(handlers, browsers, "GET", path, lean_answers=True)[0] == "200 OK"
+    for accept in ("*/*", "application/json", "text/html, application/json", "application/*"):
+        _same(handlers, browsers, "GET", "/api/posts?limit=3", {"Accept": accept}, lean_answers=True)
+
+
+def test_the_handler_leaves_failures_and_the_rest_to_djangos_chain(handlers, cast):
+    reader, friend, posts, hidden = cast
+    browsers = _browsers(handlers, reader)
+    failing = ["/api/posts?limit=abc", "/api/posts?format=xml", "/api/posts/by-followees",
+               "/api/posts/00000000000000FF", f"/api/posts/{hidden.hex_id}", "/api/posts?limit=1%00",
+               "/api/posts/"]
+    for path in failing:
+        assert _same(handlers, browsers, "GET", path, lean_answers=False)[0][:1] == "4"
+    _same(handlers, browsers, "GET", "/api/posts/search?query=x", lean_answers=False)
+    for method in ("HEAD", "OPTIONS"):
+        _same(handlers, browsers, method, f"/api/posts/{posts[1].hex_id}", lean_answers=False)
+    _same(handlers, browsers, "GET", "/api/posts?limit=3", {"Accept": "application/json; indent=4"}, lean_answers=False)
+    anonymous = _browsers(handlers)
+    for path in _reads(reader, friend, posts)[:2]:
+        assert _same(handlers, anonymous, "GET", path, lean_answers=False)[0].startswith("401")
+    # A host the site does not serve is refused (400) by the chain, as before.
+    assert _same(handlers, browsers, "GET", "/api/posts", host="evil.example", lean_answers=False)[0][:3] == "400"
+
+
+def test_the_handler_keeps_cors_and_the_csrf_cookie_rule(settings, handlers, cast):
+    settings.STGY_CORS_ALLOWED_ORIGINS = ["http://localhost:3000"]
+    reader, friend, posts, _ = cast
+    browsers = _browsers(handlers, reader)
+    origin = {"Origin": "http://localhost:3000"}
+    got = _same(handlers, browsers, "GET", f"/api/posts/{posts[2].hex_id}", origin, lean_answers=True)
+    assert ("Access-Control-Allow-Origin", "http://localhost:3000") in got[1]
+    assert ("Vary", "Cookie, Origin") in got[1]
+    _same(handlers, browsers, "GET", "/api/posts", {"Origin": "https://elsewhere.example"}, lean_answers=True)
+    preflight = {**origin, "Access-Control-Request-Method": "GET"}
+    _same(handlers, browsers, "OPTIONS", "/api/posts", preflight, lean_answers=False)
+    # A malformed CSRF cookie is replaced by CSRF's middleware on either path.
+    for browser in browsers:
+        browser.cookies[settings.CSRF_COOKIE_NAME] = "short"
+    got = _same(handlers, browsers, "GET", "/api/posts?limit=2", lean_answers=True)
+    assert any(name == "Set-Cookie" and value.startswith(" csrftoken=") for name, value in got[1])
+
+
+def test_the_handler_ends_a_stale_session_as_djangos_does(handlers, cast):
+    reader, _, _, _ = cast
+    sessions = []
+    for _ in range(2):  # one session for each handler, both made stale by a password change
+        client = APIClient()
+        client.force_login(reader)
+        sessions.append({k: m.value for k, m in client.cookies.items()})
+    reader.set_password("another password")
+    reader.save()
+    auth_record_forget(reader.id)
+    lean, full = handlers
+    expected = _Browser(full, sessions[0]).request("GET", "/api/posts?limit=3")
+    lean.answered.clear()
+    got = _Browser(lean, sessions[1]).request("GET", "/api/posts?limit=3")
+    assert got[0] == expected[0] and got[0].startswith("401") and lean.answered == [False]
+    assert (got[2], _comparable(got[1], ())) == (expected[2], _comparable(expected[1], ()))
+    assert any(name == "Set-Cookie" and 'session_id="";' in value for name, value in got[1])
+
+
+def test_the_handler_refreshes_the_sliding_session_as_djangos_does(settings, handlers, cast):
+    reader, _, _, _ = cast
+    browsers = []
+    for handler in handlers:
+        client = APIClient()
+        client.force_login(reader)
+        key = client.cookies[settings.SESSION_COOKIE_NAME].value
+        Session.objects.filter(session_key=key).update(expire_date=timezone.now() + timedelta(days=4))
+        cache.clear()  # the cached copy holds the refresh stamp: age it in the database only
+        session = client.session
+        session["_stgy_refreshed_at"] = 0
+        session.save()
+        browsers.append(_Browser(handler, {settings.SESSION_COOKIE_NAME: key}))
+    # Each handler refreshes its own session: the cookies differ in their keys alone.
+    got = _same(handlers, browsers, "GET", "/api/posts?limit=3", lean_answers=True,
+                masked=(settings.SESSION_COOKIE_NAME,))
+    assert any(name == "Set-Cookie" and value.startswith(f" {settings.SESSION_COOKIE_NAME}=") for name, value in got[1])
+    key = browsers[0].cookies[settings.SESSION_COOKIE_NAME]
+    assert Session.objects.get(session_key=key).expire_date > timezone.now() + timedelta(days=6)
+
+
+def test_the_handler_steps_aside_for_another_middleware_list(settings):
+    settings.MIDDLEWARE = [name for name in settings.MIDDLEWARE if name != "sns.sessions.SlidingSessionMiddleware"]
+    assert not LeanHandler().lean
