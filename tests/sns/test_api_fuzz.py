@@ -128,17 +128,30 @@ def _fixed_ids(path: str, world) -> dict:
     }
 
 
-def _strategies(operation, world):
-    yield GenerationMode.POSITIVE, operation.as_strategy(GenerationMode.POSITIVE)
-    yield GenerationMode.NEGATIVE, operation.as_strategy(GenerationMode.NEGATIVE)
+def _variants(operation, world):
+    """(label, generation mode, path parameters held fixed) of each batch of cases."""
+    yield str(GenerationMode.POSITIVE), GenerationMode.POSITIVE, {}
+    yield str(GenerationMode.NEGATIVE), GenerationMode.NEGATIVE, {}
     names = {p.name for p in operation.path_parameters}
     if names:
         fixed = {k: v for k, v in _fixed_ids(operation.path, world).items() if k in names}
-        yield "fixed ids", operation.as_strategy(GenerationMode.POSITIVE, path_parameters=fixed)
+        yield "fixed ids", GenerationMode.POSITIVE, fixed
 
 
-def _run_strategy(strategy, key: tuple, session: ActorSession, figures, problems) -> None:
-    """Send `EXAMPLES_PER_STRATEGY` generated cases; count answers and violations."""
+# (operation, variant) → the cases drawn for the first role. Generation does not depend on
+# who sends them (derandomized, no shrinking), so the second role is sent the same cases,
+# its own ids put in the fixed path parameters, instead of drawing them again: drawing
+# was most of the run once sessions were kept.
+_DRAWN: dict[tuple, list] = {}
+
+
+def _draw(operation, mode, fixed, send) -> list:
+    """Draw `EXAMPLES_PER_STRATEGY` cases, sending each as it is drawn; the cases."""
+    if fixed:
+        strategy = operation.as_strategy(mode, path_parameters=fixed)
+    else:
+        strategy = operation.as_strategy(mode)
+    drawn = []
 
     @given(case=strategy)
     @hypothesis_settings(
@@ -150,6 +163,20 @@ def _run_strategy(strategy, key: tuple, session: ActorSession, figures, problems
         suppress_health_check=list(HealthCheck),
     )
     def run(case):
+        drawn.append(case)
+        send(case)
+
+    run()
+    return drawn
+
+
+def _run_variant(operation, variant, session: ActorSession, figures, problems) -> None:
+    """Send the variant's cases (drawn now, or as drawn for the other role); count answers
+    and violations."""
+    label, mode, fixed = variant
+    key = (operation.label, label)
+
+    def send(case):
         cookies, authenticated = session.cookies()
         response = case.call(cookies=cookies)
         figures["requests"] += 1
@@ -165,7 +192,13 @@ def _run_strategy(strategy, key: tuple, session: ActorSession, figures, problems
                 title = str(failure).splitlines()[0]
                 problems.setdefault((*key, title), str(group)[:1500])
 
-    run()
+    if key not in _DRAWN:
+        _DRAWN[key] = _draw(operation, mode, fixed, send)
+        return
+    for case in _DRAWN[key]:
+        if fixed:
+            case.path_parameters = {**case.path_parameters, **fixed}
+        send(case)
 
 
 @functools.cache
@@ -181,8 +214,8 @@ def _fuzz(actor, world):
     session = ActorSession(actor.pk)
     for operation in _operations():
         figures["operations"] += 1
-        for mode, strategy in _strategies(operation, world):
-            _run_strategy(strategy, (operation.label, str(mode)), session, figures, problems)
+        for variant in _variants(operation, world):
+            _run_variant(operation, variant, session, figures, problems)
     figures["logins"] = session.logins
     return figures, problems
 
