@@ -33,7 +33,8 @@ def row_counts() -> dict[str, int]:
     """Every table's row count, in one statement: taken twice per refused request, the
     27 separate counts were a good part of the bad-input tests' time."""
     quote = connection.ops.quote_name
-    counts = ", ".join(f"(SELECT COUNT(*) FROM {quote(model._meta.db_table)})" for model in SOCIAL_TABLES)
+    tables = [quote(model._meta.db_table) for model in SOCIAL_TABLES]
+    counts = ", ".join(f"(SELECT COUNT(*) FROM {table})" for table in tables)
     with connection.cursor() as cursor:
         cursor.execute(f"SELECT {counts}")
         row = cursor.fetchone()

@@ -100,7 +100,8 @@ def test_friends_bad_input_and_login(api, human):
 
 
 def test_friends_at_the_largest_offset_is_an_empty_page(human, circle):
-    # Found by tests/sns/test_api_fuzz.py: offset + limit past 2^63-1 overflowed the SQL LIMIT (500).
+    # Found by tests/sns/test_api_fuzz.py: offset + limit past 2^63-1 overflowed the SQL
+    # LIMIT (a 500).
     path = "/api/users/friends/by-nickname-prefix"
     response = login_client(human).get(path, {"offset": (1 << 63) - 1, "limit": 540})
     assert _names(response) == []
