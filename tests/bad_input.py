@@ -3,6 +3,8 @@ request must leave as they were."""
 
 from __future__ import annotations
 
+from django.db import connection
+
 from agents.models import Interest, PeerImpression, PostImpression, PostSummary
 from sns.models import (
     AgreementTerm, Block, Bookmark, Follow, Like, MediaImage, Notification, Post, PostTag, Quote, Repost, User,
@@ -28,4 +30,12 @@ SOCIAL_TABLES = [
 
 
 def row_counts() -> dict[str, int]:
-    return {model.__name__: model.objects.count() for model in SOCIAL_TABLES}
+    """Every table's row count, in one statement: taken twice per refused request, the
+    27 separate counts were a good part of the bad-input tests' time."""
+    quote = connection.ops.quote_name
+    tables = [quote(model._meta.db_table) for model in SOCIAL_TABLES]
+    counts = ", ".join(f"(SELECT COUNT(*) FROM {table})" for table in tables)
+    with connection.cursor() as cursor:
+        cursor.execute(f"SELECT {counts}")
+        row = cursor.fetchone()
+    return {model.__name__: count for model, count in zip(SOCIAL_TABLES, row, strict=True)}

@@ -7,6 +7,8 @@ import os
 
 import pytest
 from django.core.cache import cache
+from django.db import transaction
+from django.test import TestCase, override_settings
 from rest_framework.test import APIClient
 
 from agents.llm.breaker import breaker_reset
@@ -22,15 +24,21 @@ requires_redis = pytest.mark.skipif(
 )
 
 
+TEST_SETTINGS = {
+    "STGY_EAGER_TASKS_INLINE": True,
+    # A broker failure in one test must not leave the next one's publishes skipped.
+    "STGY_BROKER_RETRY_SECONDS": 0,
+    # Hashing is not under test here; the production hasher made the suite minutes slower.
+    "PASSWORD_HASHERS": ["django.contrib.auth.hashers.MD5PasswordHasher"],
+}
+
+
 @pytest.fixture(autouse=True)
 def _isolated(settings):
     """Tasks run inline during tests unless a test starts a real worker; throttle
     counters and caches never leak between tests."""
-    settings.STGY_EAGER_TASKS_INLINE = True
-    # A broker failure in one test must not leave the next one's publishes skipped.
-    settings.STGY_BROKER_RETRY_SECONDS = 0
-    # Hashing is not under test here; the production hasher made the suite minutes slower.
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    for name, value in TEST_SETTINGS.items():
+        setattr(settings, name, value)
     celery_app.conf.task_always_eager = True
     cache.clear()
     # The circuit breaker keeps a process copy of its state besides the cache.
@@ -73,6 +81,21 @@ def admin(db):
     return make_user("Root", is_admin=True)
 
 
+def rows_for_the_module(django_db_blocker, build):
+    """For a module-scoped fixture whose tests only read its rows (`yield from` it): they
+    are built once, under the tests' settings and with on-commit work run, inside a
+    transaction rolled back after the module's last test. Each test still runs in its
+    own transaction within it, as under Django's `setUpTestData`, so what a test writes
+    is undone before the next."""
+    with django_db_blocker.unblock(), transaction.atomic():
+        with override_settings(**TEST_SETTINGS), TestCase.captureOnCommitCallbacks(execute=True):
+            celery_app.conf.task_always_eager = True
+            rows = build()
+        cache.clear()
+        yield rows
+        transaction.set_rollback(True)
+
+
 def login_client(user) -> APIClient:
     client = APIClient()
     client.force_login(user)
@@ -85,7 +108,7 @@ def api():
     return APIClient()
 
 
-__all__ = ["PASSWORD", "login_client", "requires_postgres", "requires_redis"]
+__all__ = ["PASSWORD", "login_client", "requires_postgres", "requires_redis", "rows_for_the_module"]
 
 
 @pytest.hookimpl(hookwrapper=True)

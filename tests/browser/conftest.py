@@ -34,27 +34,37 @@ def screenshot_dir() -> Path:
     return path
 
 
-@pytest.fixture
-def browser(monkeypatch):
+@pytest.fixture(scope="module")
+def browser():
+    """One Chromium per test module (a launch is about a second of CPU); every test still
+    gets fresh contexts (`open_session`), so no cookie or storage crosses tests."""
     if not os.path.exists(CHROMIUM):
         pytest.skip(f"needs Debian's chromium at {CHROMIUM} (apt-get install chromium)")
     sync_api = pytest.importorskip("playwright.sync_api")
     # Playwright's sync API keeps an asyncio loop running on the test thread, which
     # makes Django take the test's own ORM calls for async code. The test thread is
-    # not async code; the server under test runs in its own thread, unaffected.
-    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-    with sync_api.sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(
-            executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS
-        )
-        try:
-            yield chromium
-        finally:
-            chromium.close()
-            # While Playwright's loop runs, Django's per-context connection storage hands
-            # the test's ORM calls a connection of their own; close it here, or it would
-            # outlive the test and block dropping the test database.
-            connections.close_all()
+    # not async code; the server under test runs in its own thread, unaffected. The
+    # loop runs until the module's last test, so the setting lasts as long.
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+        with sync_api.sync_playwright() as playwright:
+            chromium = playwright.chromium.launch(
+                executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS
+            )
+            try:
+                yield chromium
+            finally:
+                chromium.close()
+                connections.close_all()
+
+
+@pytest.fixture(autouse=True)
+def _test_connections_closed():
+    """While Playwright's loop runs, Django's per-context connection storage hands the
+    test's ORM calls a connection of their own; close it after each test, or it would
+    outlive the test (and at the end block dropping the test database)."""
+    yield
+    connections.close_all()
 
 
 class Session:

@@ -2,20 +2,28 @@
 database: no answer may be a 5xx, and every answer must be one the OpenAPI document
 declares for that operation, in the shape it declares.
 
-Runs as an ordinary user and as an admin, each case with a fresh session (the fuzzer
-logs itself out and changes passwords). Every operation is fuzzed with generated ids
-and, where its path names a resource, with ids of real rows, so the rules and the
-database are reached, not only the id parser. Generation is derandomized: the same
-cases every run, so CI is stable. Figures are printed for the run record (-s).
+Runs as an ordinary user and as an admin. Each role keeps one session across its cases
+and logs in again only when a case ended it (the fuzzer logs itself out, changes
+passwords, switches user...): after every case the session is resolved by the server's
+own code (sns/session_auth.py), so no case goes out anonymous unnoticed, and the run
+asserts that every request was sent authenticated. Every operation is fuzzed with
+generated ids and, where its path names a resource, with ids of real rows, so the rules
+and the database are reached, not only the id parser. Generation is derandomized: the
+same cases every run (as long as the test's code is unchanged: Hypothesis seeds from
+it), so CI is stable. Figures are printed for the run record (-s).
 """
 
 from __future__ import annotations
 
 import collections
+import functools
 import time
+from importlib import import_module
+from types import SimpleNamespace
 
 import pytest
 import schemathesis
+from django.conf import settings as django_settings
 from django.core.signals import request_finished, request_started
 from django.db import close_old_connections
 from django.test import Client
@@ -31,6 +39,8 @@ from schemathesis.specs.openapi.checks import (
 
 from agents import memory
 from sns import services
+from sns.models import User
+from sns.session_auth import session_user
 from stgy.wsgi import application
 from tests.factories import make_ai_user, make_post, make_user
 
@@ -57,10 +67,39 @@ def wsgi_connections():
     request_finished.connect(close_old_connections)
 
 
-def _session_cookie(user) -> dict:
-    client = Client()
-    client.force_login(user)
-    return {"session_id": client.cookies["session_id"].value}
+def _resolves_to(session_key: str, user_id: int) -> bool:
+    """Whether a request carrying this session would be served as the user, decided by
+    the code the server runs on every request (a stale hash flushes the session there
+    and here alike)."""
+    store = import_module(django_settings.SESSION_ENGINE).SessionStore(session_key)
+    user = session_user(SimpleNamespace(session=store))
+    return user.is_authenticated and user.pk == user_id
+
+
+class ActorSession:
+    """The actor's session cookie, kept across cases and made again only when the
+    previous case ended it; logging in afresh for every case was a third of the run."""
+
+    def __init__(self, actor_id: int):
+        self.actor_id = actor_id
+        self.key: str | None = None
+        self.logins = 0
+
+    def cookies(self) -> tuple[dict, bool]:
+        """The cookie to send and whether it resolves to the actor now; a new login when
+        the kept one no longer does (the row is read again: the fuzzer may have changed
+        its password)."""
+        if self.key is None or not _resolves_to(self.key, self.actor_id):
+            actor = User.objects.filter(pk=self.actor_id).first()
+            if actor is None:
+                return {}, False
+            client = Client()
+            client.force_login(actor)
+            self.key = client.cookies["session_id"].value
+            self.logins += 1
+            if not _resolves_to(self.key, self.actor_id):
+                return {"session_id": self.key}, False
+        return {"session_id": self.key}, True
 
 
 def _world(actor):
@@ -89,17 +128,30 @@ def _fixed_ids(path: str, world) -> dict:
     }
 
 
-def _strategies(operation, world):
-    yield GenerationMode.POSITIVE, operation.as_strategy(GenerationMode.POSITIVE)
-    yield GenerationMode.NEGATIVE, operation.as_strategy(GenerationMode.NEGATIVE)
+def _variants(operation, world):
+    """(label, generation mode, path parameters held fixed) of each batch of cases."""
+    yield str(GenerationMode.POSITIVE), GenerationMode.POSITIVE, {}
+    yield str(GenerationMode.NEGATIVE), GenerationMode.NEGATIVE, {}
     names = {p.name for p in operation.path_parameters}
     if names:
         fixed = {k: v for k, v in _fixed_ids(operation.path, world).items() if k in names}
-        yield "fixed ids", operation.as_strategy(GenerationMode.POSITIVE, path_parameters=fixed)
+        yield "fixed ids", GenerationMode.POSITIVE, fixed
 
 
-def _run_strategy(strategy, key: tuple, actor, figures, problems) -> None:
-    """Send `EXAMPLES_PER_STRATEGY` generated cases; count answers and violations."""
+# (operation, variant) → the cases drawn for the first role. Generation does not depend on
+# who sends them (derandomized, no shrinking), so the second role is sent the same cases,
+# its own ids put in the fixed path parameters, instead of drawing them again: drawing
+# was most of the run once sessions were kept.
+_DRAWN: dict[tuple, list] = {}
+
+
+def _draw(operation, mode, fixed, send) -> list:
+    """Draw `EXAMPLES_PER_STRATEGY` cases, sending each as it is drawn; the cases."""
+    if fixed:
+        strategy = operation.as_strategy(mode, path_parameters=fixed)
+    else:
+        strategy = operation.as_strategy(mode)
+    drawn = []
 
     @given(case=strategy)
     @hypothesis_settings(
@@ -111,8 +163,24 @@ def _run_strategy(strategy, key: tuple, actor, figures, problems) -> None:
         suppress_health_check=list(HealthCheck),
     )
     def run(case):
-        response = case.call(cookies=_session_cookie(actor))
+        drawn.append(case)
+        send(case)
+
+    run()
+    return drawn
+
+
+def _run_variant(operation, variant, session: ActorSession, figures, problems) -> None:
+    """Send the variant's cases (drawn now, or as drawn for the other role); count answers
+    and violations."""
+    label, mode, fixed = variant
+    key = (operation.label, label)
+
+    def send(case):
+        cookies, authenticated = session.cookies()
+        response = case.call(cookies=cookies)
         figures["requests"] += 1
+        figures["authenticated requests"] += authenticated
         figures[f"status {response.status_code}"] += 1
         if response.status_code >= 500:
             figures["5xx"] += 1
@@ -124,18 +192,31 @@ def _run_strategy(strategy, key: tuple, actor, figures, problems) -> None:
                 title = str(failure).splitlines()[0]
                 problems.setdefault((*key, title), str(group)[:1500])
 
-    run()
+    if key not in _DRAWN:
+        _DRAWN[key] = _draw(operation, mode, fixed, send)
+        return
+    for case in _DRAWN[key]:
+        if fixed:
+            case.path_parameters = {**case.path_parameters, **fixed}
+        send(case)
+
+
+@functools.cache
+def _operations() -> tuple:
+    """The API's operations, from the document the app serves; loaded once for both roles."""
+    schema = schemathesis.openapi.from_wsgi("/api/openapi.yml", application)
+    return tuple(result.ok() for result in schema.get_all_operations())
 
 
 def _fuzz(actor, world):
-    schema = schemathesis.openapi.from_wsgi("/api/openapi.yml", application)
     figures = collections.Counter()
     problems: dict[tuple, str] = {}
-    for result in schema.get_all_operations():
-        operation = result.ok()
+    session = ActorSession(actor.pk)
+    for operation in _operations():
         figures["operations"] += 1
-        for mode, strategy in _strategies(operation, world):
-            _run_strategy(strategy, (operation.label, str(mode)), actor, figures, problems)
+        for variant in _variants(operation, world):
+            _run_variant(operation, variant, session, figures, problems)
+    figures["logins"] = session.logins
     return figures, problems
 
 
@@ -155,7 +236,8 @@ def test_fuzzing_the_schema_finds_no_server_error_and_no_schema_violation(
     figures, problems = _fuzz(actor, world)
     print(
         f"\nschemathesis as {role}: {figures['operations']} operations, "
-        f"{figures['requests']} requests, {figures['5xx']} server errors (5xx), "
+        f"{figures['requests']} requests ({figures['authenticated requests']} sent authenticated, "
+        f"{figures['logins']} logins), {figures['5xx']} server errors (5xx), "
         f"{figures['violations']} responses violating the schema, "
         f"{time.monotonic() - started:.0f} s"
     )
@@ -165,4 +247,6 @@ def test_fuzzing_the_schema_finds_no_server_error_and_no_schema_violation(
         print(f"--- {label} [{mode}]: {title}\n{detail}\n")
     assert figures["operations"] >= 50
     assert figures["requests"] >= figures["operations"] * 2 * EXAMPLES_PER_STRATEGY // 2
+    # Every case goes out as the actor: a session the fuzzer ended is never reused.
+    assert figures["authenticated requests"] == figures["requests"]
     assert (figures["5xx"], figures["violations"]) == (0, 0), sorted(problems)

@@ -20,51 +20,55 @@ from sns.errors import Forbidden, InvalidInput, NotFound
 from sns.api.presenters import post_detail_json, post_json
 from sns.models import Post, User
 from sns.selectors import Page
-from tests.conftest import login_client
+from tests.conftest import login_client, rows_for_the_module
 from tests.factories import make_post, make_user
 
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def community(django_capture_on_commit_callbacks):
+@pytest.fixture(scope="module")
+def community(django_db_setup, django_db_blocker):
+    """Built once for the module (its tests only read it; a few seconds each time)."""
+    yield from rows_for_the_module(django_db_blocker, _community)
+
+
+def _community():
     rng = random.Random(7)
-    with django_capture_on_commit_callbacks(execute=True):
-        users = [make_user(f"user{i}", locale=rng.choice(["en-US", "ja-JP"])) for i in range(8)]
-        for a in users:
-            for b in rng.sample(users, 3):
-                if a != b:
-                    services.follow_add(a, b.id)
-        services.user_update(users[3], users[3].id, block_strangers=True)
-        services.block_add(users[1], users[0].id)
-        services.block_add(users[5], users[2].id)
-        posts: list[Post] = []
-        for i in range(60):
-            owner = rng.choice(users)
-            parent = rng.choice(posts) if posts and rng.random() < 0.4 else None
-            tags = rng.sample(["tea", "rust", "cats", "go_50%"], rng.randint(0, 2))
-            fields = {"allow_likes": rng.random() < 0.8, "allow_replies": rng.random() < 0.8,
-                      "locale": rng.choice([None, "en", "ja"])}
-            content = f"post {i} with 100% _words_ {rng.random()}"
+    users = [make_user(f"user{i}", locale=rng.choice(["en-US", "ja-JP"])) for i in range(8)]
+    for a in users:
+        for b in rng.sample(users, 3):
+            if a != b:
+                services.follow_add(a, b.id)
+    services.user_update(users[3], users[3].id, block_strangers=True)
+    services.block_add(users[1], users[0].id)
+    services.block_add(users[5], users[2].id)
+    posts: list[Post] = []
+    for i in range(60):
+        owner = rng.choice(users)
+        parent = rng.choice(posts) if posts and rng.random() < 0.4 else None
+        tags = rng.sample(["tea", "rust", "cats", "go_50%"], rng.randint(0, 2))
+        fields = {"allow_likes": rng.random() < 0.8, "allow_replies": rng.random() < 0.8,
+                  "locale": rng.choice([None, "en", "ja"])}
+        content = f"post {i} with 100% _words_ {rng.random()}"
+        try:
+            post = make_post(owner, content, tags=tags, reply_to=parent.id if parent else None, **fields)
+        except InvalidInput:  # the parent refuses replies, or its owner blocks this one
+            post = make_post(owner, content, tags=tags, **fields)
+        posts.append(post)
+    for post in rng.sample(posts, 20):
+        for liker in rng.sample(users, 2):
             try:
-                post = make_post(owner, content, tags=tags, reply_to=parent.id if parent else None, **fields)
-            except InvalidInput:  # the parent refuses replies, or its owner blocks this one
-                post = make_post(owner, content, tags=tags, **fields)
-            posts.append(post)
-        for post in rng.sample(posts, 20):
-            for liker in rng.sample(users, 2):
-                try:
-                    services.like_add(liker, post.id)
-                except (InvalidInput, Forbidden):
-                    pass
-        for post in rng.sample(posts, 5):
-            services.post_update(post.owner, post.id, content=post.content + " (edited)")
-        Post.objects.filter(pk__in=[p.id for p in posts[:6]]).update(published_at=timezone.now() - timedelta(days=1))
-        # What the one visibility rule hides (sns/selectors/visibility.py): a frozen owner,
-        # a mute, a muted word.
-        User.objects.filter(pk=users[7].id).update(is_frozen=True)
-        mutes.mute_add(users[0], users[6].id)
-        mutes.muted_words_set(users[0], users[0].id, ["post 13 "])
+                services.like_add(liker, post.id)
+            except (InvalidInput, Forbidden):
+                pass
+    for post in rng.sample(posts, 5):
+        services.post_update(post.owner, post.id, content=post.content + " (edited)")
+    Post.objects.filter(pk__in=[p.id for p in posts[:6]]).update(published_at=timezone.now() - timedelta(days=1))
+    # What the one visibility rule hides (sns/selectors/visibility.py): a frozen owner,
+    # a mute, a muted word.
+    User.objects.filter(pk=users[7].id).update(is_frozen=True)
+    mutes.mute_add(users[0], users[6].id)
+    mutes.muted_words_set(users[0], users[0].id, ["post 13 "])
     return users, posts
 
 

@@ -97,3 +97,11 @@ def test_friends_bad_input_and_login(api, human):
     assert client.get(path, {"focusUserId": "zz"}).json() == {"error": "invalid focusUserId"}
     assert client.get(path, {"limit": "x"}).json() == {"error": "invalid limit"}
     assert client.get(path, {"nicknamePrefix": "%"}).json() == []  # a literal %, not a wildcard
+
+
+def test_friends_at_the_largest_offset_is_an_empty_page(human, circle):
+    # Found by tests/sns/test_api_fuzz.py: offset + limit past 2^63-1 overflowed the SQL
+    # LIMIT (a 500).
+    path = "/api/users/friends/by-nickname-prefix"
+    response = login_client(human).get(path, {"offset": (1 << 63) - 1, "limit": 540})
+    assert _names(response) == []
