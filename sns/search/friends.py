@@ -13,9 +13,7 @@ from sns.selectors import Page, user_queryset
 def friends_by_nickname_prefix(
     *, focus_user_id: int, prefix: str, page: Page, omit_self: bool = False, omit_others: bool = False
 ) -> list[User]:
-    # Reaches SQL as a BIGINT LIMIT: an offset near 2^63 (valid, sns/api/params.py) plus
-    # the limit would overflow it, and no page can start past the last row anyway.
-    wanted = min(page.offset + page.limit, (1 << 63) - 1)
+    wanted = page.end
     matching = User.objects.annotate(nkey=Lower("nickname")).filter(nkey__startswith=prefix.strip().lower())
     followed = Follow.objects.filter(follower_id=focus_user_id).values("followee_id")
     ordered_ids: list[int] = []

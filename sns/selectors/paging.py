@@ -11,6 +11,9 @@ from django.db.models import Q
 from ..errors import InvalidInput
 
 
+BIGINT_MAX = (1 << 63) - 1
+
+
 @dataclass(frozen=True)
 class Page:
     offset: int = 0
@@ -20,6 +23,13 @@ class Page:
     @property
     def descending(self) -> bool:
         return self.order != "asc"
+
+    @property
+    def end(self) -> int:
+        """offset + limit, for reads that take the first `end` rows and page in Python.
+        It reaches SQL as a BIGINT: an offset near 2^63 (which sns/api/params.py accepts)
+        plus the limit would overflow it, and no page starts past the last row anyway."""
+        return min(self.offset + self.limit, BIGINT_MAX)
 
 
 def id_order(page: Page) -> str:

@@ -166,7 +166,7 @@ def followee_posts(viewer, page: Page) -> list[Post]:
         if not active:
             return []
     newest, newest_params = newest_posts_sql(
-        "owner_id", active, page.limit, top=page.offset + page.limit, descending=page.descending
+        "owner_id", active, page.limit, top=page.end, descending=page.descending
     )
     statement = _statement(connection.vendor, True)
     where, params = [f"{statement.id} IN ({newest})"], list(newest_params)

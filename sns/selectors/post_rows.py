@@ -236,7 +236,7 @@ def post_rows_by_followees(
         if not active:
             return []
     newest, newest_params = newest_posts_sql(
-        "owner_id", active, per_user, roots_only=roots_only, top=page.offset + page.limit, descending=page.descending
+        "owner_id", active, per_user, roots_only=roots_only, top=page.end, descending=page.descending
     )
     statement, params = _select(focus_user_id)
     where, where_params = [f"{_sql()['id']} IN ({newest})"], list(newest_params)

@@ -94,7 +94,7 @@ def following_with_reposts(viewer: User, page: Page) -> list[Post]:
     merged with the reposts by the same people, newest first. A reposted post carries
     `reposted_by` (the reposter) and appears once, at its newest appearance. Like
     posts_by_followees under `paged(from_top=True)`, the first offset+limit are read."""
-    wanted = page.offset + page.limit
+    wanted = page.end
     # Read as written SQL (sns/selectors/post_models.py): through the ORM, building these
     # reads cost the home page more CPU than PostgreSQL spent on them.
     posts = followee_posts(viewer, Page(offset=0, limit=wanted))

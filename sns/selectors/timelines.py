@@ -98,7 +98,7 @@ def posts_by_followees(
         return []
     newest = newest_posts_q(
         "owner_id", active, per_user, roots_only=not include_replies,
-        top=page.offset + page.limit, descending=page.descending,
+        top=page.end, descending=page.descending,
     )
     qs = post_queryset(focus_user_id).filter(newest)
     if viewer is not None:

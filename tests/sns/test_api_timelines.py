@@ -43,6 +43,12 @@ def test_by_followees_takes_limit_authors_with_newest_latest_post(human, timelin
     assert _feed(human, "limit=3") == [p["c1"], p["b2"], p["a3"]]
 
 
+@pytest.mark.parametrize("extra", ["", "&includeReplies=true&limitPerUser=5", "&order=asc"])
+def test_by_followees_at_the_largest_offset_is_an_empty_page(human, timeline, extra):
+    # offset + limit reached SQL as one BIGINT and overflowed it: a 500 before.
+    assert _feed(human, f"offset={(1 << 63) - 1}&limit=100{extra}") == []
+
+
 def test_by_followees_limit_per_user_and_include_self(human, timeline):
     p = timeline
     assert _feed(human, "limit=3&limitPerUser=1") == [p["c1"], p["b2"], p["a3"]]
