@@ -22,7 +22,7 @@ from django.db.models.expressions import RawSQL
 from ..errors import NotFound
 from ..models import Follow, Post, Repost, User
 from .paging import Page
-from .post_rows import _prepared_cursor
+from .post_rows import fetch_prepared as _fetch
 from .posts import _post_facts
 from .timelines import newest_posts_sql, posting_followees
 from .visibility import viewable_sql
@@ -113,16 +113,6 @@ class _Statement:
 def _statement(vendor: str, focus: bool, neighbours: bool = False) -> _Statement:
     # `vendor`: the tests switch databases within one process.
     return _Statement(focus, neighbours)
-
-
-def _fetch(sql: str, params: list) -> list[tuple]:
-    if connection.vendor == "postgresql":
-        with _prepared_cursor() as cursor:
-            cursor.execute(sql, params)
-            return cursor.fetchall()
-    with connection.cursor() as cursor:
-        cursor.execute(sql, params)
-        return cursor.fetchall()
 
 
 def _read(

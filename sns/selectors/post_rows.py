@@ -101,13 +101,19 @@ def _select(focus_user_id: int | None, detail: bool = False) -> tuple[str, list]
 
 
 def _fetch(statement: str, params: list) -> list[tuple]:
+    rows = fetch_prepared(statement, params)
+    return rows if connection.vendor == "postgresql" else [_sqlite_types(row) for row in rows]
+
+
+def fetch_prepared(statement: str, params: list) -> list[tuple]:
+    """The rows of a written read, prepared once per connection on PostgreSQL."""
     if connection.vendor == "postgresql":
         with _prepared_cursor() as cursor:
             cursor.execute(statement, params)
             return cursor.fetchall()
     with connection.cursor() as cursor:
         cursor.execute(statement, params)
-        return [_sqlite_types(row) for row in cursor.fetchall()]
+        return cursor.fetchall()
 
 
 def _prepared_cursor():
