@@ -3,8 +3,8 @@
 Every request needs the caller's id, whether they are an admin or frozen, their locale
 and whether their session is still valid; few need the rest of the 19-column user row.
 So the session's user is built from a small *auth record* — the session hash (password,
-admin and frozen folded in), the two flags, the locale, the accepted agreement term —
-with the newest term's id beside it, and every other column is deferred: the first one a view reads loads them all in one statement
+admin and frozen folded in), the two flags, the locale, the accepted agreement term,
+the nickname and time zone every page's header shows — with the newest term's id beside it, and every other column is deferred: the first one a view reads loads them all in one statement
 (`User.refresh_from_db`).
 
 Where the auth record comes from:
@@ -46,8 +46,9 @@ from .models import AgreementTerm, User, session_auth_hash
 
 # The columns the auth record keeps besides the id (the hash stands for the password).
 # The accepted agreement term is here because every page checks it against the newest
-# term (sns/selectors/agreements.py), whose id is kept beside the records.
-RECORDED = ("is_admin", "is_frozen", "locale", "agreement_term_id")
+# term (sns/selectors/agreements.py), whose id is kept beside the records; the
+# nickname and time zone because every page's header shows them (templates/base.html).
+RECORDED = ("is_admin", "is_frozen", "locale", "agreement_term_id", "nickname", "timezone")
 _LATEST_TERM = "auth-record:latest-agreement-term"
 _NO_TERM = 0  # the cached stand-in for "no term yet" (a cache cannot hold None as a hit)
 
@@ -58,10 +59,14 @@ class AuthRecord(NamedTuple):
     is_frozen: bool
     locale: str
     agreement_term_id: int | None
+    nickname: str
+    timezone: str
 
 
 def _key(user_id: int) -> str:
-    return f"auth-record:{user_id}"
+    # "v2": the record grew the nickname and time zone; a record cached before has
+    # fewer fields and must not be read as one.
+    return f"auth-record:v2:{user_id}"
 
 
 def _from_database(user_id: int) -> tuple[AuthRecord | None, int | None]:
@@ -75,9 +80,9 @@ def _from_database(user_id: int) -> tuple[AuthRecord | None, int | None]:
     )
     if row is None:
         return None, AgreementTerm.objects.order_by("-id").values_list("id", flat=True).first()
-    password, is_admin, is_frozen, locale, term_id, latest = row
+    password, is_admin, is_frozen, locale, term_id, nickname, zone, latest = row
     hashed = session_auth_hash(password, is_admin, is_frozen)
-    return AuthRecord(hashed, is_admin, is_frozen, locale, term_id), latest
+    return AuthRecord(hashed, is_admin, is_frozen, locale, term_id, nickname, zone), latest
 
 
 def auth_record(user_id: int) -> tuple[AuthRecord | None, int | None]:
@@ -104,9 +109,9 @@ def _forget(key: str) -> None:
 
 
 def auth_record_forget(user_id: int) -> None:
-    """Called by every service that changes a user's password, flags, locale, accepted
-    agreement term or existence; the next request of any of the user's sessions reads
-    the row again. Deleted at once and again after commit, so a request that read the
+    """Called by every service that changes a user's password, flags, locale, nickname,
+    time zone, accepted agreement term or existence; the next request of any of the
+    user's sessions reads the row again. Deleted at once and again after commit, so a request that read the
     old row just before the commit cannot leave it cached."""
     _forget(_key(user_id))
 

@@ -7,7 +7,7 @@ import zlib
 from functools import lru_cache
 
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.timesince import timesince
 
 
@@ -49,10 +49,25 @@ def hue(user_id) -> int:
     return zlib.crc32(str(user_id).encode()) % 8
 
 
+# Under four weeks `timesince(depth=1)` names the first non-zero of weeks, days, hours
+# and minutes (no calendar month fits), in English "1\xa0minute" / "2\xa0minutes".
+_UNDER_FOUR_WEEKS = 28 * 24 * 60 * 60
+_UNITS = ((7 * 24 * 60 * 60, "week"), (24 * 60 * 60, "day"), (60 * 60, "hour"), (60, "minute"))
+_ENGLISH = frozenset({"en", "en-us"})
+
+
 def ago(moment) -> str:
     """ "just now", "5 minutes ago", "2 days ago" (in the viewer's time zone's now)."""
     if not moment:
         return ""
-    if (timezone.now() - moment).total_seconds() < 60:
+    seconds = (timezone.now() - moment).total_seconds()
+    if seconds < 60:
         return "just now"
+    # Django's timesince, through lazy translations, was most of a card's "… ago";
+    # the English under four weeks is written here (compared in tests/web/test_ago.py).
+    if seconds < _UNDER_FOUR_WEEKS and translation.get_language() in _ENGLISH:
+        for size, unit in _UNITS:
+            count = int(seconds // size)
+            if count:
+                return f"{count}\xa0{unit}{'' if count == 1 else 's'} ago"
     return f"{timesince(moment, depth=1)} ago"

@@ -81,6 +81,19 @@ def test_a_locale_change_is_seen_by_the_next_request(ttl, human):
     assert client.get("/api/auth").json()["userLocale"] == "ja-JP"
 
 
+def test_a_nickname_and_time_zone_change_are_seen_by_the_next_page(ttl, human):
+    # Both are in the auth record: the header shows them without loading the row.
+    page = Client()
+    page.force_login(human)
+    assert page.get("/").status_code == 200
+    api = _logged_in(human)
+    body = {"nickname": "Renamed Human", "timezone": "Asia/Tokyo"}
+    assert api.put(f"/api/users/{human.hex_id}", body, format="json").status_code == 200
+    html = page.get("/").content.decode()
+    assert 'title="Renamed Human">Renamed Human</a>' in html
+    assert page.get("/").wsgi_request.user.timezone == "Asia/Tokyo"
+
+
 def test_a_deleted_user_has_no_session(ttl, human):
     client = _logged_in(human)
     services.user_delete(human, human.id)
@@ -166,7 +179,7 @@ def test_agreement_terms_and_their_acceptance_are_seen_at_once(ttl, human, admin
     assert client.get("/api/auth").json()["requiredAgreementTermId"] == "0000000000000020"
 
 
-def test_a_page_view_reads_the_user_row_once_and_no_term(settings, human):
+def test_a_page_view_reads_no_user_row_and_no_term(settings, human):
     settings.STGY_AUTH_RECORD_TTL = 300
     client = Client()
     client.force_login(human)
@@ -174,10 +187,8 @@ def test_a_page_view_reads_the_user_row_once_and_no_term(settings, human):
     with CaptureQueriesContext(connection) as queries:
         assert client.get("/").status_code == 200
     sql = [q["sql"] for q in queries]
-    # The viewer's own row read by id (posts' statements also join their owners' rows).
-    viewer_reads = [q for q in sql if q.lstrip().startswith('SELECT "sns_user".')
-                    and f'WHERE "sns_user"."id" = {human.id}' in q]
-    assert len(viewer_reads) == 1, viewer_reads
+    # The header's nickname and time zone are in the auth record (sns/session_auth.py).
+    assert [q for q in sql if q.lstrip().startswith('SELECT "sns_user"') and "password" in q] == []
     assert not [q for q in sql if q.lstrip().startswith('SELECT "sns_agreementterm"')]
 
 

@@ -17,7 +17,7 @@ from sns import selectors
 from sns.selectors import reports as selectors_reports
 from sns.ids import id_to_hex
 from sns.markdown import render_html
-from sns.web import cards, display, fragments, theme
+from sns.web import cards, display, fragments, kept_compose, theme
 
 register = template.Library()
 for _helper in (display.is_long, display.post_url, display.profile_url, display.hue, display.ago):
@@ -134,3 +134,10 @@ def map_config() -> str:
         "leafletJs": static("leaflet/leaflet.js"), "leafletCss": static("leaflet/leaflet.css"),
         "tileUrl": settings.STGY_MAP_TILE_URL, "attribution": settings.STGY_MAP_TILE_ATTRIBUTION,
     }, "stgy-map-config")
+
+
+@register.simple_tag(takes_context=True)
+def compose_box(context, next_path) -> str:
+    """`{% compose_box request.get_full_path %}`: the include of posts/_compose.html
+    with `next`, kept rendered when the form is fresh (sns/web/kept_compose.py)."""
+    return kept_compose.compose_box(context, next_path)

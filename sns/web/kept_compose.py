@@ -1,0 +1,73 @@
+"""The home page's compose box kept rendered per process: the box is the same for every
+viewer with the same language but for three strings (the CSRF token, the viewer's id
+in the upload paths and the `next` path), and rendering its include through the
+template engine was about an eighth of a home view's CPU (bench/README.md
+"Round 7 — pages2").
+
+Only a fresh form is kept: one prefilled with refused input or carrying its errors
+(sns/web/pageview.py `bound_form`) is rendered as before. The kept HTML has markers
+where the three strings go (private-use characters, which escaping leaves alone and a
+page never contains otherwise), filled on every request with what the include would
+have written, so the bytes are the include's. Off with STGY_PAGE_FRAGMENTS, like the
+cards (sns/web/fragments.py)."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.urls import get_script_prefix, get_urlconf
+from django.utils.html import conditional_escape
+from django.utils.safestring import mark_safe
+
+from .forms import PostForm
+
+TEMPLATE = "posts/_compose.html"
+_NEXT = "\ue000next\ue001"
+_TOKEN = "\ue000csrf\ue001"
+_OWNER = "\ue000owner\ue001"
+# One entry per language and configuration; emptied rather than allowed to grow.
+_KEPT_LIMIT = 256
+_kept: dict = {}
+
+
+def _include(context, next_path) -> str:
+    """What `{% include "posts/_compose.html" with next=… %}` writes."""
+    template = context.template.engine.get_template(TEMPLATE)
+    with context.push(next=next_path):
+        return template.render(context)
+
+
+def _keepable(form, user) -> bool:
+    return (
+        type(form) is PostForm
+        and not form.is_bound
+        and not form._errors
+        and form.initial == {"locale": user.locale}
+        and user.is_authenticated
+    )
+
+
+def compose_box(context, next_path) -> str:
+    form, user = context.get("form"), context.get("user")
+    token = context.get("csrf_token")
+    if not (settings.STGY_PAGE_FRAGMENTS and next_path and token and user is not None and _keepable(form, user)):
+        return _include(context, next_path)
+    token, owner = str(token), f"/api/media/{user.hex_id}/"
+    key = (user.locale, settings.STGY_CONTENT_LENGTH_LIMIT, tuple(form.fields), form.prefix, form.auto_id,
+           id(context.get("locale_choices")), get_script_prefix(), get_urlconf(), settings.ROOT_URLCONF)
+    skeleton = _kept.get(key)
+    if skeleton is None:
+        html = _include(context, _NEXT)
+        skeleton = html.replace(token, _TOKEN).replace(owner, f"/api/media/{_OWNER}/")
+        if len(_kept) >= _KEPT_LIMIT:
+            _kept.clear()
+        _kept[key] = skeleton
+    filled = (
+        skeleton.replace(_NEXT, conditional_escape(next_path))
+        .replace(_TOKEN, token)
+        .replace(_OWNER, user.hex_id)
+    )
+    return mark_safe(filled)
+
+
+def clear() -> None:
+    _kept.clear()

@@ -1,0 +1,80 @@
+"""`{% url %}` with the reversed path kept per process, for the templates that
+`{% load stgy_urls %}` (the base template and the busiest pages): a home view reverses
+about twenty names, the same ones on every request, and resolving each through the URL
+patterns was about a twelfth of the view's CPU (bench/README.md "Round 7 — pages2").
+
+The parsing and the output are Django's own tag's (a failed reverse is not kept and
+raises, or gives "" with `as`, as before); only `reverse` is remembered, keyed by
+everything it depends on: the name, the arguments, the current app, the URLconf and
+the script prefix."""
+
+from __future__ import annotations
+
+from django import template
+from django.conf import settings
+from django.template import defaulttags
+from django.urls import get_script_prefix, get_urlconf, reverse
+from django.utils.html import conditional_escape
+
+register = template.Library()
+
+# A page's names are a few dozen; the arguments are ids (a profile link is one per
+# viewer), so the store is emptied rather than allowed to grow.
+_KEPT_LIMIT = 4096
+_kept: dict = {}
+_PLAIN = (str, int)
+
+
+def kept_reverse(view_name, args, kwargs, current_app) -> str:
+    if not (
+        isinstance(view_name, str)
+        and all(type(a) in _PLAIN for a in args)
+        and all(type(v) in _PLAIN for v in kwargs.values())
+        and (current_app is None or isinstance(current_app, str))
+    ):
+        return reverse(view_name, args=args, kwargs=kwargs, current_app=current_app)
+    key = (view_name, tuple(args), tuple(sorted(kwargs.items())), current_app,
+           get_urlconf(), settings.ROOT_URLCONF, get_script_prefix())
+    url = _kept.get(key)
+    if url is None:
+        url = reverse(view_name, args=args, kwargs=kwargs, current_app=current_app)
+        if len(_kept) >= _KEPT_LIMIT:
+            _kept.clear()
+        _kept[key] = url
+    return url
+
+
+class KeptURLNode(defaulttags.URLNode):
+    def render(self, context):
+        from django.urls import NoReverseMatch
+
+        args = [arg.resolve(context) for arg in self.args]
+        kwargs = {k: v.resolve(context) for k, v in self.kwargs.items()}
+        view_name = self.view_name.resolve(context)
+        try:
+            current_app = context.request.current_app
+        except AttributeError:
+            try:
+                current_app = context.request.resolver_match.namespace
+            except AttributeError:
+                current_app = None
+        url = ""
+        try:
+            url = kept_reverse(view_name, args, kwargs, current_app)
+        except NoReverseMatch:
+            if self.asvar is None:
+                raise
+        if self.asvar:
+            context[self.asvar] = url
+            return ""
+        return conditional_escape(url) if context.autoescape else url
+
+
+@register.tag
+def url(parser, token):
+    node = defaulttags.url(parser, token)
+    return KeptURLNode(node.view_name, node.args, node.kwargs, node.asvar)
+
+
+def clear() -> None:
+    _kept.clear()

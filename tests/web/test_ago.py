@@ -1,0 +1,46 @@
+"""A card's "… ago" (sns/web/display.py `ago`) is Django's `timesince(depth=1)` with
+" ago", whatever the age and the active language."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from django.utils import timezone, translation
+from django.utils.timesince import timesince
+
+from sns.web.display import ago
+
+MINUTE, HOUR, DAY = 60, 3600, 86400
+# Half a second off every boundary, so the clock moving between the two calls cannot
+# cross one.
+AGES = [
+    0, 30, 59, MINUTE, MINUTE + 1, 2 * MINUTE, 59 * MINUTE + 59, HOUR, HOUR + 1, 2 * HOUR, 23 * HOUR + 59 * MINUTE,
+    DAY, DAY + 1, 2 * DAY, 6 * DAY + 23 * HOUR, 7 * DAY, 8 * DAY, 13 * DAY, 14 * DAY, 27 * DAY + 23 * HOUR,
+    28 * DAY - 1, 28 * DAY, 29 * DAY, 31 * DAY, 45 * DAY, 364 * DAY, 365 * DAY, 800 * DAY,
+]
+
+
+def _expected(moment) -> str:
+    if (timezone.now() - moment).total_seconds() < 60:
+        return "just now"
+    return f"{timesince(moment, depth=1)} ago"
+
+
+def test_ago_is_timesince_in_english():
+    for seconds in AGES:
+        moment = timezone.now() - timedelta(seconds=seconds + 0.5)
+        assert ago(moment) == _expected(moment), seconds
+    assert ago(timezone.now() - timedelta(seconds=2 * DAY + 5)) == "2\xa0days ago"
+    assert ago(timezone.now() - timedelta(seconds=HOUR + 5)) == "1\xa0hour ago"
+
+
+def test_ago_in_another_language_is_timesince():
+    with translation.override("fr"):
+        for seconds in AGES:
+            moment = timezone.now() - timedelta(seconds=seconds + 0.5)
+            assert ago(moment) == _expected(moment), seconds
+        assert "jours" in ago(timezone.now() - timedelta(days=2, seconds=5))
+
+
+def test_no_moment_is_empty():
+    assert ago(None) == ""
