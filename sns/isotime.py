@@ -11,4 +11,6 @@ def iso(moment: datetime | None) -> str | None:
     if moment is None:
         return None
     utc = moment.astimezone(timezone.utc)
-    return utc.strftime("%Y-%m-%dT%H:%M:%S.") + f"{utc.microsecond // 1000:03d}Z"
+    # Four-digit years as JavaScript's toISOString writes them: strftime("%Y") gives
+    # "179" for the year 179, which is no date-time at all.
+    return f"{utc.year:04d}-" + utc.strftime("%m-%dT%H:%M:%S.") + f"{utc.microsecond // 1000:03d}Z"

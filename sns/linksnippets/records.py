@@ -8,6 +8,8 @@ from datetime import datetime, timezone
 
 from django.conf import settings
 
+from ..isotime import iso as iso_time
+
 _FIELDS = ("url", "status", "title", "description", "siteName", "imageUrl", "fetchedAt",
            "expiresAt")
 
@@ -15,8 +17,7 @@ _FIELDS = ("url", "status", "title", "description", "siteName", "imageUrl", "fet
 def iso(epoch: float | None) -> str | None:
     if epoch is None:
         return None
-    moment = datetime.fromtimestamp(epoch, timezone.utc)
-    return moment.strftime("%Y-%m-%dT%H:%M:%S.") + f"{moment.microsecond // 1000:03d}Z"
+    return iso_time(datetime.fromtimestamp(epoch, timezone.utc))
 
 
 def limits() -> dict:

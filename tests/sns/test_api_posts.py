@@ -14,6 +14,19 @@ def _ids(response):
     return [row["id"] for row in response.json()]
 
 
+@pytest.mark.parametrize("given, printed", [
+    ("0179-05-14T00:14:02Z", "0179-05-14T00:14:02.000Z"),
+    ("2026-01-02T03:04:05.678Z", "2026-01-02T03:04:05.678Z"),
+])
+def test_published_at_prints_a_four_digit_year(human, given, printed):
+    # The schema fuzzer found "179-05-14T…": strftime does not pad years below 1000.
+    client = login_client(human)
+    response = client.post("/api/posts", {"content": "old news", "tags": [], "publishedAt": given}, format="json")
+    assert response.status_code == 201, response.content
+    assert response.json()["publishedAt"] == printed
+    assert client.get(f"/api/posts/{response.json()['id']}").json()["publishedAt"] == printed
+
+
 def test_create_returns_201_detail(human):
     body = {"content": "Hello **world**", "tags": ["Greeting"], "locale": "en_us", "allowReplies": False}
     response = login_client(human).post("/api/posts", body, format="json")
