@@ -17,7 +17,7 @@ from sns import selectors
 from sns.selectors import reports as selectors_reports
 from sns.ids import id_to_hex
 from sns.markdown import render_html
-from sns.web import cards, display, fragments, kept_compose, theme
+from sns.web import cards, display, fragments, kept_chrome, kept_compose, theme
 
 register = template.Library()
 for _helper in (display.is_long, display.post_url, display.profile_url, display.hue, display.ago):
@@ -141,3 +141,16 @@ def compose_box(context, next_path) -> str:
     """`{% compose_box request.get_full_path %}`: the include of posts/_compose.html
     with `next`, kept rendered when the form is fresh (sns/web/kept_compose.py)."""
     return kept_compose.compose_box(context, next_path)
+
+
+@register.simple_tag(takes_context=True)
+def site_header(context) -> str:
+    """The site header of templates/base.html, kept rendered per kind of viewer with
+    the counts, nickname and CSRF token filled in (sns/web/kept_chrome.py)."""
+    return kept_chrome.site_header(context)
+
+
+@register.simple_tag(takes_context=True)
+def site_footer(context) -> str:
+    """The site footer with the theme form, kept per theme (sns/web/kept_chrome.py)."""
+    return kept_chrome.site_footer(context)

@@ -1,0 +1,98 @@
+"""The page chrome, the site header and footer of templates/base.html, kept rendered
+per process. Every page writes them, and all but a few strings are the same for every
+viewer of one kind: the header differs by signed in or not, admin or not and which
+counts are non-zero; the footer by the theme. Rendering both through the template
+engine (some twenty `{% url %}`, two `{% csrf_token %}`, the theme loop) on every
+view was the largest part of a page's CPU left outside the cards (bench/README.md
+"Round 8", pages3).
+
+As in sns/web/kept_compose.py, the kept HTML has markers (private-use characters,
+which escaping leaves alone and a page never contains otherwise) where the per-request
+strings go: the CSRF token, the counts, the viewer's nickname and profile path, the
+page's path; they are filled on every view through `render_value_in_context`, what
+`{{ … }}` writes, so the bytes are the templates'. The counts are still read on every
+view. Off with STGY_PAGE_FRAGMENTS, like the cards (sns/web/fragments.py)."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.template.base import render_value_in_context
+from django.urls import get_script_prefix, get_urlconf
+from django.utils.safestring import mark_safe
+
+from sns import selectors
+from sns.selectors import messages as selectors_messages
+from sns.selectors import reports as selectors_reports
+
+from .templatetags.stgy_urls import kept_reverse
+
+HEADER = "_site_header.html"
+FOOTER = "_site_footer.html"
+_TOKEN = "\ue000csrf\ue001"
+# One entry per kind of viewer, theme and configuration; emptied rather than allowed to grow.
+_KEPT_LIMIT = 256
+_kept: dict = {}
+
+
+def _marker(name: str) -> str:
+    return f"\ue000{name}\ue001"
+
+
+def _render(context, name: str, values: dict) -> str:
+    template = context.template.engine.get_template(name)
+    with context.push(**values):
+        return template.render(context)
+
+
+def _configuration() -> tuple:
+    return (get_script_prefix(), get_urlconf(), settings.ROOT_URLCONF)
+
+
+def _kept_render(context, name: str, key: tuple, values: dict) -> str:
+    """`name` rendered with `values`: from the kept skeleton when fragments are on and
+    the request has a CSRF token, else through the template engine (the reference)."""
+    token = context.get("csrf_token")
+    if not (settings.STGY_PAGE_FRAGMENTS and token and str(token) != "NOTPROVIDED"):
+        return _render(context, name, values)
+    # A marker is truthy, so only a truthy value is one: a falsy count renders as
+    # itself (its `{% if %}` shows nothing), and which are truthy is part of the key.
+    shown = tuple(bool(value) for value in values.values())
+    key = (name, *key, shown, *_configuration())
+    skeleton = _kept.get(key)
+    if skeleton is None:
+        markers = {field: _marker(field) if value else value for field, value in values.items()}
+        skeleton = _render(context, name, {**markers, "csrf_token": _TOKEN})
+        if len(_kept) >= _KEPT_LIMIT:
+            _kept.clear()
+        _kept[key] = skeleton
+    filled = skeleton.replace(_TOKEN, str(token))
+    for field, value in values.items():
+        if value:
+            filled = filled.replace(_marker(field), str(render_value_in_context(value, context)))
+    return mark_safe(filled)
+
+
+def site_header(context) -> str:
+    user = context.get("user")
+    if user is None or not user.is_authenticated:
+        return _kept_render(context, HEADER, ("anonymous",), {})
+    values = {
+        "unread": selectors.notifications_unread_count(user),
+        "unread_dm": selectors_messages.messages_unread_counts(user.id)["inbox"],
+        "nav_profile": kept_reverse("web:profile", [user.hex_id], {}, None),
+        "nav_nickname": user.nickname,
+    }
+    admin = bool(user.is_admin)
+    if admin:
+        values["reports_open"] = selectors_reports.reports_open_count(user)
+    return _kept_render(context, HEADER, ("viewer", admin), values)
+
+
+def site_footer(context) -> str:
+    request = context.get("request")
+    values = {"page_path": request.get_full_path() if request is not None else ""}
+    return _kept_render(context, FOOTER, (context.get("theme"), context.get("theme_choices")), values)
+
+
+def clear() -> None:
+    _kept.clear()
