@@ -1,0 +1,74 @@
+"""The kept site header and footer (sns/web/kept_chrome.py) write the templates' bytes:
+for an anonymous reader, a member and an admin of two languages one after the other,
+cold and warm, with a nickname and a page path that need escaping, each response's own
+CSRF token and themes; and a count that changes shows on the next view."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from sns.services import reports
+from sns.web import fragments, kept_chrome
+from tests.factories import make_post, make_user
+
+pytestmark = pytest.mark.django_db
+
+_TOKEN = re.compile(r'name="csrfmiddlewaretoken" value="([^"]*)"')
+PATHS = ["/", '/?tab=everyone&q=<"a&b">', "/login"]
+
+
+def _chrome(html: str) -> str:
+    header, footer = html.index('<header class="site-header">'), html.index('<footer class="site-footer">')
+    return html[header:html.index("</header>", header)] + html[footer:html.index("</footer>", footer)]
+
+
+def _views(client, path, settings) -> tuple[str, str]:
+    settings.STGY_PAGE_FRAGMENTS = False
+    reference = client.get(path).content.decode()
+    settings.STGY_PAGE_FRAGMENTS = True
+    return reference, client.get(path).content.decode()
+
+
+def test_same_bytes_as_the_templates_cold_and_warm(page_client, settings):
+    member = make_user("Amy&<Co>", locale="en-US")
+    admin = make_user("Root", locale="ja", is_admin=True)
+    author = make_user("Bob")
+    post = make_post(member, "a post to report and reply to")
+    make_post(author, "@Amy&<Co> hello", reply_to=post.id)
+    reports.post_report(author, post.id, reason="spam")
+    clients = {"anonymous": page_client(), "member": page_client(member), "admin": page_client(admin)}
+    clients["admin-dark"] = page_client(admin)
+    clients["admin-dark"].cookies["stgy_theme"] = "dark"
+    fragments.clear()
+    for _ in range(2):  # cold, then warm
+        for name, client in clients.items():
+            for path in PATHS:
+                reference, kept = _views(client, path, settings)
+                assert _TOKEN.sub("", kept) == _TOKEN.sub("", reference), (name, path)
+                if not kept:  # /login redirects a signed-in reader
+                    continue
+                assert len(set(_TOKEN.findall(_chrome(kept)))) == 1  # the logout and theme forms share it
+                assert "\ue000" not in kept
+    assert kept_chrome._kept  # kept, not rendered every time
+    assert 'title="Amy&amp;&lt;Co&gt;">Amy&amp;&lt;Co&gt;</a>' in kept_view(clients["member"], settings)
+    assert 'data-testid="open-reports">1<' in kept_view(clients["admin"], settings)
+    assert '<option value="dark" selected>' in kept_view(clients["admin-dark"], settings)
+
+
+def kept_view(client, settings, path="/") -> str:
+    return _views(client, path, settings)[1]
+
+
+def test_a_changed_count_is_on_the_next_view(page_client, settings):
+    settings.STGY_PAGE_FRAGMENTS = True
+    admin, member = make_user("Root", is_admin=True), make_user("Amy")
+    client = page_client(admin)
+    assert 'data-testid="open-reports"' not in kept_view(client, settings)
+    post = make_post(member, "reported")
+    for reporter in (make_user("One"), make_user("Two")):
+        reports.post_report(reporter, post.id, reason="spam")
+    assert 'data-testid="open-reports">2<' in kept_view(client, settings)
+    reports.post_report(make_user("Three"), post.id, reason="spam")
+    assert 'data-testid="open-reports">3<' in kept_view(client, settings)
