@@ -27,6 +27,7 @@ from .follows import follow_management
 from .impressions import peer_impressions, post_impressions
 from .interest import interest_snapshot, interest_update
 from .new_post import new_post
+from .run_end import run_end_postgresql
 from .run_read import run_read, run_read_taking_turn
 from .schedule import insert_sql, lease_claim, lease_claim_sql, lease_row_create, run_save_with_lease
 from .select_posts import select_posts
@@ -142,6 +143,11 @@ def _usage_total(aggregate) -> Subquery:
 
 
 def cycle_end(run_id: int) -> CycleRun:
+    if connection.vendor == "postgresql":
+        run = run_end_postgresql(run_id, timezone.now())  # the read and the save in one statement
+        if run is None:
+            raise CycleRun.DoesNotExist(f"run {run_id}")
+        return run
     # The usage totals ride on the run's read (one query, not two).
     run = (
         CycleRun.objects.select_related("user")

@@ -56,7 +56,7 @@ pytestmark = pytest.mark.django_db
 # never reaches, so they are not counted here (bench/cycle_overhead counts them).
 QUERY_BOUNDS = {
     "postgresql": {
-        "cycle": 86,
+        "cycle": 85,
         "select_posts": 7,
         "post_impressions": 7,
         "peer_impressions": 8,
