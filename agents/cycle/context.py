@@ -55,8 +55,5 @@ class StageContext:
         details UPDATE there and the record's save after the stage."""
         self.recorded = self.record_save(result)
 
-    def save_details(self) -> None:
-        CycleRun.objects.filter(pk=self.run.pk).update(details=self.run.details)
-
     def setting(self, name: str):
         return getattr(settings, f"STGY_{name}")
