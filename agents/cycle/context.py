@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any
+from typing import Any, Callable
 
 from django.conf import settings
 
@@ -18,6 +18,10 @@ class StageContext:
     run: CycleRun
     stage: str
     notes: dict[str, Any] = field(default_factory=dict)
+    # Set by stage_execute: saves this stage's record as if the stage had returned the
+    # result given; `recorded` is that record, and stage_execute then saves nothing.
+    record_save: Callable[[dict[str, Any]], dict[str, Any]] | None = None
+    recorded: dict[str, Any] | None = None
 
     @property
     def user(self) -> User:
@@ -45,8 +49,11 @@ class StageContext:
     def had_interest_at_start(self) -> bool:
         return self.details.get("interestAtStart") is not None
 
-    def save_details(self) -> None:
-        CycleRun.objects.filter(pk=self.run.pk).update(details=self.run.details)
+    def record_now(self, result: dict[str, Any]) -> None:
+        """Save the stage's record (with the details) now, in the caller's transaction,
+        so it commits with the stage's own last write: one statement instead of a
+        details UPDATE there and the record's save after the stage."""
+        self.recorded = self.record_save(result)
 
     def setting(self, name: str):
         return getattr(settings, f"STGY_{name}")

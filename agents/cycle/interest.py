@@ -18,7 +18,7 @@ from agents import memory
 from agents.embeddings import embed_features, features_for_model, model_name
 from agents.embeddings.inputs import interest_embedding_input
 from agents.llm.parsing import parse_interest
-from agents.models import CycleRun, Interest, PeerImpression, PostImpression
+from agents.models import Interest, PeerImpression, PostImpression
 from agents.tags import normalize_interest_tags
 from agents.textmeasure import truncate_pt
 from agents.prompt_text import post_prompt_text
@@ -122,7 +122,9 @@ def interest_update(ctx: StageContext) -> dict[str, Any]:
     with transaction.atomic():
         memory.interest_save(me, interest=text, tags=sorted(tags), features=features, embedding_model=model)
         ctx.details["interestAfter"] = {"interest": text, "tags": sorted(tags), "embeddingModel": model}
-        # Saved with the interest, so a redelivered stage cannot blend the vector twice.
-        CycleRun.objects.filter(pk=ctx.run.pk).update(details=ctx.details)
+        result = {"users": len(payload["users"]), "posts": len(payload["posts"]), "model": model_name()}
+        # The record (with the details) saved with the interest, so a redelivered stage
+        # cannot blend the vector twice.
+        ctx.record_now(result)
     ctx.refresh_interest()
-    return {"users": len(payload["users"]), "posts": len(payload["posts"]), "model": model_name()}
+    return result

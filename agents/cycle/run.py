@@ -27,6 +27,7 @@ from .follows import follow_management
 from .impressions import peer_impressions, post_impressions
 from .interest import interest_snapshot, interest_update
 from .new_post import new_post
+from .run_end import run_end_postgresql
 from .run_read import run_read, run_read_taking_turn
 from .schedule import insert_sql, lease_claim, lease_claim_sql, lease_row_create, run_save_with_lease
 from .select_posts import select_posts
@@ -98,6 +99,13 @@ def stage_execute(run_id: int, stage: str) -> dict[str, Any]:
     ctx = StageContext(run=run, stage=stage)
     started = time.monotonic()
     holds_turn = False
+
+    def record_save(result: dict[str, Any]) -> dict[str, Any]:
+        record = _stage_record(ctx, result, started)
+        _record_save(run, record, holds_turn=holds_turn)
+        return record
+
+    ctx.record_save = record_save
     try:
         if writing:
             try:
@@ -109,15 +117,26 @@ def stage_execute(run_id: int, stage: str) -> dict[str, Any]:
                 result = {"skipped": str(busy)}
         else:
             result = STAGE_FUNCTIONS[stage](ctx) or {}
-        outcome = "skipped" if "skipped" in result else "ok"
-        record = {"outcome": outcome, **result}
+        if ctx.recorded is not None:
+            return ctx.recorded  # saved by the stage with its own last write
+        record = _stage_record(ctx, result, started)
     except Exception as exc:  # the chain never breaks: record and go on
         log.warning("stage %s of run %s failed: %s", stage, run_id, exc, exc_info=True)
-        record = {"outcome": "failed", "error": f"{type(exc).__name__}: {exc}"[:2000]}
-    record["ms"] = int((time.monotonic() - started) * 1000)
+        record = _stage_record(ctx, {"error": f"{type(exc).__name__}: {exc}"[:2000]}, started, failed=True)
+    _record_save(run, record, holds_turn=holds_turn)
+    return record
+
+
+def _stage_record(ctx: StageContext, result: dict[str, Any], started: float, *, failed: bool = False) -> dict[str, Any]:
+    outcome = "failed" if failed else "skipped" if "skipped" in result else "ok"
+    record = {"outcome": outcome, **result, "ms": int((time.monotonic() - started) * 1000)}
     if ctx.notes:
         record["notes"] = ctx.notes
-    run.stages[stage] = record
+    ctx.run.stages[ctx.stage] = record
+    return record
+
+
+def _record_save(run: CycleRun, record: dict[str, Any], *, holds_turn: bool) -> None:
     # The lease is renewed with the stage's record, in the same statement: a live
     # cycle keeps it for one lease period after each stage, a dead one loses it. A
     # writing stage gives the writing turn back in that statement too.
@@ -132,7 +151,6 @@ def stage_execute(run_id: int, stage: str) -> dict[str, Any]:
     if not kept:
         record.setdefault("notes", {})["lease"] = "lost (expired and taken by another run)"
         run.save(update_fields=["stages"])
-    return record
 
 
 def _usage_total(aggregate) -> Subquery:
@@ -142,6 +160,11 @@ def _usage_total(aggregate) -> Subquery:
 
 
 def cycle_end(run_id: int) -> CycleRun:
+    if connection.vendor == "postgresql":
+        run = run_end_postgresql(run_id, timezone.now())  # the read and the save in one statement
+        if run is None:
+            raise CycleRun.DoesNotExist(f"run {run_id}")
+        return run
     # The usage totals ride on the run's read (one query, not two).
     run = (
         CycleRun.objects.select_related("user")

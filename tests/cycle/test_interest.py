@@ -95,3 +95,24 @@ def test_interest_input_uses_recent_impressions_and_the_old_interest_in_the_prof
     assert "Fermentation and bread" in interest_call  # currentInterest: the old one
     assert post.content in interest_call  # the post read this cycle
     assert UNIVERSAL["impression"] in interest_call
+
+
+def test_the_stages_record_is_saved_with_the_interest_and_renews_the_lease(model_server):
+    from django.utils import timezone
+
+    from agents.models import AgentState
+
+    ai, _ = make_site(cosines=(100,))
+    push_answers(model_server, shouldReply=False)
+    run = cycle_begin(ai.id)
+    for stage in STAGES[:INTEREST_STAGE]:
+        stage_execute(run.pk, stage)
+    AgentState.objects.filter(user=ai).update(lease_until=timezone.now())
+    record = stage_execute(run.pk, "interest_update")
+
+    run.refresh_from_db()
+    assert record["outcome"] == "ok" and record["model"] and record["ms"] >= 0
+    assert run.stages["interest_update"] == record  # as returned
+    assert run.details["interestAfter"]["interest"] == Interest.objects.get(user=ai).interest
+    state = AgentState.objects.get(user=ai)
+    assert state.lease_run == run.pk and state.lease_until > timezone.now()
