@@ -18,6 +18,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.template.base import render_value_in_context
 from django.urls import get_script_prefix, get_urlconf
+from django.utils.translation import get_language
 from django.utils.safestring import mark_safe
 
 from sns import selectors
@@ -45,7 +46,9 @@ def _render(context, name: str, values: dict) -> str:
 
 
 def _configuration() -> tuple:
-    return (get_script_prefix(), get_urlconf(), settings.ROOT_URLCONF)
+    # The active language too: the pages are English-only today, but a skeleton holds
+    # the templates' translated strings, so a language switched on later keeps its own.
+    return (get_script_prefix(), get_urlconf(), settings.ROOT_URLCONF, get_language())
 
 
 def _kept_render(context, name: str, key: tuple, values: dict) -> str:
