@@ -25,14 +25,14 @@ from sns import selectors
 from sns.selectors import messages as selectors_messages
 from sns.selectors import reports as selectors_reports
 
+from .kept_store import KeptStore
 from .templatetags.stgy_urls import kept_reverse
 
 HEADER = "_site_header.html"
 FOOTER = "_site_footer.html"
 _TOKEN = "\ue000csrf\ue001"
-# One entry per kind of viewer, theme and configuration; emptied rather than allowed to grow.
-_KEPT_LIMIT = 256
-_kept: dict = {}
+# One entry per kind of viewer, theme and configuration.
+_kept = KeptStore(256)
 
 
 def _marker(name: str) -> str:
@@ -64,10 +64,7 @@ def _kept_render(context, name: str, key: tuple, values: dict) -> str:
     skeleton = _kept.get(key)
     if skeleton is None:
         markers = {field: _marker(field) if value else value for field, value in values.items()}
-        skeleton = _render(context, name, {**markers, "csrf_token": _TOKEN})
-        if len(_kept) >= _KEPT_LIMIT:
-            _kept.clear()
-        _kept[key] = skeleton
+        skeleton = _kept.put(key, _render(context, name, {**markers, "csrf_token": _TOKEN}))
     filled = skeleton.replace(_TOKEN, str(token))
     for field, value in values.items():
         if value:

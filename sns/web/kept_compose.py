@@ -19,14 +19,14 @@ from django.utils.html import conditional_escape
 from django.utils.safestring import mark_safe
 
 from .forms import PostForm
+from .kept_store import KeptStore
 
 TEMPLATE = "posts/_compose.html"
 _NEXT = "\ue000next\ue001"
 _TOKEN = "\ue000csrf\ue001"
 _OWNER = "\ue000owner\ue001"
-# One entry per language and configuration; emptied rather than allowed to grow.
-_KEPT_LIMIT = 256
-_kept: dict = {}
+# One entry per language and configuration.
+_kept = KeptStore(256)
 
 
 def _include(context, next_path) -> str:
@@ -57,10 +57,7 @@ def compose_box(context, next_path) -> str:
     skeleton = _kept.get(key)
     if skeleton is None:
         html = _include(context, _NEXT)
-        skeleton = html.replace(token, _TOKEN).replace(owner, f"/api/media/{_OWNER}/")
-        if len(_kept) >= _KEPT_LIMIT:
-            _kept.clear()
-        _kept[key] = skeleton
+        skeleton = _kept.put(key, html.replace(token, _TOKEN).replace(owner, f"/api/media/{_OWNER}/"))
     filled = (
         skeleton.replace(_NEXT, conditional_escape(next_path))
         .replace(_TOKEN, token)

@@ -13,10 +13,11 @@ from __future__ import annotations
 from django import forms
 from django.conf import settings
 
+from .kept_store import KeptStore
+
 # A page has a handful of widgets and few distinct prefilled values; refused input
 # being typed text, the store is emptied rather than allowed to grow.
-_KEPT_LIMIT = 512
-_kept: dict = {}
+_kept = KeptStore(512)
 
 
 def _frozen(attrs) -> tuple:
@@ -34,10 +35,7 @@ class KeptRender:
         except TypeError:  # an unhashable value: rendered every time
             return super().render(name, value, attrs, renderer)
         if html is None:
-            html = super().render(name, value, attrs, renderer)
-            if len(_kept) >= _KEPT_LIMIT:
-                _kept.clear()
-            _kept[key] = html
+            html = _kept.put(key, super().render(name, value, attrs, renderer))
         return html
 
 

@@ -16,12 +16,13 @@ from django.template import defaulttags
 from django.urls import get_script_prefix, get_urlconf, reverse
 from django.utils.html import conditional_escape
 
+from ..kept_store import KeptStore
+
 register = template.Library()
 
 # A page's names are a few dozen; the arguments are ids (a profile link is one per
 # viewer), so the store is emptied rather than allowed to grow.
-_KEPT_LIMIT = 4096
-_kept: dict = {}
+_kept = KeptStore(4096)
 _PLAIN = (str, int)
 
 
@@ -37,10 +38,7 @@ def kept_reverse(view_name, args, kwargs, current_app) -> str:
            get_urlconf(), settings.ROOT_URLCONF, get_script_prefix())
     url = _kept.get(key)
     if url is None:
-        url = reverse(view_name, args=args, kwargs=kwargs, current_app=current_app)
-        if len(_kept) >= _KEPT_LIMIT:
-            _kept.clear()
-        _kept[key] = url
+        url = _kept.put(key, reverse(view_name, args=args, kwargs=kwargs, current_app=current_app))
     return url
 
 
