@@ -6,8 +6,7 @@ from __future__ import annotations
 from django.db.models import Q
 
 from ..models import Follow
-from .messages import messages_unread_counts
-from .notifications import notifications_unread_count
+from .header_counts import header_counts
 from .visibility import viewable_posts
 
 NEW_POSTS_CAP = 99  # "99+" is as useful as an exact count, and stays cheap
@@ -26,8 +25,9 @@ def new_posts_count(viewer, tab: str, after_id: int) -> int:
 
 
 def live_counts(viewer, tab: str, after_id: int | None) -> dict[str, int]:
+    counts = header_counts(viewer)
     return {
         "newPosts": new_posts_count(viewer, tab, after_id) if after_id is not None else 0,
-        "unreadNotifications": notifications_unread_count(viewer),
-        "unreadMessages": messages_unread_counts(viewer.id)["inbox"],
+        "unreadNotifications": counts.unread,
+        "unreadMessages": counts.unread_dm,
     }

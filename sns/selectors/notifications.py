@@ -46,7 +46,14 @@ def notifications_unread_count(viewer) -> int:
     the list is). Only the rows' records are read; one query when nothing is unread."""
     shown = settings.STGY_NOTIFICATION_SHOWN_RECORDS
     unread = Notification.objects.filter(user_id=viewer.id, is_read=False).order_by("-updated_at", "-id")
-    lists = [_records({"records": r}) for r in unread.values_list("payload__records", flat=True)[:shown]]
+    return unread_count_of(viewer, unread.values_list("payload__records", flat=True)[:shown])
+
+
+def unread_count_of(viewer, unread_records) -> int:
+    """`notifications_unread_count` from the `records` of those rows (newest first, as
+    many as it reads), however they were read (sns/selectors/header_counts.py reads
+    them in the header's one statement)."""
+    lists = [_records({"records": r}) for r in unread_records]
     unseen = _unseen(viewer, lists)
     return sum(1 for records in lists if _kept(records, unseen) or not records)
 

@@ -10,8 +10,9 @@ As in sns/web/kept_compose.py, the kept HTML has markers (private-use characters
 which escaping leaves alone and a page never contains otherwise) where the per-request
 strings go: the CSRF token, the counts, the viewer's nickname and profile path, the
 page's path; they are filled on every view through `render_value_in_context`, what
-`{{ … }}` writes, so the bytes are the templates'. The counts are still read on every
-view. Off with STGY_PAGE_FRAGMENTS, like the cards (sns/web/fragments.py)."""
+`{{ … }}` writes, so the bytes are the templates'. The counts are read on every view,
+in one statement (sns/selectors/header_counts.py). Off with STGY_PAGE_FRAGMENTS, like
+the cards (sns/web/fragments.py)."""
 
 from __future__ import annotations
 
@@ -21,9 +22,7 @@ from django.urls import get_script_prefix, get_urlconf
 from django.utils.translation import get_language
 from django.utils.safestring import mark_safe
 
-from sns import selectors
-from sns.selectors import messages as selectors_messages
-from sns.selectors import reports as selectors_reports
+from sns.selectors.header_counts import header_counts
 
 from .kept_store import KeptStore
 from .templatetags.stgy_urls import kept_reverse
@@ -76,15 +75,16 @@ def site_header(context) -> str:
     user = context.get("user")
     if user is None or not user.is_authenticated:
         return _kept_render(context, HEADER, ("anonymous",), {})
+    counts = header_counts(user)
     values = {
-        "unread": selectors.notifications_unread_count(user),
-        "unread_dm": selectors_messages.messages_unread_counts(user.id)["inbox"],
+        "unread": counts.unread,
+        "unread_dm": counts.unread_dm,
         "nav_profile": kept_reverse("web:profile", [user.hex_id], {}, None),
         "nav_nickname": user.nickname,
     }
     admin = bool(user.is_admin)
     if admin:
-        values["reports_open"] = selectors_reports.reports_open_count(user)
+        values["reports_open"] = counts.reports_open
     return _kept_render(context, HEADER, ("viewer", admin), values)
 
 

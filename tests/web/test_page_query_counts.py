@@ -17,10 +17,10 @@ pytestmark = pytest.mark.django_db
 # The session's auth record (read on every request here: see page_queries), the
 # followees' posts, their reposts, the reposted posts, the share facts, the quoted posts,
 # the header's two unread counts (its nickname and time zone are in the auth record).
-HOME = {"postgresql": 8, "sqlite": 9}
+HOME = {"postgresql": 7, "sqlite": 9}
 # The auth record, the post with its neighbours, its replies, one per ancestor, the
 # share facts, the header's two counts.
-POST_PAGE = {"postgresql": 6, "sqlite": 6}
+POST_PAGE = {"postgresql": 5, "sqlite": 6}
 
 
 @pytest.fixture
