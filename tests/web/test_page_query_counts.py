@@ -54,3 +54,21 @@ def test_the_post_page_runs_a_pinned_number_of_statements(busy, page_client, pag
     reply = make_post(reader, "a reply to the root", reply_to=root.id)
     # One more statement: the ancestor the reply's page shows above it.
     assert len(page_queries(client, f"/posts/{reply.hex_id}")) == POST_PAGE[connection.vendor] + 1
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="PostgreSQL's plan cache")
+def test_the_pages_prepared_statements_are_planned_once(busy, page_client):
+    """A prepared statement is worth it only if PostgreSQL keeps its generic plan: one
+    that it plans anew on every execution (a bound LIMIT made the generic plan look
+    dear) costs the planning on every view (bench/README.md, "Round 9 — pages4")."""
+    reader, root = busy
+    client = page_client(reader)
+    with connection.cursor() as cursor:
+        cursor.execute("DEALLOCATE ALL")
+    for _ in range(8):
+        for url in ("/", f"/posts/{root.hex_id}", f"/users/{reader.hex_id}", "/api/posts?limit=20"):
+            assert client.get(url).status_code == 200
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT statement FROM pg_prepared_statements WHERE generic_plans = 0 AND custom_plans > 5")
+        replanned = [row[0][:300] for row in cursor.fetchall()]
+    assert not replanned, replanned
