@@ -116,3 +116,36 @@ def test_the_post_and_user_pages_reads_are_the_orm_s(community):
                 reference = posts_list(page=page, owned_by=owner.id, focus_user_id=reader.id, viewer=reader)
                 lean = post_models.posts_page(reader, page, focus_user_id=reader.id, owned_by=owner.id)
                 assert [_everything(p) for p in lean] == [_everything(p) for p in reference]
+
+
+def test_instances_are_those_from_db_makes(community):
+    """The quick instances (post_models._maker) are `from_db`'s: the same attributes and
+    loaded state; with a pre_init or post_init listener, `from_db` itself makes them."""
+    from django.db import connection
+    from django.db.models.signals import post_init
+
+    _, posts = community
+    post = posts[0]
+    names = [f.attname for f in Post._meta.concrete_fields]
+    values = [getattr(post, name) for name in names]
+    quick = post_models._maker(Post)(connection.alias, names, values)
+    reference = Post.from_db(connection.alias, names, values)
+    assert post_models._maker(Post) != Post.from_db  # the quick one, with nobody listening
+    assert {k: v for k, v in vars(quick).items() if k != "_state"} == {
+        k: v for k, v in vars(reference).items() if k != "_state"
+    }
+    assert (quick._state.adding, quick._state.db) == (reference._state.adding, reference._state.db) == (False, connection.alias)
+    assert quick == reference and quick.owner == post.owner
+
+    seen = []
+
+    def listener(sender, instance, **kwargs):
+        seen.append(instance)
+
+    post_init.connect(listener, sender=Post)
+    try:
+        assert post_models._maker(Post) == Post.from_db
+        post_models.posts_by_ids(None, [post.id])
+    finally:
+        post_init.disconnect(listener, sender=Post)
+    assert seen
