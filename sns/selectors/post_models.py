@@ -290,8 +290,9 @@ def followee_reposts(viewer, limit: int) -> list[tuple[int, object, User]]:
     condition, condition_params = viewable_sql(viewer, reposts.reposter)
     rows = _fetch(f"{reposts.sql} AND {condition}{reposts.order}", [viewer.id, viewer.id, *condition_params, int(limit)])
     result = []
+    make_user, db = _maker(User), connection.alias
     for row in rows:
         if reposts.converters:
             row = _converted(row, reposts.converters, reposts.expressions)
-        result.append((row[0], row[1], User.from_db(connection.alias, reposts.user_names, row[2:])))
+        result.append((row[0], row[1], make_user(db, reposts.user_names, row[2:])))
     return result
