@@ -30,6 +30,7 @@ from django.middleware.clickjacking import XFrameOptionsMiddleware
 from django.middleware.common import CommonMiddleware
 from django.middleware.csrf import CsrfViewMiddleware
 from django.middleware.security import SecurityMiddleware
+from django.utils.log import log_response
 
 from sns.api.cors import add_cors_headers
 from sns.api.hot_reads import HOT_PATH, HotReadsMiddleware
@@ -81,6 +82,8 @@ class LeanHandler(WSGIHandler):
             response = self._lean(request)
             if response is not None:
                 response._resource_closers.append(request.close)
+                if response.status_code >= 400:  # a failed read, logged as Django's get_response logs it
+                    log_response("%s: %s", response.reason_phrase, request.path, response=response, request=request)
                 return response
             request = self.request_class(request.environ)
         return super().get_response(request)

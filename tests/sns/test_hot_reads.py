@@ -475,8 +475,9 @@ def test_a_failing_read_is_answered_once_as_djangos_chain_answers_it(handlers, c
                 caplog.clear()
                 status, _, body = handler_browser.request("GET", path)
                 assert (status, body) == ("500 Internal Server Error", b'{"error":"internal server error"}'), path
-                counts.append((len(tried), [r.getMessage() for r in caplog.records if r.name == "sns.api.errors"]))
-        assert counts[0] == counts[1] == (1, ["unhandled API error"]), (path, counts)
+                counts.append((len(tried), [r.getMessage() for r in caplog.records if r.name in ("sns.api.errors", "django.request")]))
+        logged = ["unhandled API error", f"Internal Server Error: {path.partition('?')[0]}"]
+        assert counts[0] == counts[1] == (1, logged), (path, counts)
         with connection.execute_wrapper(database_gone):
             got = _same(handlers, browsers, "GET", path, lean_answers=True)
         assert got[0].startswith("500"), path
