@@ -7,11 +7,12 @@ exception wrapper, and together with the chain cost about as much Python CPU as 
 (bench/hot_reads). For a request of the hot shape this handler runs those middlewares'
 own steps itself, straight, in the order the chain runs them — the same instances'
 `process_request` / `process_response` for Django's, the functions our own middlewares
-call for ours — around the same `answer`. Whatever that does not answer (an error, an
-anonymous caller, a redirect or refusal of a middleware) is handed to Django's chain
-with a fresh request, which answers it as before. The steps are written for exactly the
-middleware list in `OUTER`; with any other list (a changed setting, a test's override)
-every request takes Django's chain. tests/sns/test_hot_reads.py compares the two.
+call for ours — around the same `answer`. Whatever that does not answer (an anonymous
+caller, a refused read, a redirect or refusal of a middleware) is handed to Django's
+chain with a fresh request, which answers it as before; a failure (a database error)
+is logged and answered 500 as the chain answers it, not run a second time. The steps
+are written for exactly the middleware list in `OUTER`; with any other list (a changed
+setting, a test's override) every request takes Django's chain. tests/sns/test_hot_reads.py compares the two.
 """
 
 from __future__ import annotations
@@ -20,11 +21,16 @@ import time
 
 from django.conf import settings
 from django.contrib.sessions.middleware import SessionMiddleware
+from django.core.exceptions import BadRequest, PermissionDenied, SuspiciousOperation
+from django.core.handlers.exception import response_for_exception
 from django.core.handlers.wsgi import WSGIHandler
+from django.http import Http404
+from django.http.multipartparser import MultiPartParserError
 from django.middleware.clickjacking import XFrameOptionsMiddleware
 from django.middleware.common import CommonMiddleware
 from django.middleware.csrf import CsrfViewMiddleware
 from django.middleware.security import SecurityMiddleware
+from django.utils.log import log_response
 
 from sns.api.cors import add_cors_headers
 from sns.api.hot_reads import HOT_PATH, HotReadsMiddleware
@@ -47,6 +53,8 @@ OUTER = (
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
 )
+# The exceptions Django's chain answers with a 4xx rather than as a failure.
+_REFUSALS = (Http404, PermissionDenied, BadRequest, SuspiciousOperation, MultiPartParserError)
 
 
 def _unused(request):  # the chain's next step, which the lean path never calls
@@ -74,6 +82,8 @@ class LeanHandler(WSGIHandler):
             response = self._lean(request)
             if response is not None:
                 response._resource_closers.append(request.close)
+                if response.status_code >= 400:  # a failed read, logged as Django's get_response logs it
+                    log_response("%s: %s", response.reason_phrase, request.path, response=response, request=request)
                 return response
             request = self.request_class(request.environ)
         return super().get_response(request)
@@ -98,8 +108,12 @@ class LeanHandler(WSGIHandler):
             response = self.common.process_response(request, response)
             stamp_if_due(request)
             response = self.session.process_response(request, response)
-        except Exception:  # noqa: BLE001  (Django's chain answers, or reports, the same request)
-            return None
+        except _REFUSALS:
+            return None  # a host or user agent refused, a malformed session…: the chain's 4xx
+        except Exception as exc:  # noqa: BLE001
+            # A failure (the session store's, say) is not run again through the chain: it
+            # is logged and answered as Django answers an error a middleware raises.
+            response = response_for_exception(request, exc)
         add_cors_headers(request, response)
         observe_request(request, response, started)
         return add_security_headers(self.security.process_response(request, response))

@@ -11,9 +11,9 @@ from django.db import connection
 
 from agents.models import AgentState, CycleRun, LlmUsage
 from sns.models import User
+from sns.selectors.model_rows import RowParts
 
 from . import STAGES
-from .run_read import _instance
 from .schedule import lease_values
 
 # The totals as cycle_end used to annotate them, each COALESCEd to 0 as it set them.
@@ -24,6 +24,8 @@ _TOTALS = (
     ("cached_tokens", "SUM(u.{cached_tokens})"),
     ("cost", "SUM(u.{cost})"),
 )
+# The ended run and its user as the statement below returns them (PostgreSQL only).
+_RUN_AND_USER = RowParts(((CycleRun, "r"), (User, "u")))
 
 
 def run_end_postgresql(run_id: int, finished_at: datetime.datetime) -> CycleRun | None:
@@ -75,9 +77,7 @@ def run_end_postgresql(run_id: int, finished_at: datetime.datetime) -> CycleRun 
         row = cursor.fetchone()
     if row is None:
         return None
-    width = len(run_columns)
-    run = _instance(CycleRun, "r", list(row[:width]))
-    user = _instance(User, "u", list(row[width:width + len(user_columns)]))
+    run, user = _RUN_AND_USER.values(row[:-2])
     CycleRun._meta.get_field("user").set_cached_value(run, user)
     old_details, missing = row[-2], row[-1]
     details_field = CycleRun._meta.get_field("details")

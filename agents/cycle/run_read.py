@@ -9,6 +9,7 @@ from django.db import connection
 from agents.models import CycleRun, Interest
 from agents.respond.lease import respond_lease_claim_sql
 from sns.models import User
+from sns.selectors.model_rows import RowParts
 
 # The three rows a stage needs, each under its alias; the interest may be missing.
 _ROWS = ((CycleRun, "r"), (User, "u"), (Interest, "i"))
@@ -29,29 +30,13 @@ def _select_sql(extra: str = "") -> str:
     )
 
 
-def _instance(model, alias: str, values: list):
-    """A model instance from its columns, converted as the ORM converts them (dates
-    on SQLite, JSON, decimals)."""
-    fields = model._meta.concrete_fields
-    converted = []
-    for field, value in zip(fields, values):
-        column = field.get_col(alias)
-        for convert in connection.ops.get_db_converters(column) + column.get_db_converters(connection):
-            value = convert(value, column, connection)
-        converted.append(value)
-    return model.from_db(connection.alias, [field.attname for field in fields], converted)
+# How a row of `_select_sql` becomes the run, its user and the interest (None when missing).
+_ROW_PARTS = RowParts(_ROWS)
 
 
 def _run_from_row(row) -> CycleRun:
     """The run with its user and the user's interest cached, as select_related leaves them."""
-    instances, start = [], 0
-    for model, alias in _ROWS:
-        width = len(model._meta.concrete_fields)
-        values = list(row[start:start + width])
-        start += width
-        missing = model is Interest and values[0] is None
-        instances.append(None if missing else _instance(model, alias, values))
-    run, user, interest = instances
+    run, user, interest = _ROW_PARTS.values(row)
     CycleRun._meta.get_field("user").set_cached_value(run, user)
     User._meta.get_field("ai_interest").set_cached_value(user, interest)
     if interest is not None:

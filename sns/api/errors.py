@@ -21,6 +21,16 @@ _DRF_MESSAGES = {
 
 
 def api_exception_handler(exc, context):
+    response = api_refusal(exc)
+    if response is not None:
+        return response
+    log.exception("unhandled API error", exc_info=exc)
+    return Response({"error": "internal server error"}, status=500)
+
+
+def api_refusal(exc) -> Response | None:
+    """The answer to an error of the API's vocabulary (bad input, not found, not
+    allowed…); None for anything else, a failure the handler logs and answers with 500."""
     if isinstance(exc, DomainError):
         return Response({"error": exc.message}, status=exc.status)
     if isinstance(exc, Http404):
@@ -34,8 +44,7 @@ def api_exception_handler(exc, context):
         if getattr(exc, "wait", None):
             response["Retry-After"] = str(int(exc.wait))
         return response
-    log.exception("unhandled API error", exc_info=exc)
-    return Response({"error": "internal server error"}, status=500)
+    return None
 
 
 def _flatten(detail) -> str:

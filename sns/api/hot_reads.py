@@ -12,10 +12,11 @@ a plain hot read — GET, one of the three paths under /api/ or /backend/, no bo
 nothing the input limits refuse, an Accept header DRF answers with the JSON renderer
 and no indent, no `format` override — by a logged-in caller is answered here with the
 same view function the DRF view calls (sns/api/posts_views.py), the same renderer and
-the same headers. Everything else, and any hot read that fails (bad parameters, a
-hidden or unknown post, an anonymous or stale session), goes on down the full path,
-which answers it exactly as before: the lean path only ever answers the successes, so
-the errors' bodies and headers stay DRF's. The middlewares before this one (security
+the same headers. Everything else, and any hot read refused (bad parameters, a hidden
+or unknown post, an anonymous or stale session), goes on down the full path, which
+answers it exactly as before, so the refusals' bodies and headers stay DRF's. A read
+that fails (the database's error, a bug) is logged and answered 500 here, as DRF's
+exception handler answers it, rather than run again on the full path. The middlewares before this one (security
 headers, CORS, sessions and their sliding expiry, CSRF's cookie, X-Frame-Options,
 metrics) run for both paths alike. tests/sns/test_hot_reads.py compares the two.
 """
@@ -32,6 +33,7 @@ from sns.input_limits import query_problem
 from sns.session_auth import session_user
 
 from . import posts_views
+from .errors import api_exception_handler, api_refusal
 
 # The fixed segments under posts/ ("search", "liked", …) are words, never 16 hex digits;
 # tests/sns/test_hot_reads.py checks that each path here resolves to the view named.
@@ -112,19 +114,26 @@ class HotReadsMiddleware:
             return None
         segment = matched.group(2)
         read, allow = _READS.get(segment, _READ_ONE)
+        status, user = 200, None
         try:
             user = session_user(request)
             if not user.is_authenticated:
                 return None  # the full path answers 401 (or ends a stale session) as always
             body = self.renderer.render(read(_Call(request.GET, user), segment))
-        except Exception:  # noqa: BLE001  (an error's answer is DRF's exception handler's to give)
-            return None
-        request.user = user
+        except Exception as exc:  # noqa: BLE001
+            if api_refusal(exc) is not None:
+                return None  # bad input, not found…: the full path's DRF view gives the body and headers
+            # A failure (the database's, a bug) is not read again on the full path: it is
+            # logged and answered here as the DRF view's exception handler answers it.
+            status = 500
+            body = self.renderer.render(api_exception_handler(exc, None).data)
+        if user is not None:
+            request.user = user
         key = (matched.group(1), segment if segment in (None, "by-followees") else "{id}")
         match = self.matches.get(key)
         if match is None:
             match = self.matches[key] = resolve(path)
         request.resolver_match = match
-        response = HttpResponse(body, content_type=self.renderer.media_type)
+        response = HttpResponse(body, content_type=self.renderer.media_type, status=status)
         response.headers["Allow"] = allow
         return response

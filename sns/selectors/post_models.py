@@ -17,14 +17,10 @@ from functools import lru_cache
 
 from django.db import connection
 from django.db.models import BigIntegerField, BooleanField, CharField
-from django.db.models.base import ModelState
-from django.db.models.expressions import RawSQL
-from django.db.models.fields.related_descriptors import ForeignKeyDeferredAttribute
-from django.db.models.query_utils import DeferredAttribute
-from django.db.models.signals import post_init, pre_init
 
 from ..errors import NotFound
 from ..models import Follow, Post, Repost, User
+from .model_rows import RowParts
 from .paging import Page
 from .post_rows import fetch_prepared as _fetch
 from .posts import _post_facts
@@ -34,24 +30,6 @@ from .visibility import viewable_sql
 # post_queryset's annotations, in the order the statement reads them.
 _FACTS = (("tag_names_joined", CharField), ("reply_to_owner_id", BigIntegerField), ("reply_to_owner_nickname", CharField))
 _FOCUS_FACTS = ("is_liked_by_focus", "is_replied_by_focus", "owner_blocks_focus", "owner_follows_focus")
-
-
-def _converters(expressions) -> list[tuple[int, list]]:
-    """What the ORM's compiler applies to each column of a row (none on PostgreSQL; text
-    to datetime and 0/1 to bool on SQLite), for the columns that have any."""
-    return [
-        (i, found)
-        for i, expression in enumerate(expressions)
-        if (found := connection.ops.get_db_converters(expression) + expression.get_db_converters(connection))
-    ]
-
-
-def _converted(row, converters, expressions) -> list:
-    row = list(row)
-    for i, functions in converters:
-        for convert in functions:
-            row[i] = convert(row[i], expressions[i], connection)
-    return row
 
 
 class _Statement:
@@ -90,59 +68,19 @@ class _Statement:
             f"SELECT {', '.join(select)} FROM {post_table} INNER JOIN {user_table} "
             f"ON {user_table}.{qn(User._meta.pk.column)} = {self.owner}"
         )
-        self.expressions = [f.get_col(Post._meta.db_table) for f in post_fields]
-        self.expressions += [f.get_col(User._meta.db_table) for f in user_fields]
-        self.expressions += [RawSQL("", (), output_field=output) for output in outputs]
-        self.converters = _converters(self.expressions)
-        self.post_names = [f.attname for f in post_fields]
-        self.user_names = [f.attname for f in user_fields]
+        self.rows = RowParts(
+            [(Post, Post._meta.db_table), (User, User._meta.db_table), *outputs]
+        )
         self.owner_field = Post._meta.get_field("owner")
 
     def instances(self, rows) -> list[Post]:
-        n_post, n_user = len(self.post_names), len(self.user_names)
-        db = connection.alias
-        make_post, make_user = _maker(Post), _maker(User)
         posts = []
-        for row in rows:
-            if self.converters:
-                row = _converted(row, self.converters, self.expressions)
-            post = make_post(db, self.post_names, row[:n_post])
-            self.owner_field.set_cached_value(post, make_user(db, self.user_names, row[n_post : n_post + n_user]))
-            for name, value in zip(self.facts, row[n_post + n_user :]):
+        for post, owner, *facts in self.rows.values_of(rows):
+            self.owner_field.set_cached_value(post, owner)
+            for name, value in zip(self.facts, facts):
                 setattr(post, name, value)
             posts.append(post)
         return posts
-
-
-def _maker(model):
-    """`model.from_db`, or a quicker equal when nothing tells them apart: for a model
-    whose every column is a plain attribute (a foreign key's id included, which a new
-    instance sets as plainly) and for which nobody listens to pre_init or post_init,
-    `from_db` with all its columns amounts to a loaded `_state` and the columns in its
-    `__dict__`. Model.__init__ was the largest single cost of a home view's reads (two
-    instances a card)."""
-    if not _plain(model) or pre_init.has_listeners(model) or post_init.has_listeners(model):
-        return model.from_db
-    columns = len(model._meta.concrete_fields)
-
-    def make(db, names, values):
-        if len(values) != columns:
-            return model.from_db(db, names, values)
-        instance = model.__new__(model)
-        state = instance._state = ModelState()
-        state.adding, state.db = False, db
-        instance.__dict__.update(zip(names, values))
-        return instance
-
-    return make
-
-
-@lru_cache(maxsize=8)
-def _plain(model) -> bool:
-    return all(
-        type(model.__dict__.get(field.attname)) in (DeferredAttribute, ForeignKeyDeferredAttribute)
-        for field in model._meta.concrete_fields
-    )
 
 
 @lru_cache(maxsize=8)
@@ -272,10 +210,9 @@ class _Reposts:
             f"WHERE f.{qn(Follow._meta.get_field('follower').column)} = %s) OR {self.reposter} = %s)"
         )
         self.order = f" ORDER BY {col('created_at')} DESC, {col('id')} DESC LIMIT %s"
-        self.expressions = [Repost._meta.get_field("post").get_col("r"), Repost._meta.get_field("created_at").get_col("r")]
-        self.expressions += [f.get_col("u") for f in user_fields]
-        self.converters = _converters(self.expressions)
-        self.user_names = [f.attname for f in user_fields]
+        self.rows = RowParts(
+            [Repost._meta.get_field("post").get_col("r"), Repost._meta.get_field("created_at").get_col("r"), (User, "u")]
+        )
 
 
 @lru_cache(maxsize=2)
@@ -289,10 +226,4 @@ def followee_reposts(viewer, limit: int) -> list[tuple[int, object, User]]:
     reposts = _reposts(connection.vendor)
     condition, condition_params = viewable_sql(viewer, reposts.reposter)
     rows = _fetch(f"{reposts.sql} AND {condition}{reposts.order}", [viewer.id, viewer.id, *condition_params, int(limit)])
-    result = []
-    make_user, db = _maker(User), connection.alias
-    for row in rows:
-        if reposts.converters:
-            row = _converted(row, reposts.converters, reposts.expressions)
-        result.append((row[0], row[1], make_user(db, reposts.user_names, row[2:])))
-    return result
+    return [tuple(values) for values in reposts.rows.values_of(rows)]

@@ -46,6 +46,12 @@ def _keepable(form, user) -> bool:
     )
 
 
+def _choices(choices):
+    """The datalist's choices as a key: their values, not the list's identity (a list
+    changed in place, or a new one at a freed address, would find a stale box)."""
+    return None if choices is None else tuple(tuple(choice) for choice in choices)
+
+
 def compose_box(context, next_path) -> str:
     form, user = context.get("form"), context.get("user")
     token = context.get("csrf_token")
@@ -53,7 +59,7 @@ def compose_box(context, next_path) -> str:
         return _include(context, next_path)
     token, owner = str(token), f"/api/media/{user.hex_id}/"
     key = (user.locale, settings.STGY_CONTENT_LENGTH_LIMIT, tuple(form.fields), form.prefix, form.auto_id,
-           id(context.get("locale_choices")), get_script_prefix(), get_urlconf(), settings.ROOT_URLCONF)
+           _choices(context.get("locale_choices")), get_script_prefix(), get_urlconf(), settings.ROOT_URLCONF)
     skeleton = _kept.get(key)
     if skeleton is None:
         html = _include(context, _NEXT)

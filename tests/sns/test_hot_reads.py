@@ -14,7 +14,7 @@ from django.contrib.sessions.models import Session
 from django.core.cache import cache
 from django.core.handlers.wsgi import WSGIHandler
 from django.core.signals import request_finished, request_started
-from django.db import close_old_connections
+from django.db import OperationalError, close_old_connections, connection
 from django.http import HttpResponse, JsonResponse
 from django.test import override_settings
 from django.urls import resolve
@@ -26,7 +26,7 @@ from rest_framework.test import APIClient
 from sns import services
 from sns.api import posts_views
 from sns.api.hot_reads import HOT_PATH, HotReadsMiddleware, plain_accept
-from sns.models import User
+from sns.models import Post, User
 from sns.session_auth import auth_record_forget
 from stgy.lean_handler import LeanHandler
 from stgy.ops.middleware import route_label
@@ -451,3 +451,33 @@ def test_the_handler_refreshes_the_sliding_session_as_djangos_does(settings, han
 def test_the_handler_steps_aside_for_another_middleware_list(settings):
     settings.MIDDLEWARE = [name for name in settings.MIDDLEWARE if name != "sns.sessions.SlidingSessionMiddleware"]
     assert not LeanHandler().lean
+
+
+def test_a_failing_read_is_answered_once_as_djangos_chain_answers_it(handlers, cast, caplog):
+    """A database failure in a hot read: the same 500 and JSON as the full path, the
+    error logged, and the read tried once — not again by the chain after the lean step."""
+    reader, friend, posts, _ = cast
+    browsers = _browsers(handlers, reader)
+    post_table = connection.ops.quote_name(Post._meta.db_table)
+    tried = []
+
+    def database_gone(execute, sql, params, many, context):
+        if post_table in sql:
+            tried.append(sql)
+            raise OperationalError("the database is gone")
+        return execute(sql, params, many, context)
+
+    for path in ("/api/posts?limit=3", f"/api/posts/by-followees?userId={reader.hex_id}", f"/api/posts/{posts[1].hex_id}"):
+        counts = []
+        with connection.execute_wrapper(database_gone):
+            for handler_browser in (browsers[1], browsers[0]):
+                tried.clear()
+                caplog.clear()
+                status, _, body = handler_browser.request("GET", path)
+                assert (status, body) == ("500 Internal Server Error", b'{"error":"internal server error"}'), path
+                counts.append((len(tried), [r.getMessage() for r in caplog.records if r.name in ("sns.api.errors", "django.request")]))
+        logged = ["unhandled API error", f"Internal Server Error: {path.partition('?')[0]}"]
+        assert counts[0] == counts[1] == (1, logged), (path, counts)
+        with connection.execute_wrapper(database_gone):
+            got = _same(handlers, browsers, "GET", path, lean_answers=True)
+        assert got[0].startswith("500"), path

@@ -11,7 +11,7 @@ from django.db.models import Q
 from sns import services
 from sns.errors import DomainError
 from sns.models import Follow, Post, Repost, User
-from sns.selectors import Page, post_models, posts_by_followees
+from sns.selectors import Page, model_rows, post_models, posts_by_followees
 from sns.selectors.posts import post_queryset
 from sns.selectors.visibility import viewable_q
 from tests.sns.test_post_rows import community  # noqa: F401 (the seeded community)
@@ -119,7 +119,7 @@ def test_the_post_and_user_pages_reads_are_the_orm_s(community):
 
 
 def test_instances_are_those_from_db_makes(community):
-    """The quick instances (post_models._maker) are `from_db`'s: the same attributes and
+    """The quick instances (model_rows.maker) are `from_db`'s: the same attributes and
     loaded state; with a pre_init or post_init listener, `from_db` itself makes them."""
     from django.db import connection
     from django.db.models.signals import post_init
@@ -128,9 +128,9 @@ def test_instances_are_those_from_db_makes(community):
     post = posts[0]
     names = [f.attname for f in Post._meta.concrete_fields]
     values = [getattr(post, name) for name in names]
-    quick = post_models._maker(Post)(connection.alias, names, values)
+    quick = model_rows.maker(Post)(connection.alias, names, values)
     reference = Post.from_db(connection.alias, names, values)
-    assert post_models._maker(Post) != Post.from_db  # the quick one, with nobody listening
+    assert model_rows.maker(Post) != Post.from_db  # the quick one, with nobody listening
     assert {k: v for k, v in vars(quick).items() if k != "_state"} == {
         k: v for k, v in vars(reference).items() if k != "_state"
     }
@@ -144,7 +144,7 @@ def test_instances_are_those_from_db_makes(community):
 
     post_init.connect(listener, sender=Post)
     try:
-        assert post_models._maker(Post) == Post.from_db
+        assert model_rows.maker(Post) == Post.from_db
         post_models.posts_by_ids(None, [post.id])
     finally:
         post_init.disconnect(listener, sender=Post)

@@ -18,7 +18,10 @@ from sns.api.renderers import FastJSONRenderer
 def _every_kind_of_text() -> list[str]:
     rng = random.Random(5)
     singles = [chr(c) for c in range(0, 0x800)] + ["\u2028", "\u2029", "\ufeff", "\U0001f600", "\x7f", '"', "\\", "/"]
+    # Their neighbours, which share the separators' first two UTF-8 bytes.
+    singles += ["\u2026", "\u2014", "\u201c", "\u2027", "\u202a", "\u2000", "\u203f", "\u20ac", "\u3042"]
     mixed = ["".join(rng.choice(singles) for _ in range(rng.randint(0, 40))) for _ in range(300)]
+    mixed += ["\u2026" * 5 + "\u2028", "\u2014\u2029\u2026", "…" * 50 + "x\u2029"]
     return singles + mixed
 
 

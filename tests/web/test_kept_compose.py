@@ -8,8 +8,10 @@ from __future__ import annotations
 import re
 
 import pytest
+from django.template import engines
 
 from sns.web import fragments, kept_compose
+from sns.web.forms import PostForm
 from tests.factories import make_user
 
 pytestmark = pytest.mark.django_db
@@ -56,3 +58,24 @@ def test_refused_input_is_not_the_kept_box(page_client, settings):
     prefilled = _compose(client.get("/").content.decode())
     assert "typed &lt;text&gt;" in prefilled and "Too long." in prefilled
     assert _TOKEN.sub("", _compose(client.get("/").content.decode())) == _TOKEN.sub("", fresh)
+
+
+def test_kept_per_locale_choices_not_per_list(settings, rf):
+    """The box is kept for the choices the datalist shows: a list changed in place is a
+    new box, an equal list the same one."""
+    settings.STGY_PAGE_FRAGMENTS = True
+    alice = make_user("Alice")
+    request = rf.get("/")
+    request.user = alice
+    template = engines["django"].from_string('{% load stgy_web %}{% compose_box "/" %}')
+
+    def box(choices) -> str:
+        return template.render({"form": PostForm(initial={"locale": alice.locale}), "locale_choices": choices}, request)
+
+    kept_compose.clear()
+    choices = [("en-US", "English (US)")]
+    assert '<option value="en-US">English (US)</option>' in box(choices)
+    choices.append(("eo", "Esperanto"))
+    changed = box(choices)
+    assert '<option value="eo">Esperanto</option>' in changed
+    assert _TOKEN.sub("", box(list(choices))) == _TOKEN.sub("", changed) and len(kept_compose._kept) == 2
