@@ -1,9 +1,10 @@
 """Begin, execute and end one AI user's cycle.
 
 The run record is both the observable history of the cycle and the state its stage
-tasks pass on (they carry only the run id). A shared wrapper records each stage's
-outcome, duration and error and always returns, so the chain never breaks and every
-stage runs with whatever state exists.
+tasks pass on (they carry the run id, and a reading stage's record until the next
+stage saves it). A shared wrapper records each stage's outcome, duration and error and
+always returns, so the chain never breaks and every stage runs with whatever state
+exists.
 """
 
 from __future__ import annotations
@@ -87,15 +88,28 @@ def cycle_begin(user_id: int) -> CycleRun | None:
 
 
 def stage_execute(run_id: int, stage: str) -> dict[str, Any]:
-    # A writing stage takes the writing turn with its read of the record (one round
-    # trip on PostgreSQL); a redelivered one gives it straight back.
+    """Run one stage and save its record; the record."""
+    return stage_execute_chained(run_id, stage, None, leave_unsaved=False)[0]
+
+
+def stage_execute_chained(
+    run_id: int, stage: str, unsaved: dict[str, Any] | None, *, leave_unsaved: bool = True
+) -> tuple[dict[str, Any], dict[str, Any] | None]:
+    """Run one stage of a chain: save the previous stage's `unsaved` record with this
+    stage's read of the run, and return this stage's record with what the next stage
+    must save, or None when it is saved here.
+
+    On PostgreSQL a reading stage (not a writing one, whose save also gives the
+    writing turn back) that is not the last leaves its record and details to the next
+    stage's read, one statement instead of two (agents/cycle/run_read.py); the save is
+    conditional, so a stage task delivered twice never puts older details back."""
     writing = stage in WRITING_STAGES
-    run, turn_taken = run_read_taking_turn(run_id) if writing else (run_read(run_id), False)
+    run, turn_taken = run_read_taking_turn(run_id, unsaved) if writing else (run_read(run_id, unsaved), False)
     recorded = run.stages.get(stage)
     if recorded and recorded.get("outcome") in ("ok", "skipped", "failed"):
         if turn_taken:
             turn_give(run.user_id, run.pk)
-        return recorded  # a redelivered stage task: the work is done and recorded
+        return recorded, None  # a redelivered stage task: the work is done and recorded
     ctx = StageContext(run=run, stage=stage)
     started = time.monotonic()
     holds_turn = False
@@ -118,13 +132,15 @@ def stage_execute(run_id: int, stage: str) -> dict[str, Any]:
         else:
             result = STAGE_FUNCTIONS[stage](ctx) or {}
         if ctx.recorded is not None:
-            return ctx.recorded  # saved by the stage with its own last write
+            return ctx.recorded, None  # saved by the stage with its own last write
         record = _stage_record(ctx, result, started)
     except Exception as exc:  # the chain never breaks: record and go on
         log.warning("stage %s of run %s failed: %s", stage, run_id, exc, exc_info=True)
         record = _stage_record(ctx, {"error": f"{type(exc).__name__}: {exc}"[:2000]}, started, failed=True)
+    if leave_unsaved and not writing and stage != STAGES[-1] and connection.vendor == "postgresql":
+        return record, {"stage": stage, "record": record, "details": run.details}
     _record_save(run, record, holds_turn=holds_turn)
-    return record
+    return record, None
 
 
 def _stage_record(ctx: StageContext, result: dict[str, Any], started: float, *, failed: bool = False) -> dict[str, Any]:
@@ -202,6 +218,7 @@ def run_cycle_sync(user_id: int) -> CycleRun | None:
     run = cycle_begin(user_id)
     if run is None:
         return None
+    unsaved = None
     for stage in STAGES:
-        stage_execute(run.pk, stage)
+        _, unsaved = stage_execute_chained(run.pk, stage, unsaved)
     return cycle_end(run.pk)
