@@ -32,6 +32,7 @@ from .run_end import run_end_postgresql
 from .run_read import run_read, run_read_taking_turn
 from .schedule import insert_sql, lease_claim, lease_claim_sql, lease_row_create, run_save_with_lease
 from .select_posts import select_posts
+from .usage_held import usage_holding, usage_to_json
 
 log = logging.getLogger(__name__)
 
@@ -110,13 +111,21 @@ def stage_execute_chained(
         if turn_taken:
             turn_give(run.user_id, run.pk)
         return recorded, None  # a redelivered stage task: the work is done and recorded
+    with usage_holding() as usage:  # the stage's usage rows go in with its record
+        return _stage_run(run, stage, turn_taken, usage, leave_unsaved=leave_unsaved)
+
+
+def _stage_run(
+    run: CycleRun, stage: str, turn_taken: bool, usage: list, *, leave_unsaved: bool
+) -> tuple[dict[str, Any], dict[str, Any] | None]:
+    writing = stage in WRITING_STAGES
     ctx = StageContext(run=run, stage=stage)
     started = time.monotonic()
     holds_turn = False
 
     def record_save(result: dict[str, Any]) -> dict[str, Any]:
         record = _stage_record(ctx, result, started)
-        _record_save(run, record, holds_turn=holds_turn)
+        _record_save(run, record, holds_turn=holds_turn, usage=usage)
         return record
 
     ctx.record_save = record_save
@@ -135,11 +144,14 @@ def stage_execute_chained(
             return ctx.recorded, None  # saved by the stage with its own last write
         record = _stage_record(ctx, result, started)
     except Exception as exc:  # the chain never breaks: record and go on
-        log.warning("stage %s of run %s failed: %s", stage, run_id, exc, exc_info=True)
+        log.warning("stage %s of run %s failed: %s", stage, run.pk, exc, exc_info=True)
         record = _stage_record(ctx, {"error": f"{type(exc).__name__}: {exc}"[:2000]}, started, failed=True)
     if leave_unsaved and not writing and stage != STAGES[-1] and connection.vendor == "postgresql":
-        return record, {"stage": stage, "record": record, "details": run.details}
-    _record_save(run, record, holds_turn=holds_turn)
+        unsaved = {"stage": stage, "record": record, "details": run.details}
+        if usage:
+            unsaved["usage"] = usage_to_json(usage)
+        return record, unsaved
+    _record_save(run, record, holds_turn=holds_turn, usage=usage)
     return record, None
 
 
@@ -152,18 +164,21 @@ def _stage_record(ctx: StageContext, result: dict[str, Any], started: float, *, 
     return record
 
 
-def _record_save(run: CycleRun, record: dict[str, Any], *, holds_turn: bool) -> None:
+def _record_save(run: CycleRun, record: dict[str, Any], *, holds_turn: bool, usage: list) -> None:
     # The lease is renewed with the stage's record, in the same statement: a live
     # cycle keeps it for one lease period after each stage, a dead one loses it. A
-    # writing stage gives the writing turn back in that statement too.
+    # writing stage gives the writing turn back in that statement too. The stage's
+    # usage rows go in with it, once.
+    rows = list(usage)
+    usage.clear()
     if holds_turn:
         try:
-            kept = turn_give_with_record(run, ["stages", "details"])
+            kept = turn_give_with_record(run, ["stages", "details"], usage=rows)
         except Exception:
             turn_give(run.user_id, run.pk)  # never keep the respond path waiting
             raise
     else:
-        kept = run_save_with_lease(run, ["stages", "details"])
+        kept = run_save_with_lease(run, ["stages", "details"], usage=rows)
     if not kept:
         record.setdefault("notes", {})["lease"] = "lost (expired and taken by another run)"
         run.save(update_fields=["stages"])

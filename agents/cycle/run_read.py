@@ -15,6 +15,7 @@ from agents.respond.lease import respond_lease_claim_sql
 from sns.models import User
 
 from .schedule import lease_values
+from .usage_held import usage_from_json, usage_insert_sql
 
 # The three rows a stage needs, each under its alias; the interest may be missing.
 _ROWS = ((CycleRun, "r"), (User, "u"), (Interest, "i"))
@@ -66,8 +67,8 @@ def _run_from_row(row) -> CycleRun:
 
 
 def _unsaved_ctes(run_id: int, unsaved: dict[str, Any] | None, *, renew_lease: bool) -> tuple[str, list]:
-    """The CTEs that save the previous stage's record and details (`unsaved`: "stage",
-    "record", "details") and renew the cycle lease, as that stage's own save would
+    """The CTEs that save the previous stage's record, details and usage rows
+    (`unsaved`: "stage", "record", "details", "usage") and renew the cycle lease, as that stage's own save would
     have; "" without `unsaved`. A record already there is left alone, with the details:
     this task was delivered again after a later stage had saved more."""
     if unsaved is None:
@@ -82,6 +83,10 @@ def _unsaved_ctes(run_id: int, unsaved: dict[str, Any] | None, *, renew_lease: b
     )
     params = [prep({unsaved["stage"]: unsaved["record"]}, connection), prep(unsaved["details"], connection),
               run_id, unsaved["stage"]]
+    if unsaved.get("usage"):  # its usage rows, with its record or not at all
+        usage_sql, usage_params = usage_insert_sql(usage_from_json(unsaved["usage"]), only_if="EXISTS (SELECT 1 FROM saved)")
+        sql += f", usage AS ({usage_sql})"
+        params += usage_params
     if renew_lease:
         until = lease_values(release=False)["lease_until"]
         run_user = qn(CycleRun._meta.get_field("user").column)

@@ -1,7 +1,9 @@
 """A reading stage's record saved by the next stage's read (agents/cycle/run.py
-`stage_execute_chained`, agents/cycle/run_read.py): the record is the one the stage
-returned, exactly; a stage task delivered twice never puts older details back; a
-lost lease is still noted; the Celery chain passes the record on."""
+`stage_execute_chained`, agents/cycle/run_read.py), and every stage's usage rows saved
+with its record (agents/cycle/usage_held.py): the record is the one the stage
+returned, exactly, and the usage rows go in once, with it; a stage task delivered
+twice never puts older details back; a lost lease is still noted; the Celery chain
+passes the record on."""
 
 from __future__ import annotations
 
@@ -11,7 +13,7 @@ from django.db import connection
 from agents.cycle import STAGES
 from agents.cycle.run import WRITING_STAGES, cycle_begin, cycle_end, stage_execute_chained
 from agents.cycle.tasks import cycle_stage
-from agents.models import AgentState, CycleRun
+from agents.models import AgentState, CycleRun, LlmUsage
 
 from .helpers import assert_all_stages_recorded, make_site, push_answers
 
@@ -37,7 +39,15 @@ def test_each_record_is_stored_exactly_as_its_stage_returned_it(model_server):
         assert (stage in stored(run.pk).stages) == (not leaves), stage
         if leaves:
             assert unsaved["record"] == returned[stage] and unsaved["details"]["reads"]
+        # The stage's usage rows are written with its record, not before.
+        calls = LlmUsage.objects.filter(run_id=run.pk, stage=stage).count()
+        if leaves and stage != "select_posts":  # select_posts calls no model
+            assert calls == 0 and unsaved["usage"] and {u["stage"] for u in unsaved["usage"]} == {stage}, stage
+        elif stage in ("likes_and_replies", "interest_update", "new_post"):
+            assert calls >= 1, stage
     assert unsaved is None
+    by_stage = {stage: LlmUsage.objects.filter(run_id=run.pk, stage=stage).count() for stage in STAGES}
+    assert by_stage["post_impressions"] >= 1 and by_stage["peer_impressions"] >= 1 and by_stage["likes_and_replies"] >= 1
     run = cycle_end(run.pk)
     assert run.status == "done"
     assert_all_stages_recorded(run)
@@ -56,6 +66,8 @@ def test_a_stage_delivered_again_never_puts_older_details_back(model_server):
     stage_execute_chained(run.pk, "likes_and_replies", after_peers)
     saved = stored(run.pk)
     assert saved.details["likes"] and saved.details["postDecisions"]
+    calls = LlmUsage.objects.filter(run_id=run.pk).count()
+    assert LlmUsage.objects.filter(run_id=run.pk, stage="post_impressions").count() == len(after_posts["usage"]) >= 1
 
     # Late duplicates of earlier stage tasks, each with the record it was given.
     record, unsaved = stage_execute_chained(run.pk, "post_impressions", after_select)
@@ -64,6 +76,7 @@ def test_a_stage_delivered_again_never_puts_older_details_back(model_server):
     assert (record, unsaved) == (saved.stages["peer_impressions"], None)
     again = stored(run.pk)
     assert (again.stages, again.details) == (saved.stages, saved.details)
+    assert LlmUsage.objects.filter(run_id=run.pk).count() == calls  # carried usage rows not written twice
 
 
 @pytest.mark.skipif(not ON_POSTGRESQL, reason="records are left unsaved on PostgreSQL only")
