@@ -20,6 +20,7 @@ from django.utils import timezone
 from agents.models import CycleRun, Interest, LlmUsage
 from agents.respond.turn import WritingTurnBusy, turn_give, turn_give_with_record, turn_take
 from sns.models import User
+from sns.sql_statements import insert_sql
 
 from . import STAGES
 from .actions import likes_and_replies
@@ -30,7 +31,7 @@ from .interest import interest_snapshot, interest_update
 from .new_post import new_post
 from .run_end import run_end_postgresql
 from .run_read import run_read, run_read_taking_turn
-from .schedule import insert_sql, lease_claim, lease_claim_sql, lease_row_create, run_save_with_lease
+from .schedule import lease_claim, lease_claim_sql, lease_row_create, run_save_with_lease
 from .select_posts import select_posts
 from .usage_held import usage_holding, usage_to_json
 

@@ -12,12 +12,12 @@ from datetime import timedelta
 from django.conf import settings
 from django.db import connection
 from django.db.models import Q
-from django.db.models.sql import InsertQuery, UpdateQuery
 from django.utils import timezone
 
 from agents.budget import budget_tokens_sum, tokens_used_today, utc_day_start
 from agents.models import AgentState, CycleRun, LlmUsage
 from sns.models import User
+from sns.sql_statements import update_sql
 
 from .usage_held import usage_insert_sql, usage_save_elsewhere
 
@@ -176,21 +176,3 @@ def run_save_with_lease(run: CycleRun, fields: list[str], *, release: bool = Fal
         cursor.execute(sql, [*lease_params, *usage_params, *run_params])
         row = cursor.fetchone()
     return bool(row and row[0])
-
-
-def insert_sql(obj) -> tuple[str, tuple]:
-    """The INSERT statement Django would run to save the new `obj`, returning its id."""
-    opts = obj._meta
-    query = InsertQuery(type(obj))
-    query.insert_values([f for f in opts.concrete_fields if f is not opts.auto_field], [obj])
-    compiler = query.get_compiler(connection.alias)
-    compiler.returning_fields = [opts.pk]
-    [(sql, params)] = compiler.as_sql()
-    return sql, params
-
-
-def update_sql(queryset, values: dict) -> tuple[str, tuple]:
-    """The UPDATE statement Django would run for `queryset.update(**values)`."""
-    query = queryset.query.chain(UpdateQuery)
-    query.add_update_values(values)
-    return query.get_compiler(queryset.db).as_sql()

@@ -22,9 +22,10 @@ from django.conf import settings
 from django.db import connection
 from django.db.models import Case, F, Q, Value, When
 
-from agents.cycle.schedule import update_sql, lease_values, run_save_with_lease
+from agents.cycle.schedule import lease_values, run_save_with_lease
 from agents.cycle.usage_held import usage_insert_sql
 from agents.models import AgentState, AttentionEvent, CycleRun
+from sns.sql_statements import update_sql
 
 from .events import events_owed, respond_enqueue
 from .lease import respond_lease_claim, respond_lease_release
