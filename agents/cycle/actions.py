@@ -16,7 +16,7 @@ from django.db.models import OuterRef, Subquery
 
 from agents.llm.parsing import parse_reply
 from agents.models import PeerImpression, PostImpression
-from agents.rate_limits import HourlyWrites
+from agents.rate_limits import HourlyWrites, hourly_reposts_subquery
 from agents.respond.contact import backoff_refusals
 from agents.prompt_text import post_prompt_text
 from sns import services
@@ -88,6 +88,7 @@ def likes_and_replies(ctx: StageContext) -> dict[str, Any]:
             my_impression=Subquery(mine),
             my_peer_impression=Subquery(of_author),
             author_tags_json=inputs.tags_json(PostTag),
+            my_reposts_last_hour=hourly_reposts_subquery(me.id),  # the reposts' hourly cap
             **ai_contact_annotations(me, "owner_id", "reply"),
         )
     }
