@@ -68,8 +68,8 @@ def _run_from_row(row) -> CycleRun:
 
 def _unsaved_ctes(run_id: int, unsaved: dict[str, Any] | None, *, renew_lease: bool) -> tuple[str, list]:
     """The CTEs that save the previous stage's record, details and usage rows
-    (`unsaved`: "stage", "record", "details", "usage") and renew the cycle lease, as that stage's own save would
-    have; "" without `unsaved`. A record already there is left alone, with the details:
+    (`unsaved`: "stage", "record", "details", "usage") and renew the cycle lease, as
+    that stage's own save would have; "" without `unsaved`. A record already there is left alone, with the details:
     this task was delivered again after a later stage had saved more."""
     if unsaved is None:
         return "", []
@@ -84,7 +84,9 @@ def _unsaved_ctes(run_id: int, unsaved: dict[str, Any] | None, *, renew_lease: b
     params = [prep({unsaved["stage"]: unsaved["record"]}, connection), prep(unsaved["details"], connection),
               run_id, unsaved["stage"]]
     if unsaved.get("usage"):  # its usage rows, with its record or not at all
-        usage_sql, usage_params = usage_insert_sql(usage_from_json(unsaved["usage"]), only_if="EXISTS (SELECT 1 FROM saved)")
+        usage_sql, usage_params = usage_insert_sql(
+            usage_from_json(unsaved["usage"]), only_if="EXISTS (SELECT 1 FROM saved)"
+        )
         sql += f", usage AS ({usage_sql})"
         params += usage_params
     if renew_lease:

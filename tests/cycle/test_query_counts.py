@@ -60,7 +60,8 @@ pytestmark = pytest.mark.django_db
 # management then looks for a friend to write to (one query when there is none);
 # unfollows, had there been any, cost two statements for the lot. One repost of the
 # best post costs four: the post with its checks, and the insert in a savepoint (its
-# hourly cap rides on the stage's read of its posts). Notifications are written after the commit, which a test's transaction
+# hourly cap rides on the stage's read of its posts). Notifications are written after
+# the commit, which a test's transaction
 # never reaches, so they are not counted here (bench/cycle_overhead counts them).
 QUERY_BOUNDS = {
     "postgresql": {

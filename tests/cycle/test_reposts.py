@@ -139,7 +139,10 @@ def test_the_hourly_count_read_with_the_posts_is_the_one_read_alone(settings, ai
     Repost.objects.filter(post=old).update(created_at=timezone.now() - timedelta(hours=2))
     read = lambda: (  # noqa: E731
         Post.objects.select_related("owner")
-        .annotate(my_reposts_last_hour=hourly_reposts_subquery(ai_user.id), **ai_contact_annotations(ai_user, "owner_id", "reply"))
+        .annotate(
+            my_reposts_last_hour=hourly_reposts_subquery(ai_user.id),
+            **ai_contact_annotations(ai_user, "owner_id", "reply"),
+        )
         .get(pk=target.pk)
     )
     assert read().my_reposts_last_hour == hourly_reposts(ai_user.id) == 0

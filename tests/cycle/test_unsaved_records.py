@@ -47,7 +47,7 @@ def test_each_record_is_stored_exactly_as_its_stage_returned_it(model_server):
             assert calls >= 1, stage
     assert unsaved is None
     by_stage = {stage: LlmUsage.objects.filter(run_id=run.pk, stage=stage).count() for stage in STAGES}
-    assert by_stage["post_impressions"] >= 1 and by_stage["peer_impressions"] >= 1 and by_stage["likes_and_replies"] >= 1
+    assert all(by_stage[stage] >= 1 for stage in ("post_impressions", "peer_impressions", "likes_and_replies"))
     run = cycle_end(run.pk)
     assert run.status == "done"
     assert_all_stages_recorded(run)

@@ -165,7 +165,9 @@ def test_likes_and_follows_go_in_with_their_counters_in_one_statement():
         liked = services.likes_add(ai, [p.id for p in posts])
     with CaptureQueriesContext(connection) as follows:
         followed = services.follows_add(ai, [u.id for u in others])
-    writes = lambda queries: [q["sql"] for q in queries.captured_queries if q["sql"].startswith(("INSERT", "UPDATE", "WITH"))]  # noqa: E731
+    def writes(queries) -> list[str]:
+        return [q["sql"] for q in queries.captured_queries if q["sql"].startswith(("INSERT", "UPDATE", "WITH"))]
+
     expected = 1 if connection.vendor == "postgresql" else 2
     assert len(writes(likes)) == expected and len(writes(follows)) == expected
     assert {like.pk for like in liked.values()} == set(Like.objects.filter(user=ai).values_list("pk", flat=True))

@@ -288,4 +288,5 @@ def test_gathered_notifications_are_recorded_together_when_the_block_ends(
     notifying = queries.captured_queries[actions:]  # at the block's end
     if connection.vendor == "postgresql":
         assert len(notifying) == 2, [q["sql"] for q in notifying]
-    assert Notification.objects.filter(user=follower, slot__in=[f"like:{second.hex_id}", f"repost:{second.hex_id}"]).count() == 2
+    slots = [f"like:{second.hex_id}", f"repost:{second.hex_id}"]
+    assert Notification.objects.filter(user=follower, slot__in=slots).count() == 2
