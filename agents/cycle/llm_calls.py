@@ -97,7 +97,7 @@ def _run_job(
 def run_job(job: LlmJob, *, profile: dict, tier: str, user_id: int, run_id: int, stage: str) -> list[LlmUsage]:
     """One job on this thread; returns its usage rows, saved (the caller records the
     call's tokens and latency beside its outcome)."""
-    held = usage_held()
+    held = usage_held(run_id, stage)
     usage: list = []
     try:
         _run_job(job, profile=profile, tier=tier, user_id=user_id, run_id=run_id, stage=stage, usage=usage)
@@ -125,7 +125,7 @@ def _run_all(
 ) -> list[LlmJob]:
     bound = max(1, int(settings.STGY_AI_USER_STAGE_CONCURRENCY))
     kwargs = dict(profile=profile, tier=tier, user_id=user_id, run_id=run_id, stage=stage)
-    held = usage_held()
+    held = usage_held(run_id, stage)
     if len(jobs) <= 1 and held is None:
         for job in jobs:
             _run_job(job, **kwargs)

@@ -112,7 +112,7 @@ def stage_execute_chained(
         if turn_taken:
             turn_give(run.user_id, run.pk)
         return recorded, None  # a redelivered stage task: the work is done and recorded
-    with usage_holding() as usage:  # the stage's usage rows go in with its record
+    with usage_holding(run.pk, stage) as usage:  # the stage's usage rows go in with its record
         return _stage_run(run, stage, turn_taken, usage, leave_unsaved=leave_unsaved)
 
 

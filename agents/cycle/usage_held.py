@@ -21,23 +21,29 @@ from django.db import connection
 
 from agents.models import LlmUsage
 
-_held: ContextVar[list[LlmUsage] | None] = ContextVar("cycle_usage_held", default=None)
+_held: ContextVar[tuple[int, str, list[LlmUsage]] | None] = ContextVar("cycle_usage_held", default=None)
 
 
 @contextmanager
-def usage_holding() -> Iterator[list[LlmUsage]]:
-    """The list the stage's calls leave their usage rows in, in this thread."""
+def usage_holding(run_id: int, stage: str) -> Iterator[list[LlmUsage]]:
+    """The list the calls of run `run_id`'s `stage` leave their usage rows in, in this
+    thread."""
     rows: list[LlmUsage] = []
-    token = _held.set(rows)
+    token = _held.set((run_id, stage, rows))
     try:
         yield rows
     finally:
         _held.reset(token)
 
 
-def usage_held() -> list[LlmUsage] | None:
-    """The open hold's list, or None outside a stage (the respond path saves its own)."""
-    return _held.get()
+def usage_held(run_id: int | None, stage: str) -> list[LlmUsage] | None:
+    """The hold's list for calls of that run and stage, or None: outside a stage, and
+    for anyone else's calls made meanwhile in this thread (a respond run that a write
+    of the stage ran inline, in the embedded mode), which save their own rows."""
+    held = _held.get()
+    if held is None or held[0] != run_id or held[1] != stage:
+        return None
+    return held[2]
 
 
 _FIELDS = [f for f in LlmUsage._meta.concrete_fields if not f.primary_key]

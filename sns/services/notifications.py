@@ -27,8 +27,31 @@ from ..textguard import refuse_invalid
 
 log = logging.getLogger(__name__)
 
-# The events of `notifications_gathered`, by actor id, as their actions commit.
-_gathered: ContextVar[dict[int, list] | None] = ContextVar("notifications_gathered", default=None)
+class _Gathered:
+    """The events of one `notifications_gathered` block, by actor id, as their actions
+    commit; an action that commits after the block ended (it ran inside a transaction
+    the block did not see end) is recorded at once, as without the block."""
+
+    def __init__(self) -> None:
+        self.events: dict[int, list] = {}
+        self.open = True
+
+    def add(self, actor_id: int, events: list) -> None:
+        if self.open:
+            self.events.setdefault(actor_id, []).extend(events)
+        else:
+            _record_events(events, actor_id=actor_id)
+
+    def record(self) -> None:
+        self.open = False
+        for actor_id, events in self.events.items():
+            try:
+                _record_events(events, actor_id=actor_id)
+            except Exception:
+                log.exception("notifications of actor %s failed", actor_id)
+
+
+_gathered: ContextVar[_Gathered | None] = ContextVar("notifications_gathered", default=None)
 
 
 @contextmanager
@@ -38,17 +61,13 @@ def notifications_gathered() -> Iterator[None]:
     statements for the lot, not two per action). For a caller that writes several
     actions in a row, like an AI user's stage; each is still recorded only once its
     action has committed, and a failed notification never undoes anything."""
-    gathered: dict[int, list] = {}
+    gathered = _Gathered()
     token = _gathered.set(gathered)
     try:
         yield
     finally:
         _gathered.reset(token)
-        for actor_id, events in gathered.items():
-            try:
-                _record_events(events, actor_id=actor_id)
-            except Exception:
-                log.exception("notifications of actor %s failed", actor_id)
+        gathered.record()
 
 
 def _should_notify(recipient_id: int, actor: User) -> bool:
@@ -115,7 +134,7 @@ def notify_follows(recipient_ids: list[int], *, actor: User) -> None:
 def _record_after_commit(actor: User, events: list[tuple[int, str, dict, int | None]]) -> None:
     gathered = _gathered.get()
     if gathered is not None and events:
-        transaction.on_commit(lambda: gathered.setdefault(actor.id, []).extend(events))
+        transaction.on_commit(lambda: gathered.add(actor.id, events))
     elif len(events) == 1:
         recipient_id, slot, record, post_pk = events[0]
         transaction.on_commit(lambda: _record_event(recipient_id, slot, record, actor_id=actor.id, post_pk=post_pk))

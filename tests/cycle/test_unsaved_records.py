@@ -106,3 +106,15 @@ def test_the_chain_passes_the_record_on_and_an_old_result_carries_none(model_ser
     third = cycle_stage.apply(args=["ok", run.pk, "likes_and_replies"]).get()
     assert third == {"outcome": "ok", "unsaved": None}
     assert set(stored(run.pk).stages) == set(STAGES[:4])
+
+
+def test_only_the_stage_s_own_calls_are_held():
+    """A respond run that a stage's write ran inline (the embedded mode) saves its own
+    usage rows: the hold is for that run's stage only, and ends with it."""
+    from agents.cycle.usage_held import usage_held, usage_holding
+
+    with usage_holding(5, "new_post") as held:
+        assert usage_held(5, "new_post") is held
+        assert usage_held(5, "respond") is None and usage_held(6, "new_post") is None
+        assert usage_held(None, "new_post") is None
+    assert usage_held(5, "new_post") is None

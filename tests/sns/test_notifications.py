@@ -290,3 +290,17 @@ def test_gathered_notifications_are_recorded_together_when_the_block_ends(
         assert len(notifying) == 2, [q["sql"] for q in notifying]
     slots = [f"like:{second.hex_id}", f"repost:{second.hex_id}"]
     assert Notification.objects.filter(user=follower, slot__in=slots).count() == 2
+
+
+def test_an_action_committed_after_its_gathering_block_ended_still_notifies(
+    human, django_capture_on_commit_callbacks
+):
+    """A gathering block inside a transaction ends before its actions commit: their
+    notifications are then recorded as they commit, not lost."""
+    fan = make_user("Fan")
+    post = make_post(human, "late")
+    with django_capture_on_commit_callbacks(execute=True):  # the outer transaction's commit
+        with services.notifications_gathered():
+            services.like_add(fan, post.id)
+        assert not Notification.objects.exists()
+    assert Notification.objects.filter(user=human, slot=f"like:{post.hex_id}").count() == 1
