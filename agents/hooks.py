@@ -10,7 +10,8 @@ def on_post_written(sender, *, post, created: bool, **_) -> None:
     from agents.respond.events import attention_record_reply
     from agents.summaries.pending import summary_enqueue, summary_mark_pending
 
-    summary_mark_pending(post, created=created)
+    if not created:  # a new post's summary row went in with it (summary_row_for_new_post)
+        summary_mark_pending(post)
     transaction.on_commit(lambda: summary_enqueue(post.id))
     if created and post.reply_to is not None:
         attention_record_reply(post)
@@ -34,8 +35,16 @@ def on_message_written(sender, *, message, **_) -> None:
     attention_record_message(message)
 
 
+def summary_row_for_new_post(post) -> list:
+    from agents.summaries.pending import summary_row_new
+
+    return [summary_row_new(post)]
+
+
 def connect() -> None:
     from sns import extensions
+
+    extensions.register_post_rows(summary_row_for_new_post)
 
     extensions.post_written.connect(on_post_written, dispatch_uid="agents.post_written")
     extensions.post_mentioned.connect(on_post_mentioned, dispatch_uid="agents.post_mentioned")

@@ -13,7 +13,8 @@ from dataclasses import dataclass, field
 from datetime import timedelta
 
 from django.conf import settings
-from django.db.models import BigIntegerField, Case, Count, F, Q, Value, When
+from django.db.models import BigIntegerField, Case, Count, F, Q, Subquery, Value, When
+from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from sns.ids import min_id_at
@@ -119,8 +120,18 @@ class HourlyWrites:
         return None
 
 
+def _last_hour_reposts(ai_id: int):
+    return Repost.objects.filter(user_id=ai_id, created_at__gte=timezone.now() - timedelta(hours=1))
+
+
 def hourly_reposts(ai_id: int) -> int:
     """The AI user's reposts in the last hour (STGY_AI_USER_HOURLY_REPOSTS_LIMIT binds
-    them); read only when a cycle has a repost to make, so other cycles pay nothing."""
-    since = timezone.now() - timedelta(hours=1)
-    return Repost.objects.filter(user_id=ai_id, created_at__gte=since).count()
+    them)."""
+    return _last_hour_reposts(ai_id).count()
+
+
+def hourly_reposts_subquery(ai_id: int) -> Coalesce:
+    """`hourly_reposts` as a scalar subquery, to ride on a read the caller makes anyway
+    (the reply stage's read of its posts) instead of a query of its own."""
+    counted = _last_hour_reposts(ai_id).order_by().values("user_id").annotate(n=Count("id")).values("n")
+    return Coalesce(Subquery(counted[:1]), 0)

@@ -7,6 +7,9 @@ Two kinds of seam, both filled by an app's AppConfig.ready():
   (inside its transaction, so work that must commit with the post can), AI users
   mentioned, likes given, a direct message committed. Receivers run synchronously; a
   receiver that needs to defer work uses `transaction.on_commit` itself.
+- **Rows with a new post**: providers of the rows an app keeps for every new post
+  (agents: its pending summary row), which `sns.services.post_insert` inserts with the
+  post — in the post's own statement on PostgreSQL.
 - **Page extras**: optional providers the pages ask for what they can show beside the
   rulebook's own data — recommended posts for the "For you" tab, related posts. With
   none registered the pages simply leave those parts out.
@@ -28,6 +31,20 @@ post_mentioned = Signal()
 likes_written = Signal()
 # message, after its transaction committed
 message_written = Signal()
+
+
+# (post) -> unsaved model instances to insert with the new post
+_post_rows: list[Callable[[Any], list]] = []
+
+
+def register_post_rows(provider: Callable[[Any], list]) -> None:
+    if provider not in _post_rows:
+        _post_rows.append(provider)
+
+
+def post_rows(post) -> list:
+    """The rows the registered apps keep for the new `post`, unsaved."""
+    return [row for provider in _post_rows for row in provider(post)]
 
 
 @dataclass

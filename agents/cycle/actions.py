@@ -16,7 +16,7 @@ from django.db.models import OuterRef, Subquery
 
 from agents.llm.parsing import parse_reply
 from agents.models import PeerImpression, PostImpression
-from agents.rate_limits import HourlyWrites
+from agents.rate_limits import HourlyWrites, hourly_reposts_subquery
 from agents.respond.contact import backoff_refusals
 from agents.prompt_text import post_prompt_text
 from sns import services
@@ -88,11 +88,32 @@ def likes_and_replies(ctx: StageContext) -> dict[str, Any]:
             my_impression=Subquery(mine),
             my_peer_impression=Subquery(of_author),
             author_tags_json=inputs.tags_json(PostTag),
+            my_reposts_last_hour=hourly_reposts_subquery(me.id),  # the reposts' hourly cap
             **ai_contact_annotations(me, "owner_id", "reply"),
         )
     }
     plan = plan_actions(reads, ctx.details.get("postDecisions") or {}, posts, me.id)
-    likes, replies = [], []
+    # The likes' and reposts' notifications recorded together, after both (two statements).
+    with services.notifications_gathered():
+        ctx.details["likes"] = likes = _likes_write(me, plan)
+        # Reposts after the likes, by the like gate's judgement under stricter numbers.
+        ctx.details["reposts"] = reposts = reposts_write(me, plan)
+
+    to_reply, replies = _contact_allowed(me, [item for item in plan if item["reply"]])
+    to_reply, capped = _within_hourly_caps(me, to_reply)
+    replies += capped
+    if to_reply:
+        replies += _write_replies(ctx, to_reply)
+    ctx.details["replies"] = replies
+    return {
+        "likes": sum(1 for r in likes if r["result"] == "liked"),
+        "reposts": sum(1 for r in reposts if r["result"] == "reposted"),
+        "replies": sum(1 for r in replies if r.get("replyId")),
+    }
+
+
+def _likes_write(me, plan: list[dict]) -> list[dict]:
+    likes = []
     to_like = [item for item in plan if item["like"]]
     # All likes through one call of the rulebook: the same checks per post, batched.
     outcomes = services.likes_add(me, [item["post"].id for item in to_like]) if to_like else {}
@@ -107,21 +128,7 @@ def likes_and_replies(ctx: StageContext) -> dict[str, Any]:
         else:
             record["result"] = "liked"
         likes.append(record)
-    ctx.details["likes"] = likes
-    # Reposts after the likes, by the like gate's judgement under stricter numbers.
-    ctx.details["reposts"] = reposts_write(me, plan)
-
-    to_reply, replies = _contact_allowed(me, [item for item in plan if item["reply"]])
-    to_reply, capped = _within_hourly_caps(me, to_reply)
-    replies += capped
-    if to_reply:
-        replies += _write_replies(ctx, to_reply)
-    ctx.details["replies"] = replies
-    return {
-        "likes": sum(1 for r in likes if r["result"] == "liked"),
-        "reposts": sum(1 for r in ctx.details["reposts"] if r["result"] == "reposted"),
-        "replies": sum(1 for r in replies if r.get("replyId")),
-    }
+    return likes
 
 
 def _contact_allowed(me, items: list[dict]) -> tuple[list[dict], list[dict]]:
@@ -213,25 +220,26 @@ def _write_replies(ctx: StageContext, items: list[dict]) -> list[dict]:
     profile = inputs.profile_excerpt(me, ctx.interest)
     run_jobs(jobs, profile=profile, tier=me.ai_model, user_id=me.id, run_id=ctx.run.pk, stage=ctx.stage)
 
-    records = []
-    for job in jobs:
-        post = job.key["post"]
-        record = {"postId": post.hex_id, "rank": job.key["rank"], "sim": job.key["sim"], "judgement": "shouldReply", "maxChars": job.max_chars}
-        if job.result is None:
-            record["error"] = job.error
-            records.append(record)
-            continue
-        try:
-            # reply_once: not a second reply where the respond path (or an earlier run)
-            # answered; the same run's redelivery gets its own reply back.
-            reply = services.post_create(
-                me, content=job.result["content"], tags=job.result["tags"], reply_to=post.id,
-                idempotency_key=f"run:{ctx.run.pk}:reply:{post.hex_id}", reply_once=True,
-            )
-            record["replyId"] = reply.hex_id
-        except Conflict:
-            record["skipped"] = "already replied to this post"
-        except DomainError as exc:
-            record["error"] = f"refused: {exc.message}"
-        records.append(record)
-    return records
+    with services.notifications_gathered():  # the replies' notifications in two statements
+        return [_reply_write(ctx, job) for job in jobs]
+
+
+def _reply_write(ctx: StageContext, job: LlmJob) -> dict:
+    post = job.key["post"]
+    record = {"postId": post.hex_id, "rank": job.key["rank"], "sim": job.key["sim"], "judgement": "shouldReply", "maxChars": job.max_chars}
+    if job.result is None:
+        record["error"] = job.error
+        return record
+    try:
+        # reply_once: not a second reply where the respond path (or an earlier run)
+        # answered; the same run's redelivery gets its own reply back.
+        reply = services.post_create(
+            ctx.user, content=job.result["content"], tags=job.result["tags"], reply_to=post.id,
+            idempotency_key=f"run:{ctx.run.pk}:reply:{post.hex_id}", reply_once=True,
+        )
+        record["replyId"] = reply.hex_id
+    except Conflict:
+        record["skipped"] = "already replied to this post"
+    except DomainError as exc:
+        record["error"] = f"refused: {exc.message}"
+    return record

@@ -25,6 +25,8 @@ from agents.llm.errors import LlmUnavailable
 from agents.models import LlmUsage
 from agents.prompts import is_cjk, render_agent_messages
 
+from .usage_held import usage_held
+
 
 @dataclass
 class LlmJob:
@@ -95,11 +97,14 @@ def _run_job(
 def run_job(job: LlmJob, *, profile: dict, tier: str, user_id: int, run_id: int, stage: str) -> list[LlmUsage]:
     """One job on this thread; returns its usage rows, saved (the caller records the
     call's tokens and latency beside its outcome)."""
+    held = usage_held(run_id, stage)
     usage: list = []
     try:
         _run_job(job, profile=profile, tier=tier, user_id=user_id, run_id=run_id, stage=stage, usage=usage)
     finally:
-        if usage:
+        if held is not None:
+            held.extend(usage)  # saved with the stage's record (agents/cycle/usage_held.py)
+        elif usage:
             LlmUsage.objects.bulk_create(usage)
     return usage
 
@@ -120,22 +125,28 @@ def _run_all(
 ) -> list[LlmJob]:
     bound = max(1, int(settings.STGY_AI_USER_STAGE_CONCURRENCY))
     kwargs = dict(profile=profile, tier=tier, user_id=user_id, run_id=run_id, stage=stage)
-    if len(jobs) <= 1:
+    held = usage_held(run_id, stage)
+    if len(jobs) <= 1 and held is None:
         for job in jobs:
             _run_job(job, **kwargs)
         return jobs
     # The jobs leave their usage rows here and this thread writes them all in one
     # statement after the last call (a job thread would otherwise open a database
-    # connection just for its row). The budget check before each call therefore does
+    # connection just for its row) — or, in a stage, the stage's record saves them
+    # (agents/cycle/usage_held.py). The budget check before each call therefore does
     # not see the stage's own earlier calls: a soft limit, as budget.py says.
-    usage: list = []
-    if bound == 1:
+    usage: list = held if held is not None else []
+
+    def save() -> None:
+        if held is None and usage:
+            LlmUsage.objects.bulk_create(usage)
+
+    if bound == 1 or len(jobs) <= 1:
         try:
             for job in jobs:
                 _run_job(job, **kwargs, usage=usage)
         finally:
-            if usage:
-                LlmUsage.objects.bulk_create(usage)
+            save()
         return jobs
 
     def worker(job: LlmJob) -> None:
@@ -149,6 +160,5 @@ def _run_all(
         with ThreadPoolExecutor(max_workers=min(bound, len(jobs)), thread_name_prefix=f"stgy-{stage}") as pool:
             list(pool.map(worker, jobs))
     finally:
-        if usage:
-            LlmUsage.objects.bulk_create(usage)
+        save()
     return jobs

@@ -41,7 +41,10 @@ def reposts_write(me, plan: list[dict[str, Any]]) -> list[dict[str, Any]]:
     candidates = [item for item in plan if repost_wanted(item, me.id)]
     if not candidates:
         return []
-    done, limit = hourly_reposts(me.id), settings.STGY_AI_USER_HOURLY_REPOSTS_LIMIT
+    # The hourly count rides on the stage's read of its posts (likes_and_replies).
+    done = getattr(candidates[0]["post"], "my_reposts_last_hour", None)
+    done = hourly_reposts(me.id) if done is None else done
+    limit = settings.STGY_AI_USER_HOURLY_REPOSTS_LIMIT
     per_cycle, made = settings.STGY_AI_USER_REPOSTS_PER_CYCLE, 0
     records = []
     for item in candidates:

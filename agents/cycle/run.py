@@ -1,9 +1,10 @@
 """Begin, execute and end one AI user's cycle.
 
 The run record is both the observable history of the cycle and the state its stage
-tasks pass on (they carry only the run id). A shared wrapper records each stage's
-outcome, duration and error and always returns, so the chain never breaks and every
-stage runs with whatever state exists.
+tasks pass on (they carry the run id, and a reading stage's record until the next
+stage saves it). A shared wrapper records each stage's outcome, duration and error and
+always returns, so the chain never breaks and every stage runs with whatever state
+exists.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from django.utils import timezone
 from agents.models import CycleRun, Interest, LlmUsage
 from agents.respond.turn import WritingTurnBusy, turn_give, turn_give_with_record, turn_take
 from sns.models import User
+from sns.sql_statements import insert_sql
 
 from . import STAGES
 from .actions import likes_and_replies
@@ -29,8 +31,9 @@ from .interest import interest_snapshot, interest_update
 from .new_post import new_post
 from .run_end import run_end_postgresql
 from .run_read import run_read, run_read_taking_turn
-from .schedule import insert_sql, lease_claim, lease_claim_sql, lease_row_create, run_save_with_lease
+from .schedule import lease_claim, lease_claim_sql, lease_row_create, run_save_with_lease
 from .select_posts import select_posts
+from .usage_held import usage_holding, usage_to_json
 
 log = logging.getLogger(__name__)
 
@@ -87,22 +90,43 @@ def cycle_begin(user_id: int) -> CycleRun | None:
 
 
 def stage_execute(run_id: int, stage: str) -> dict[str, Any]:
-    # A writing stage takes the writing turn with its read of the record (one round
-    # trip on PostgreSQL); a redelivered one gives it straight back.
+    """Run one stage and save its record; the record."""
+    return stage_execute_chained(run_id, stage, None, leave_unsaved=False)[0]
+
+
+def stage_execute_chained(
+    run_id: int, stage: str, unsaved: dict[str, Any] | None, *, leave_unsaved: bool = True
+) -> tuple[dict[str, Any], dict[str, Any] | None]:
+    """Run one stage of a chain: save the previous stage's `unsaved` record with this
+    stage's read of the run, and return this stage's record with what the next stage
+    must save, or None when it is saved here.
+
+    On PostgreSQL a reading stage (not a writing one, whose save also gives the
+    writing turn back) that is not the last leaves its record and details to the next
+    stage's read, one statement instead of two (agents/cycle/run_read.py); the save is
+    conditional, so a stage task delivered twice never puts older details back."""
     writing = stage in WRITING_STAGES
-    run, turn_taken = run_read_taking_turn(run_id) if writing else (run_read(run_id), False)
+    run, turn_taken = run_read_taking_turn(run_id, unsaved) if writing else (run_read(run_id, unsaved), False)
     recorded = run.stages.get(stage)
     if recorded and recorded.get("outcome") in ("ok", "skipped", "failed"):
         if turn_taken:
             turn_give(run.user_id, run.pk)
-        return recorded  # a redelivered stage task: the work is done and recorded
+        return recorded, None  # a redelivered stage task: the work is done and recorded
+    with usage_holding(run.pk, stage) as usage:  # the stage's usage rows go in with its record
+        return _stage_run(run, stage, turn_taken, usage, leave_unsaved=leave_unsaved)
+
+
+def _stage_run(
+    run: CycleRun, stage: str, turn_taken: bool, usage: list, *, leave_unsaved: bool
+) -> tuple[dict[str, Any], dict[str, Any] | None]:
+    writing = stage in WRITING_STAGES
     ctx = StageContext(run=run, stage=stage)
     started = time.monotonic()
     holds_turn = False
 
     def record_save(result: dict[str, Any]) -> dict[str, Any]:
         record = _stage_record(ctx, result, started)
-        _record_save(run, record, holds_turn=holds_turn)
+        _record_save(run, record, holds_turn=holds_turn, usage=usage)
         return record
 
     ctx.record_save = record_save
@@ -118,13 +142,18 @@ def stage_execute(run_id: int, stage: str) -> dict[str, Any]:
         else:
             result = STAGE_FUNCTIONS[stage](ctx) or {}
         if ctx.recorded is not None:
-            return ctx.recorded  # saved by the stage with its own last write
+            return ctx.recorded, None  # saved by the stage with its own last write
         record = _stage_record(ctx, result, started)
     except Exception as exc:  # the chain never breaks: record and go on
-        log.warning("stage %s of run %s failed: %s", stage, run_id, exc, exc_info=True)
+        log.warning("stage %s of run %s failed: %s", stage, run.pk, exc, exc_info=True)
         record = _stage_record(ctx, {"error": f"{type(exc).__name__}: {exc}"[:2000]}, started, failed=True)
-    _record_save(run, record, holds_turn=holds_turn)
-    return record
+    if leave_unsaved and not writing and stage != STAGES[-1] and connection.vendor == "postgresql":
+        unsaved = {"stage": stage, "record": record, "details": run.details}
+        if usage:
+            unsaved["usage"] = usage_to_json(usage)
+        return record, unsaved
+    _record_save(run, record, holds_turn=holds_turn, usage=usage)
+    return record, None
 
 
 def _stage_record(ctx: StageContext, result: dict[str, Any], started: float, *, failed: bool = False) -> dict[str, Any]:
@@ -136,18 +165,21 @@ def _stage_record(ctx: StageContext, result: dict[str, Any], started: float, *, 
     return record
 
 
-def _record_save(run: CycleRun, record: dict[str, Any], *, holds_turn: bool) -> None:
+def _record_save(run: CycleRun, record: dict[str, Any], *, holds_turn: bool, usage: list) -> None:
     # The lease is renewed with the stage's record, in the same statement: a live
     # cycle keeps it for one lease period after each stage, a dead one loses it. A
-    # writing stage gives the writing turn back in that statement too.
+    # writing stage gives the writing turn back in that statement too. The stage's
+    # usage rows go in with it, once.
+    rows = list(usage)
+    usage.clear()
     if holds_turn:
         try:
-            kept = turn_give_with_record(run, ["stages", "details"])
+            kept = turn_give_with_record(run, ["stages", "details"], usage=rows)
         except Exception:
             turn_give(run.user_id, run.pk)  # never keep the respond path waiting
             raise
     else:
-        kept = run_save_with_lease(run, ["stages", "details"])
+        kept = run_save_with_lease(run, ["stages", "details"], usage=rows)
     if not kept:
         record.setdefault("notes", {})["lease"] = "lost (expired and taken by another run)"
         run.save(update_fields=["stages"])
@@ -202,6 +234,7 @@ def run_cycle_sync(user_id: int) -> CycleRun | None:
     run = cycle_begin(user_id)
     if run is None:
         return None
+    unsaved = None
     for stage in STAGES:
-        stage_execute(run.pk, stage)
+        _, unsaved = stage_execute_chained(run.pk, stage, unsaved)
     return cycle_end(run.pk)

@@ -12,12 +12,14 @@ from datetime import timedelta
 from django.conf import settings
 from django.db import connection
 from django.db.models import Q
-from django.db.models.sql import InsertQuery, UpdateQuery
 from django.utils import timezone
 
 from agents.budget import budget_tokens_sum, tokens_used_today, utc_day_start
 from agents.models import AgentState, CycleRun, LlmUsage
 from sns.models import User
+from sns.sql_statements import update_sql
+
+from .usage_held import usage_insert_sql, usage_save_elsewhere
 
 
 def next_interval(rng: random.Random | None = None) -> timedelta:
@@ -152,39 +154,25 @@ def lease_values(*, release: bool) -> dict:
     return {"lease_until": timezone.now() + timedelta(seconds=settings.STGY_AI_USER_LOCK_SECONDS)}
 
 
-def run_save_with_lease(run: CycleRun, fields: list[str], *, release: bool = False) -> bool:
-    """Save `fields` of the run record and renew (or, with `release`, release) its
-    lease; True if the run still held the lease.
+def run_save_with_lease(run: CycleRun, fields: list[str], *, release: bool = False, usage: list = ()) -> bool:
+    """Save `fields` of the run record, and the stage's held `usage` rows
+    (agents/cycle/usage_held.py), and renew (or, with `release`, release) its lease;
+    True if the run still held the lease.
 
     Every stage does both, so on PostgreSQL they go in one statement (a data-modifying
     CTE) instead of two round trips; elsewhere (SQLite) they are two statements."""
     values = lease_values(release=release)
     run_values = {name: getattr(run, name) for name in fields}
     if connection.vendor != "postgresql":
+        usage_save_elsewhere(list(usage))
         CycleRun.objects.filter(pk=run.pk).update(**run_values)
         return bool(_lease_queryset(run.user_id, run.pk).update(**values))
     lease_sql, lease_params = update_sql(_lease_queryset(run.user_id, run.pk), values)
     run_sql, run_params = update_sql(CycleRun.objects.filter(pk=run.pk), run_values)
-    sql = f"WITH lease AS ({lease_sql} RETURNING 1) {run_sql} RETURNING (SELECT COUNT(*) FROM lease)"
+    usage_sql, usage_params = usage_insert_sql(list(usage)) if usage else ("", [])
+    usage_cte = f", usage AS ({usage_sql})" if usage_sql else ""
+    sql = f"WITH lease AS ({lease_sql} RETURNING 1){usage_cte} {run_sql} RETURNING (SELECT COUNT(*) FROM lease)"
     with connection.cursor() as cursor:
-        cursor.execute(sql, [*lease_params, *run_params])
+        cursor.execute(sql, [*lease_params, *usage_params, *run_params])
         row = cursor.fetchone()
     return bool(row and row[0])
-
-
-def insert_sql(obj) -> tuple[str, tuple]:
-    """The INSERT statement Django would run to save the new `obj`, returning its id."""
-    opts = obj._meta
-    query = InsertQuery(type(obj))
-    query.insert_values([f for f in opts.concrete_fields if f is not opts.auto_field], [obj])
-    compiler = query.get_compiler(connection.alias)
-    compiler.returning_fields = [opts.pk]
-    [(sql, params)] = compiler.as_sql()
-    return sql, params
-
-
-def update_sql(queryset, values: dict) -> tuple[str, tuple]:
-    """The UPDATE statement Django would run for `queryset.update(**values)`."""
-    query = queryset.query.chain(UpdateQuery)
-    query.add_update_values(values)
-    return query.get_compiler(queryset.db).as_sql()

@@ -22,8 +22,10 @@ from django.conf import settings
 from django.db import connection
 from django.db.models import Case, F, Q, Value, When
 
-from agents.cycle.schedule import update_sql, lease_values, run_save_with_lease
+from agents.cycle.schedule import lease_values, run_save_with_lease
+from agents.cycle.usage_held import usage_insert_sql
 from agents.models import AgentState, AttentionEvent, CycleRun
+from sns.sql_statements import update_sql
 
 from .events import events_owed, respond_enqueue
 from .lease import respond_lease_claim, respond_lease_release
@@ -60,12 +62,12 @@ def writing_turn(user_id: int, run_id: int) -> Iterator[None]:
         turn_give(user_id, run_id)
 
 
-def turn_give_with_record(run: CycleRun, fields: list[str]) -> bool:
-    """Save `fields` of the run record, renew its cycle lease and give the writing turn
-    back; enqueue the respond run if events are owed. True if the run still held its
-    cycle lease (as run_save_with_lease)."""
+def turn_give_with_record(run: CycleRun, fields: list[str], usage: list = ()) -> bool:
+    """Save `fields` of the run record and the stage's held `usage` rows, renew its
+    cycle lease and give the writing turn back; enqueue the respond run if events are
+    owed. True if the run still held its cycle lease (as run_save_with_lease)."""
     if connection.vendor != "postgresql":
-        kept = run_save_with_lease(run, fields)
+        kept = run_save_with_lease(run, fields, usage=usage)
         turn_give(run.user_id, run.pk)
         return kept
     # One UPDATE of the AgentState row (PostgreSQL cannot update a row twice in one
@@ -86,14 +88,16 @@ def turn_give_with_record(run: CycleRun, fields: list[str]) -> bool:
         user_id=run.user_id, status__in=(AttentionEvent.Status.PENDING, AttentionEvent.Status.CLAIMED)
     ).values("id")[:1]
     owed_sql, owed_params = owed.query.get_compiler(connection.alias).as_sql()
+    usage_sql, usage_params = usage_insert_sql(list(usage)) if usage else ("", [])
+    usage_cte = f", usage AS ({usage_sql})" if usage_sql else ""
     # The outer SELECT reads the snapshot taken at the statement's start, like the
     # owed check that used to follow the release.
     sql = (
-        f'WITH state AS ({state_sql} RETURNING "lease_run"), saved AS ({run_sql} RETURNING 1) '
+        f'WITH state AS ({state_sql} RETURNING "lease_run"), saved AS ({run_sql} RETURNING 1){usage_cte} '
         f"SELECT (SELECT COUNT(*) FROM state WHERE lease_run = %s), EXISTS({owed_sql})"
     )
     with connection.cursor() as cursor:
-        cursor.execute(sql, [*state_params, *run_params, mine, *owed_params])
+        cursor.execute(sql, [*state_params, *run_params, *usage_params, mine, *owed_params])
         kept, is_owed = cursor.fetchone()
     if is_owed:
         respond_enqueue(run.user_id)

@@ -12,12 +12,15 @@ from ..runner import submit_task
 log = logging.getLogger(__name__)
 
 
-def summary_mark_pending(post, *, created: bool) -> None:
-    """Called inside the post's transaction. On edit the summary and AI tags go, the old
+def summary_row_new(post) -> PostSummary:
+    """A new post's pending summary row, unsaved: sns.services.post_insert inserts it
+    with the post (registered in agents/hooks.py)."""
+    return PostSummary(post=post, source_updated_at=post.created_at)
+
+
+def summary_mark_pending(post) -> None:
+    """Called inside an edited post's transaction: the summary and AI tags go, the old
     vector and hashes stay until the new summary replaces them (docs/data-model.md §7)."""
-    if created:
-        PostSummary.objects.create(post=post, source_updated_at=post.created_at)
-        return
     updated = PostSummary.objects.filter(post=post).update(
         summary=None, source_updated_at=post.updated_at, attempts=0, last_error=""
     )

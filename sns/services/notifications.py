@@ -9,6 +9,9 @@ from __future__ import annotations
 import json
 import logging
 import zoneinfo
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from datetime import timedelta
 
 from django.conf import settings
@@ -24,6 +27,48 @@ from ..textguard import refuse_invalid
 
 log = logging.getLogger(__name__)
 
+class _Gathered:
+    """The events of one `notifications_gathered` block, by actor id, as their actions
+    commit; an action that commits after the block ended (it ran inside a transaction
+    the block did not see end) is recorded at once, as without the block."""
+
+    def __init__(self) -> None:
+        self.events: dict[int, list] = {}
+        self.open = True
+
+    def add(self, actor_id: int, events: list) -> None:
+        if self.open:
+            self.events.setdefault(actor_id, []).extend(events)
+        else:
+            _record_events(events, actor_id=actor_id)
+
+    def record(self) -> None:
+        self.open = False
+        for actor_id, events in self.events.items():
+            try:
+                _record_events(events, actor_id=actor_id)
+            except Exception:
+                log.exception("notifications of actor %s failed", actor_id)
+
+
+_gathered: ContextVar[_Gathered | None] = ContextVar("notifications_gathered", default=None)
+
+
+@contextmanager
+def notifications_gathered() -> Iterator[None]:
+    """Within it, the notifications of the actions that commit (in this thread) are kept
+    and recorded together when it ends, per actor as one batch (`_record_events`: two
+    statements for the lot, not two per action). For a caller that writes several
+    actions in a row, like an AI user's stage; each is still recorded only once its
+    action has committed, and a failed notification never undoes anything."""
+    gathered = _Gathered()
+    token = _gathered.set(gathered)
+    try:
+        yield
+    finally:
+        _gathered.reset(token)
+        gathered.record()
+
 
 def _should_notify(recipient_id: int, actor: User) -> bool:
     if recipient_id == actor.id:
@@ -34,9 +79,7 @@ def _should_notify(recipient_id: int, actor: User) -> bool:
 def notify_follow(*, recipient_id: int, actor: User) -> None:
     if _should_notify(recipient_id, actor):
         record = {"userId": actor.hex_id, "userNickname": actor.nickname}
-        transaction.on_commit(
-            lambda: _record_event(recipient_id, "follow", record, actor_id=actor.id, post_pk=None)
-        )
+        _record_after_commit(actor, [(recipient_id, "follow", record, None)])
 
 
 def notify_message(*, recipient_id: int, actor: User, request: bool) -> None:
@@ -46,9 +89,7 @@ def notify_message(*, recipient_id: int, actor: User, request: bool) -> None:
     if _should_notify(recipient_id, actor):
         record = {"userId": actor.hex_id, "userNickname": actor.nickname}
         slot = "message-request" if request else "message"
-        transaction.on_commit(
-            lambda: _record_event(recipient_id, slot, record, actor_id=actor.id, post_pk=None)
-        )
+        _record_after_commit(actor, [(recipient_id, slot, record, None)])
 
 
 def notify_post_event(*, recipient_id: int, slot: str, actor: User, post) -> None:
@@ -60,9 +101,7 @@ def notify_post_event(*, recipient_id: int, slot: str, actor: User, post) -> Non
             "postId": post.hex_id,
             "postSnippet": notification_text(post.snippet),
         }
-        transaction.on_commit(
-            lambda: _record_event(recipient_id, slot, record, actor_id=actor.id, post_pk=post.id)
-        )
+        _record_after_commit(actor, [(recipient_id, slot, record, post.id)])
 
 
 def notify_post_events(events: list[tuple[int, str, Post]], *, actor: User) -> None:
@@ -93,7 +132,10 @@ def notify_follows(recipient_ids: list[int], *, actor: User) -> None:
 
 
 def _record_after_commit(actor: User, events: list[tuple[int, str, dict, int | None]]) -> None:
-    if len(events) == 1:
+    gathered = _gathered.get()
+    if gathered is not None and events:
+        transaction.on_commit(lambda: gathered.add(actor.id, events))
+    elif len(events) == 1:
         recipient_id, slot, record, post_pk = events[0]
         transaction.on_commit(lambda: _record_event(recipient_id, slot, record, actor_id=actor.id, post_pk=post_pk))
     elif events:

@@ -11,6 +11,7 @@ from .. import throttle
 from ..access import access_writable, block_annotations, is_blocked_annotated
 from ..errors import Conflict, DomainError, InvalidInput, NotFound
 from ..models import Block, Follow, Like, Post, User
+from ..sql_statements import insert_rows_sql, update_sql
 from . import hooks, notifications
 
 
@@ -89,10 +90,29 @@ def _apply_each(keys: list[int], check, write, *, conflict: str) -> tuple[dict, 
 
 def _likes_write(actor: User, post_ids: list[int]) -> dict[int, Like]:
     now = timezone.now()
+    likes = [Like(post_id=pid, user_id=actor.id, created_at=now) for pid in post_ids]
+    counters = (Post.objects.filter(pk__in=post_ids), {"like_count": F("like_count") + 1})
     with transaction.atomic():
-        likes = Like.objects.bulk_create([Like(post_id=pid, user_id=actor.id, created_at=now) for pid in post_ids])
-        Post.objects.filter(pk__in=post_ids).update(like_count=F("like_count") + 1)
+        _rows_with_counters(Like, likes, *counters)
     return {like.post_id: like for like in likes}
+
+
+def _rows_with_counters(model, rows: list, counted, counts: dict) -> None:
+    """Insert `rows` (as bulk_create, their ids set) and update the `counted` rows'
+    `counts`: on PostgreSQL one statement (the UPDATE as a data-modifying CTE of the
+    INSERT), elsewhere two. A broken unique constraint fails both."""
+    if connection.vendor != "postgresql":
+        model.objects.bulk_create(rows)
+        counted.update(**counts)
+        return
+    update, update_params = update_sql(counted, counts)
+    insert, insert_params = insert_rows_sql(model, rows, [model._meta.pk])
+    with connection.cursor() as cursor:
+        cursor.execute(f"WITH counted AS ({update}) {insert}", [*update_params, *insert_params])
+        ids = cursor.fetchall()
+    for row, (pk,) in zip(rows, ids, strict=True):
+        row.pk = pk
+        row._state.adding, row._state.db = False, connection.alias
 
 
 def like_remove(actor: User, post_id: int) -> None:
@@ -153,15 +173,14 @@ def follows_add(actor: User, user_ids: list[int]) -> dict[int, Follow | DomainEr
 
 def _follows_write(actor: User, user_ids: list[int]) -> dict[int, Follow]:
     now = timezone.now()
+    follows = [Follow(follower_id=actor.id, followee_id=uid, created_at=now) for uid in user_ids]
+    # Both sides' counters in one UPDATE.
+    counts = {
+        "followee_count": Case(When(pk=actor.id, then=F("followee_count") + len(user_ids)), default=F("followee_count")),
+        "follower_count": Case(When(pk__in=user_ids, then=F("follower_count") + 1), default=F("follower_count")),
+    }
     with transaction.atomic():
-        follows = Follow.objects.bulk_create(
-            [Follow(follower_id=actor.id, followee_id=uid, created_at=now) for uid in user_ids]
-        )
-        # Both sides' counters in one UPDATE.
-        User.objects.filter(pk__in=[actor.id, *user_ids]).update(
-            followee_count=Case(When(pk=actor.id, then=F("followee_count") + len(user_ids)), default=F("followee_count")),
-            follower_count=Case(When(pk__in=user_ids, then=F("follower_count") + 1), default=F("follower_count")),
-        )
+        _rows_with_counters(Follow, follows, User.objects.filter(pk__in=[actor.id, *user_ids]), counts)
     return {follow.followee_id: follow for follow in follows}
 
 
@@ -183,15 +202,32 @@ def follows_remove(actor: User, user_ids: list[int]) -> dict[int, DomainError | 
         return dict.fromkeys(ids, exc)
     if not ids:
         return {}
-    table = connection.ops.quote_name(Follow._meta.db_table)
-    with transaction.atomic(), connection.cursor() as cursor:
-        # DELETE ... RETURNING (PostgreSQL, SQLite ≥ 3.35): which follows existed,
-        # in the statement that removes them, so a concurrent unfollow counts once.
-        cursor.execute(
-            f"DELETE FROM {table} WHERE follower_id = %s AND followee_id IN ({', '.join(['%s'] * len(ids))})"
-            " RETURNING followee_id",
-            [actor.id, *ids],
+    qn = connection.ops.quote_name
+    table = qn(Follow._meta.db_table)
+    # DELETE ... RETURNING (PostgreSQL, SQLite ≥ 3.35): which follows existed, in the
+    # statement that removes them, so a concurrent unfollow counts once.
+    delete = (
+        f"DELETE FROM {table} WHERE follower_id = %s AND followee_id IN ({', '.join(['%s'] * len(ids))})"
+        " RETURNING followee_id"
+    )
+    if connection.vendor == "postgresql":
+        # The counters in the same statement: an UPDATE of the rows the DELETE returned.
+        users, followees, followers = qn(User._meta.db_table), qn("followee_count"), qn("follower_count")
+        sql = (
+            f"WITH gone AS ({delete}), counted AS (UPDATE {users} SET "
+            f"{followees} = CASE WHEN id = %s THEN GREATEST({followees} - (SELECT COUNT(*) FROM gone), 0) "
+            f"ELSE {followees} END, "
+            f"{followers} = CASE WHEN id IN (SELECT followee_id FROM gone) THEN GREATEST({followers} - 1, 0) "
+            f"ELSE {followers} END "
+            f"WHERE EXISTS (SELECT 1 FROM gone) AND (id = %s OR id IN (SELECT followee_id FROM gone))) "
+            f"SELECT followee_id FROM gone"
         )
+        with transaction.atomic(), connection.cursor() as cursor:
+            cursor.execute(sql, [actor.id, *ids, actor.id, actor.id])
+            gone = {row[0] for row in cursor.fetchall()}
+        return {uid: None if uid in gone else NotFound("not followed") for uid in ids}
+    with transaction.atomic(), connection.cursor() as cursor:
+        cursor.execute(delete, [actor.id, *ids])
         deleted = [row[0] for row in cursor.fetchall()]
         if deleted:
             User.objects.filter(pk__in=[actor.id, *deleted]).update(

@@ -98,7 +98,7 @@ def test_replayed_stage_and_finish_tasks_do_not_duplicate(site):
     calls = LlmUsage.objects.count()
 
     for stage in STAGES:
-        assert cycle_stage.apply(args=[run_id, stage]).get() == run.stages[stage]["outcome"]
+        assert cycle_stage.apply(args=[run_id, stage]).get()["outcome"] == run.stages[stage]["outcome"]
     assert cycle_finish.apply(args=[run_id]).get() == "done"
     assert row_counts(ai) == counts
     assert LlmUsage.objects.count() == calls  # recorded stages are not run again

@@ -9,7 +9,7 @@ from django.test import override_settings
 from django.test.utils import CaptureQueriesContext
 
 from agents.cycle import STAGES
-from agents.cycle.run import cycle_begin, cycle_end, stage_execute
+from agents.cycle.run import cycle_begin, cycle_end, stage_execute_chained
 from agents.models import LlmUsage
 from sns import services
 from sns.models import User
@@ -29,14 +29,19 @@ pytestmark = pytest.mark.django_db
 # Counted as CaptureQueriesContext counts them (BEGIN, COMMIT and savepoints included),
 # for this site: 10 posts read, 5 peers judged, 2 likes, 1 repost, 2 replies, a new post.
 # Every stage reads its run record (one query) and saves it with the lease's renewal
-# (one statement on PostgreSQL, a data-modifying CTE; two on SQLite). PostgreSQL shares
+# (one statement on PostgreSQL, a data-modifying CTE; two on SQLite); on PostgreSQL a
+# reading stage's save rides on the next stage's read instead (agents/cycle/run.py
+# `stage_execute_chained`), so select_posts, post_impressions and peer_impressions
+# cost one statement each for their record; and on PostgreSQL every stage's LLM usage
+# rows go in with its record's save (agents/cycle/usage_held.py), not in an INSERT of
+# their own. PostgreSQL shares
 # other round trips SQLite cannot too (UNION ALL of limited parts, both tag tables in one
 # statement, followees' posts straight from the followee subquery, the newest
 # followers with their newest posts in one LATERAL join). Each reply's check of its
 # target also locks it, then the AI user's earlier replies to it are read (one query
 # more), so a cycle never answers where the respond path already has; the reply's row,
-# its tags and the author's and the parent's counters are one statement on PostgreSQL
-# (sns/services/post_insert.py), four on SQLite, and the reply and new-post prompts'
+# its tags, the author's and the parent's counters and its summary row are one
+# statement on PostgreSQL (sns/services/post_insert.py), five on SQLite, and the reply and new-post prompts'
 # tags ride on their posts' reads (agents/cycle/inputs.py `tags_json`); before the replies are
 # generated, the back-off rule reads the newest replies and messages between the AI
 # user and every candidate's author (one UNION ALL on PostgreSQL whatever their number,
@@ -54,18 +59,19 @@ pytestmark = pytest.mark.django_db
 # (agents/cycle/run_end.py). Follow
 # management then looks for a friend to write to (one query when there is none);
 # unfollows, had there been any, cost two statements for the lot. One repost of the
-# best post costs five: its hourly cap, the post with its checks, and the insert in a
-# savepoint. Notifications are written after the commit, which a test's transaction
+# best post costs four: the post with its checks, and the insert in a savepoint (its
+# hourly cap rides on the stage's read of its posts). Notifications are written after
+# the commit, which a test's transaction
 # never reaches, so they are not counted here (bench/cycle_overhead counts them).
 QUERY_BOUNDS = {
     "postgresql": {
-        "cycle": 84,
-        "select_posts": 7,
-        "post_impressions": 7,
-        "peer_impressions": 8,
-        "likes_and_replies": 29,
-        "interest_update": 9,
-        "new_post": 12,
+        "cycle": 71,
+        "select_posts": 6,
+        "post_impressions": 5,
+        "peer_impressions": 6,
+        "likes_and_replies": 24,
+        "interest_update": 8,
+        "new_post": 10,
         "follow_management": 5,
     },
     "sqlite": {
@@ -103,12 +109,10 @@ def measure(ai) -> dict:
     calls_before = LlmUsage.objects.count()
     with CaptureQueriesContext(connection) as whole:
         run = cycle_begin(ai.id)
-        with CaptureQueriesContext(connection) as select:
-            stage_execute(run.pk, "select_posts")
-        per_stage = {"select_posts": len(select.captured_queries)}
-        for stage in STAGES[1:]:
+        per_stage, unsaved = {}, None
+        for stage in STAGES:  # as the Celery chain runs them (agents/cycle/tasks.py)
             with CaptureQueriesContext(connection) as one:
-                stage_execute(run.pk, stage)
+                _, unsaved = stage_execute_chained(run.pk, stage, unsaved)
             per_stage[stage] = len(one.captured_queries)
         run = cycle_end(run.pk)
     assert run.status == "done"

@@ -119,3 +119,40 @@ def test_a_person_who_stopped_the_ai_user_is_not_reposted_by_it(ai_user, alice):
     record = reposts_write(ai_user, [item(post, ai=ai_user)])[0]
     assert record["result"] == "refused: boundaries: the user asked this AI user to stop"
     assert not Repost.objects.exists()
+
+
+def test_the_hourly_count_read_with_the_posts_is_the_one_read_alone(settings, ai_user, alice):
+    """likes_and_replies reads the hourly count as a subquery of its posts' read
+    (`hourly_reposts_subquery`); reposts_write takes it from there, with no query."""
+    from datetime import timedelta
+
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+    from django.utils import timezone
+
+    from agents.rate_limits import hourly_reposts, hourly_reposts_subquery
+    from sns.models import Post
+
+    settings.STGY_AI_USER_HOURLY_REPOSTS_LIMIT = 2
+    old, recent, target = make_post(alice, "old"), make_post(alice, "recent"), make_post(alice, "target")
+    services.repost_add(ai_user, old.id)
+    Repost.objects.filter(post=old).update(created_at=timezone.now() - timedelta(hours=2))
+    read = lambda: (  # noqa: E731
+        Post.objects.select_related("owner")
+        .annotate(
+            my_reposts_last_hour=hourly_reposts_subquery(ai_user.id),
+            **ai_contact_annotations(ai_user, "owner_id", "reply"),
+        )
+        .get(pk=target.pk)
+    )
+    assert read().my_reposts_last_hour == hourly_reposts(ai_user.id) == 0
+    services.repost_add(ai_user, recent.id)
+    assert read().my_reposts_last_hour == hourly_reposts(ai_user.id) == 1
+    services.repost_add(alice, target.id)  # someone else's repost does not count
+    post = read()
+    assert post.my_reposts_last_hour == 1
+    post.my_reposts_last_hour = 2  # as if two were made meanwhile: the cap is taken from the read
+    with CaptureQueriesContext(connection) as queries:
+        records = reposts_write(ai_user, [item(post)])
+    assert records[0]["result"] == "capped: 2 reposts in the last hour (limit 2)"
+    assert not queries.captured_queries

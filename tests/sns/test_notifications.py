@@ -245,3 +245,62 @@ def test_a_batch_of_likes_and_follows_notifies_as_single_ones_would(
     for recipient in (human, follower):
         row = Notification.objects.get(user=recipient, slot="follow")
         assert row.payload["records"][0]["userNickname"] == "Fan" and row.payload["countUsers"] == 1
+
+
+def test_gathered_notifications_are_recorded_together_when_the_block_ends(
+    human, follower, django_capture_on_commit_callbacks
+):
+    """Inside notifications_gathered the actions' events wait for the block's end and
+    are then recorded as one batch per actor (two statements on PostgreSQL): a like, a
+    repost, a reply and a follow of one actor give the rows single calls give; an
+    action that rolled back notifies nobody."""
+    from django.db import connection, transaction
+    from django.test.utils import CaptureQueriesContext
+
+    fan = make_user("Fan")
+    post = make_post(human, "shared")
+    with services.notifications_gathered():
+        with django_capture_on_commit_callbacks(execute=True):  # the actions commit
+            services.like_add(fan, post.id)
+            services.repost_add(fan, post.id)
+            reply = services.post_create(fan, content="so true", tags=[], reply_to=post.id)
+            services.follow_add(fan, follower.id)
+            with pytest.raises(RuntimeError), transaction.atomic():
+                services.follow_add(fan, human.id)
+                raise RuntimeError("rolled back")
+        assert not Notification.objects.exists()  # nothing before the block ends
+    slots = dict(Notification.objects.values_list("slot", "user_id"))
+    assert slots == {
+        f"like:{post.hex_id}": human.id, f"repost:{post.hex_id}": human.id,
+        f"reply:{post.hex_id}": human.id, "follow": follower.id,
+    }
+    reply_row = Notification.objects.get(slot=f"reply:{post.hex_id}")
+    assert reply_row.payload["records"][0]["postId"] == reply.hex_id
+    assert reply_row.payload["records"][0]["userNickname"] == "Fan"
+
+    second = make_post(follower, "second")
+    with CaptureQueriesContext(connection) as queries:
+        with services.notifications_gathered():
+            with django_capture_on_commit_callbacks(execute=True):
+                services.like_add(fan, second.id)
+                services.repost_add(fan, second.id)
+            actions = len(queries.captured_queries)
+    notifying = queries.captured_queries[actions:]  # at the block's end
+    if connection.vendor == "postgresql":
+        assert len(notifying) == 2, [q["sql"] for q in notifying]
+    slots = [f"like:{second.hex_id}", f"repost:{second.hex_id}"]
+    assert Notification.objects.filter(user=follower, slot__in=slots).count() == 2
+
+
+def test_an_action_committed_after_its_gathering_block_ended_still_notifies(
+    human, django_capture_on_commit_callbacks
+):
+    """A gathering block inside a transaction ends before its actions commit: their
+    notifications are then recorded as they commit, not lost."""
+    fan = make_user("Fan")
+    post = make_post(human, "late")
+    with django_capture_on_commit_callbacks(execute=True):  # the outer transaction's commit
+        with services.notifications_gathered():
+            services.like_add(fan, post.id)
+        assert not Notification.objects.exists()
+    assert Notification.objects.filter(user=human, slot=f"like:{post.hex_id}").count() == 1
