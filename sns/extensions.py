@@ -1,7 +1,7 @@
 """The seam between the rulebook and the apps built on it: `sns` never imports
 `agents` (docs/architecture.md, "The seam").
 
-Two kinds of seam, both filled by an app's AppConfig.ready():
+Three kinds of seam, all filled by an app's AppConfig.ready():
 
 - **Signals** the services send after they write (`sns.services.hooks`): a post written
   (inside its transaction, so work that must commit with the post can), AI users
