@@ -56,7 +56,9 @@ def compiled_once(key: str, kinds: tuple[str, ...], build: Callable[..., Parts])
     the fixed statements every cycle stage runs (its record's save with the lease) cost
     a compile each, a visible part of the cycle's CPU. `build(*args)` returns a list of
     (sql, params); so does the returned function, the same text with the parameters of
-    its own arguments. A None argument (SQL NULL, another text) is compiled afresh."""
+    its own arguments. A None argument (SQL NULL, another text) is compiled afresh. A
+    "json" argument is found again in psycopg's wrapper, so on PostgreSQL only; an
+    argument not found among the parameters is refused (ValueError)."""
 
     def statements(*args) -> Parts:
         if any(arg is None for arg in args):
