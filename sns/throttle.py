@@ -143,6 +143,10 @@ def throttle_check_together(user, limits: list[Limit]) -> None:
 
 def _count(key: str, amount: int) -> None:
     ttl = (_WINDOW_MINUTES + 1) * 60
+    count_up = getattr(cache, "count_up", None)
+    if count_up is not None:  # the site's Redis cache (stgy/cache.py): one round trip
+        count_up(key, amount, ttl)
+        return
     cache.add(key, 0, ttl)
     try:
         cache.incr(key, amount)
