@@ -68,3 +68,10 @@ def test_the_record_save_runs_the_compiled_statement_twice(ai_user):
         saved = CycleRun.objects.get(pk=run.pk)
         assert saved.details == {"round": n} and saved.stages["select_posts"]["n"] == n
     assert AgentState.objects.get(user_id=ai_user.id).respond_lease_run is None
+
+
+def test_the_hourly_writes_query_compiled_once_matches_a_fresh_compile():
+    from agents.rate_limits import _load_parts, _load_statement
+
+    for since, ai_id in [(10, 3), (7_000_000_000_000, 123456)]:
+        assert _plain(_load_statement(since, ai_id)) == _plain(_load_parts(since, ai_id))
