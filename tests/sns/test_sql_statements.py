@@ -75,3 +75,11 @@ def test_the_hourly_writes_query_compiled_once_matches_a_fresh_compile():
 
     for since, ai_id in [(10, 3), (7_000_000_000_000, 123456)]:
         assert _plain(_load_statement(since, ai_id)) == _plain(_load_parts(since, ai_id))
+
+
+def test_the_back_off_pair_compiled_once_matches_a_fresh_compile():
+    from agents.respond.contact import _pair_parts, _pair_statements
+
+    for ai_id, person_id in [(5, 9), (9, 5), (123456789, 42)]:
+        low, high = sorted((ai_id, person_id))
+        assert _plain(_pair_statements(ai_id, person_id, low, high)) == _plain(_pair_parts(ai_id, person_id, low, high))
