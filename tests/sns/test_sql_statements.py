@@ -83,3 +83,13 @@ def test_the_back_off_pair_compiled_once_matches_a_fresh_compile():
     for ai_id, person_id in [(5, 9), (9, 5), (123456789, 42)]:
         low, high = sorted((ai_id, person_id))
         assert _plain(_pair_statements(ai_id, person_id, low, high)) == _plain(_pair_parts(ai_id, person_id, low, high))
+
+
+@postgresql_only
+def test_the_stage_record_save_compiled_once_matches_a_fresh_compile():
+    from agents.cycle.schedule import _record_parts, _record_statements
+
+    until = datetime(2026, 12, 4, 23, 0, tzinfo=UTC)
+    stages, details = {"select_posts": {"outcome": "ok"}}, {"tier": "balanced"}
+    fresh = _record_parts(4, 77, {"lease_until": until}, {"stages": stages, "details": details})
+    assert _plain(_record_statements(4, 77, until, stages, details)) == _plain(fresh)
