@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from datetime import timedelta
 
 from django.conf import settings
+from django.db import connection
 from django.db.models import BigIntegerField, Case, Count, F, Q, Subquery, Value, When
 from django.db.models.functions import Coalesce
 from django.utils import timezone
@@ -20,6 +21,43 @@ from django.utils import timezone
 from sns.ids import min_id_at
 from sns.models import Post, Repost
 from sns.models_messages import Message
+from sns.sql_statements import compiled_once
+
+
+def _load_parts(since: int, ai_id: int) -> list[tuple[str, list]]:
+    """HourlyWrites.load's query."""
+    mine = Q(owner_id=ai_id)
+    # Every row is (part, recipient, n, replies, roots): part 0 is the posts' one
+    # row (no row when the fleet wrote none), part 1 the messages', per recipient:
+    # (None, the other AI users' messages) and (recipient, this user's to them).
+    posts = (
+        Post.objects.filter(id__gte=since, owner__ai_model__isnull=False)
+        .annotate(part=Value(0), to=Value(None, output_field=BigIntegerField()))
+        .values("part", "to")
+        .annotate(
+            n=Count("id"),
+            replies=Count("id", filter=mine & Q(reply_to__isnull=False)),
+            roots=Count("id", filter=mine & Q(reply_to__isnull=True)),
+        )
+        .values_list("part", "to", "n", "replies", "roots")
+    )
+    my_recipient = Case(
+        When(sender_id=ai_id, conversation__user_low_id=ai_id, then=F("conversation__user_high_id")),
+        When(sender_id=ai_id, then=F("conversation__user_low_id")),
+        default=None,
+    )
+    messages = (
+        Message.objects.filter(id__gte=since, sender__ai_model__isnull=False)
+        .annotate(part=Value(1), to=my_recipient)
+        .values("part", "to")
+        .annotate(n=Count("id"), replies=Value(0), roots=Value(0))
+        .values_list("part", "to", "n", "replies", "roots")
+    )
+    return [posts.union(messages, all=True).query.get_compiler(connection.alias).as_sql()]
+
+
+# Its text is the same for every AI user and hour: compiled once, not per stage.
+_load_statement = compiled_once("hourly_writes_load", ("id", "id"), _load_parts)
 
 
 @dataclass
@@ -37,37 +75,13 @@ class HourlyWrites:
     def load(cls, ai_id: int) -> HourlyWrites:
         """One query: the fleet's posts of the hour with this user's among them, and the
         fleet's messages with this user's grouped by recipient, as one UNION ALL."""
-        since = min_id_at(timezone.now() - timedelta(hours=1))
-        mine = Q(owner_id=ai_id)
-        # Every row is (part, recipient, n, replies, roots): part 0 is the posts' one
-        # row (no row when the fleet wrote none), part 1 the messages', per recipient:
-        # (None, the other AI users' messages) and (recipient, this user's to them).
-        posts = (
-            Post.objects.filter(id__gte=since, owner__ai_model__isnull=False)
-            .annotate(part=Value(0), to=Value(None, output_field=BigIntegerField()))
-            .values("part", "to")
-            .annotate(
-                n=Count("id"),
-                replies=Count("id", filter=mine & Q(reply_to__isnull=False)),
-                roots=Count("id", filter=mine & Q(reply_to__isnull=True)),
-            )
-            .values_list("part", "to", "n", "replies", "roots")
-        )
-        my_recipient = Case(
-            When(sender_id=ai_id, conversation__user_low_id=ai_id, then=F("conversation__user_high_id")),
-            When(sender_id=ai_id, then=F("conversation__user_low_id")),
-            default=None,
-        )
-        messages = (
-            Message.objects.filter(id__gte=since, sender__ai_model__isnull=False)
-            .annotate(part=Value(1), to=my_recipient)
-            .values("part", "to")
-            .annotate(n=Count("id"), replies=Value(0), roots=Value(0))
-            .values_list("part", "to", "n", "replies", "roots")
-        )
+        [(sql, params)] = _load_statement(min_id_at(timezone.now() - timedelta(hours=1)), ai_id)
+        with connection.cursor() as cursor:
+            cursor.execute(sql, params)
+            rows = cursor.fetchall()
         replies = roots = fleet = 0
         per_person: dict[int, int] = {}
-        for part, to, n, part_replies, part_roots in posts.union(messages, all=True):
+        for part, to, n, part_replies, part_roots in rows:
             fleet += n
             if part == 0:
                 replies, roots = part_replies, part_roots

@@ -17,7 +17,7 @@ from django.utils import timezone
 from agents.budget import budget_tokens_sum, tokens_used_today, utc_day_start
 from agents.models import AgentState, CycleRun, LlmUsage
 from sns.models import User
-from sns.sql_statements import update_sql
+from sns.sql_statements import compiled_once, update_sql
 
 from .usage_held import usage_insert_sql, usage_save_elsewhere
 
@@ -154,6 +154,27 @@ def lease_values(*, release: bool) -> dict:
     return {"lease_until": timezone.now() + timedelta(seconds=settings.STGY_AI_USER_LOCK_SECONDS)}
 
 
+_RECORD_FIELDS = ["stages", "details"]
+
+
+def _record_parts(user_id: int, run_id: int, lease: dict, run_values: dict) -> list[tuple[str, list]]:
+    """The lease's update and the run's, as SQL."""
+    return [
+        update_sql(_lease_queryset(user_id, run_id), lease),
+        update_sql(CycleRun.objects.filter(pk=run_id), run_values),
+    ]
+
+
+# A stage's record save renews the lease and saves these two fields: compiled once.
+_record_statements = compiled_once(
+    "run_save_with_lease",
+    ("id", "id", "time", "json", "json"),
+    lambda user_id, run_id, until, stages, details: _record_parts(
+        user_id, run_id, {"lease_until": until}, {"stages": stages, "details": details}
+    ),
+)
+
+
 def run_save_with_lease(run: CycleRun, fields: list[str], *, release: bool = False, usage: list = ()) -> bool:
     """Save `fields` of the run record, and the stage's held `usage` rows
     (agents/cycle/usage_held.py), and renew (or, with `release`, release) its lease;
@@ -167,8 +188,11 @@ def run_save_with_lease(run: CycleRun, fields: list[str], *, release: bool = Fal
         usage_save_elsewhere(list(usage))
         CycleRun.objects.filter(pk=run.pk).update(**run_values)
         return bool(_lease_queryset(run.user_id, run.pk).update(**values))
-    lease_sql, lease_params = update_sql(_lease_queryset(run.user_id, run.pk), values)
-    run_sql, run_params = update_sql(CycleRun.objects.filter(pk=run.pk), run_values)
+    if not release and list(fields) == _RECORD_FIELDS:
+        parts = _record_statements(run.user_id, run.pk, values["lease_until"], *run_values.values())
+    else:
+        parts = _record_parts(run.user_id, run.pk, values, run_values)
+    (lease_sql, lease_params), (run_sql, run_params) = parts
     usage_sql, usage_params = usage_insert_sql(list(usage)) if usage else ("", [])
     usage_cte = f", usage AS ({usage_sql})" if usage_sql else ""
     sql = f"WITH lease AS ({lease_sql} RETURNING 1){usage_cte} {run_sql} RETURNING (SELECT COUNT(*) FROM lease)"

@@ -151,17 +151,21 @@ def _add_extra_tags(
             tag_counts[name] = q.extra_tags[name]
 
 
-def _stored_hashes(candidates: dict[int, Candidate]) -> dict[int, Counter]:
-    """Keyword-hash counts of every candidate with a summary row (absent = no row);
+def _stored_hashes(candidates: dict[int, Candidate], wanted: dict[int, float]) -> dict[int, Counter]:
+    """Keyword-hash counts of every candidate with a summary row (absent = no row),
+    only of the hashes the query weighs above 0 — the others add nothing to a score,
+    and counting each candidate's every hash was most of this; the counted ones keep
+    their order of first appearance, so the score's sum runs in the same order.
     `post_facts` read them with the candidates."""
     out: dict[int, Counter] = {}
     for post_id, cand in candidates.items():
         if not cand.has_summary_row:
             continue
         try:
-            out[post_id] = Counter(unpack_hashes(cand.hashes)) if cand.hashes else Counter()
+            hashes = unpack_hashes(cand.hashes) if cand.hashes else []
         except ValueError:
-            out[post_id] = Counter()
+            hashes = []
+        out[post_id] = Counter([h for h in hashes if wanted.get(h, 0.0) > 0])
     return out
 
 
@@ -194,7 +198,7 @@ def coarse_candidates(q: RecommendQuery) -> tuple[list[Candidate], set[int]]:
         h = fnv1a32(name)
         hash_idf[h] = max(hash_idf.get(h, value), value)
     fallback_idf = (sum(idf.values()) / len(idf)) / 2
-    hashes = _stored_hashes(candidates)
+    hashes = _stored_hashes(candidates, q.keyword_hashes)
     for k, cand in enumerate(newest):
         tag_part = 0.0
         for name, table_count in cand.matches.items():

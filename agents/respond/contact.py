@@ -16,6 +16,7 @@ from django.db.models import BigIntegerField, Exists, OuterRef, Q, Value
 from sns.models import Post, User
 from sns.models_messages import Message
 from sns.selectors.paging import union_all
+from sns.sql_statements import compiled_once
 from sns.selectors.boundaries import ai_contact_allowed, ai_contact_annotated
 
 # Three unanswered writes: one may be missed, two may be ignored politely; a third
@@ -47,14 +48,35 @@ def backoff_refusals(ai_id: int, person_ids: list[int]) -> dict[int, str | None]
     people = [p for p in dict.fromkeys(person_ids) if p != ai_id]
     if not people:
         return dict.fromkeys(person_ids)
-    parts = [part for person_id in people for part in _newest_writes(ai_id, person_id, tagged=True)]
+    # Each person's two parts have one text, compiled once (`_pair_statements`); the
+    # UNION ALL of them is joined here, as Django's union of sliced parts would be.
+    texts: list[str] = []
+    params: list = []
+    for person_id in people:
+        for sql, part_params in _pair_statements(ai_id, person_id, *sorted((ai_id, person_id))):
+            texts.append(f"({sql})")
+            params += part_params
     rows: dict[int, list[tuple[int, int]]] = {p: [] for p in people}
-    for row_id, author, person_id in parts[0].union(*parts[1:], all=True):
-        rows[person_id].append((row_id, author))
+    with connection.cursor() as cursor:
+        cursor.execute(" UNION ALL ".join(texts), params)
+        for row_id, author, person_id in cursor.fetchall():
+            rows[person_id].append((row_id, author))
     return {p: _refusal(ai_id, rows[p]) if p in rows else None for p in person_ids}
 
 
-def _newest_writes(ai_id: int, person_id: int, *, tagged: bool = False):
+def _pair_parts(ai_id: int, person_id: int, low: int, high: int) -> list[tuple[str, list]]:
+    """One person's two tagged parts of `backoff_refusals`, as SQL; `low`, `high` the
+    pair's ids in order (an argument each, for `compiled_once`)."""
+    return [
+        part.query.get_compiler(connection.alias).as_sql()
+        for part in _newest_writes(ai_id, person_id, tagged=True, pair=(low, high))
+    ]
+
+
+_pair_statements = compiled_once("backoff_pair", ("id", "id", "id", "id"), _pair_parts)
+
+
+def _newest_writes(ai_id: int, person_id: int, *, tagged: bool = False, pair: tuple[int, int] | None = None):
     """The newest BACKOFF_WRITES replies between the two and the newest BACKOFF_WRITES
     messages, as (id, author) — with `tagged`, (id, author, person)."""
     n = BACKOFF_WRITES
@@ -66,7 +88,7 @@ def _newest_writes(ai_id: int, person_id: int, *, tagged: bool = False):
         Q(owner_id=person_id, reply_to__isnull=False) & Q(parent_of(ai_id))
         | Q(owner_id=ai_id, reply_to__isnull=False) & Q(parent_of(person_id))
     )
-    low, high = sorted((ai_id, person_id))
+    low, high = pair or sorted((ai_id, person_id))
     messages = Message.objects.filter(conversation__user_low_id=low, conversation__user_high_id=high)
     extra = ["who"] if tagged else []
     if tagged:

@@ -25,7 +25,7 @@ from django.db.models import Case, F, Q, Value, When
 from agents.cycle.schedule import lease_values, run_save_with_lease
 from agents.cycle.usage_held import usage_insert_sql
 from agents.models import AgentState, AttentionEvent, CycleRun
-from sns.sql_statements import update_sql
+from sns.sql_statements import compiled_once, update_sql
 
 from .events import events_owed, respond_enqueue
 from .lease import respond_lease_claim, respond_lease_release
@@ -62,6 +62,35 @@ def writing_turn(user_id: int, run_id: int) -> Iterator[None]:
         turn_give(user_id, run_id)
 
 
+_RECORD_FIELDS = ["stages", "details"]
+
+
+def _record_parts(mine: int, renew, user_id: int, *values, fields=_RECORD_FIELDS) -> list[tuple[str, list]]:
+    """The record save's parts: the AgentState row's update (the cycle lease renewed
+    only if this run holds it, the respond lease released only if this run holds it,
+    exactly as the separate statements did), the run's update, the "are events owed?"
+    select."""
+    state_values = {
+        "lease_until": Case(When(lease_run=mine, then=Value(renew)), default=F("lease_until")),
+        "respond_lease_until": Case(When(respond_lease_run=mine, then=Value(None)), default=F("respond_lease_until")),
+        "respond_lease_run": Case(When(respond_lease_run=mine, then=Value(None)), default=F("respond_lease_run")),
+    }
+    owed = AttentionEvent.objects.filter(
+        user_id=user_id, status__in=(AttentionEvent.Status.PENDING, AttentionEvent.Status.CLAIMED)
+    ).values("id")[:1]
+    return [
+        update_sql(
+            AgentState.objects.filter(Q(lease_run=mine) | Q(respond_lease_run=mine), user_id=user_id), state_values
+        ),
+        update_sql(CycleRun.objects.filter(pk=mine), dict(zip(fields, values, strict=True))),
+        owed.query.get_compiler(connection.alias).as_sql(),
+    ]
+
+
+# Every writing stage saves the same two fields: that statement is compiled once.
+_record_statements = compiled_once("turn_give_with_record", ("id", "time", "id", "json", "json"), _record_parts)
+
+
 def turn_give_with_record(run: CycleRun, fields: list[str], usage: list = ()) -> bool:
     """Save `fields` of the run record and the stage's held `usage` rows, renew its
     cycle lease and give the writing turn back; enqueue the respond run if events are
@@ -71,23 +100,15 @@ def turn_give_with_record(run: CycleRun, fields: list[str], usage: list = ()) ->
         turn_give(run.user_id, run.pk)
         return kept
     # One UPDATE of the AgentState row (PostgreSQL cannot update a row twice in one
-    # statement): the cycle lease renewed only if this run holds it, the respond lease
-    # released only if this run holds it, exactly as the separate statements did.
+    # statement), with the run's record and the owed check (`_record_parts`).
     mine = run.pk
-    renew = lease_values(release=False)
-    state_values = {
-        "lease_until": Case(When(lease_run=mine, then=Value(renew["lease_until"])), default=F("lease_until")),
-        "respond_lease_until": Case(When(respond_lease_run=mine, then=Value(None)), default=F("respond_lease_until")),
-        "respond_lease_run": Case(When(respond_lease_run=mine, then=Value(None)), default=F("respond_lease_run")),
-    }
-    state_sql, state_params = update_sql(
-        AgentState.objects.filter(Q(lease_run=mine) | Q(respond_lease_run=mine), user_id=run.user_id), state_values
-    )
-    run_sql, run_params = update_sql(CycleRun.objects.filter(pk=mine), {name: getattr(run, name) for name in fields})
-    owed = AttentionEvent.objects.filter(
-        user_id=run.user_id, status__in=(AttentionEvent.Status.PENDING, AttentionEvent.Status.CLAIMED)
-    ).values("id")[:1]
-    owed_sql, owed_params = owed.query.get_compiler(connection.alias).as_sql()
+    renew = lease_values(release=False)["lease_until"]
+    values = [getattr(run, name) for name in fields]
+    if list(fields) == _RECORD_FIELDS:
+        parts = _record_statements(mine, renew, run.user_id, *values)
+    else:
+        parts = _record_parts(mine, renew, run.user_id, *values, fields=fields)
+    (state_sql, state_params), (run_sql, run_params), (owed_sql, owed_params) = parts
     usage_sql, usage_params = usage_insert_sql(list(usage)) if usage else ("", [])
     usage_cte = f", usage AS ({usage_sql})" if usage_sql else ""
     # The outer SELECT reads the snapshot taken at the statement's start, like the

@@ -50,9 +50,10 @@ def likes_add(actor: User, post_ids: list[int]) -> dict[int, Like | DomainError]
             raise InvalidInput("likes are not allowed for the target post")
         if post.already_liked:
             raise Conflict("already liked")
-        throttle.throttle_check(actor, throttle.LIKES)
+        allowance.take()
 
-    results, written = _apply_each(ids, check, lambda keys: _likes_write(actor, keys), conflict="already liked")
+    with throttle.Allowance(actor, throttle.LIKES) as allowance:
+        results, written = _apply_each(ids, check, lambda keys: _likes_write(actor, keys), conflict="already liked")
     notifications.notify_post_events(
         [(posts[post_id].owner_id, f"like:{posts[post_id].hex_id}", posts[post_id]) for post_id in written], actor=actor
     )
@@ -164,9 +165,12 @@ def follows_add(actor: User, user_ids: list[int]) -> dict[int, Follow | DomainEr
             raise InvalidInput("blocked by the user")
         if target.already_following:
             raise Conflict("already following")
-        throttle.throttle_check(actor, throttle.USER_UPDATES)
+        allowance.take()
 
-    results, written = _apply_each(ids, check, lambda keys: _follows_write(actor, keys), conflict="already following")
+    with throttle.Allowance(actor, throttle.USER_UPDATES) as allowance:
+        results, written = _apply_each(
+            ids, check, lambda keys: _follows_write(actor, keys), conflict="already following"
+        )
     notifications.notify_follows(written, actor=actor)
     return results
 

@@ -123,6 +123,26 @@ def test_keyword_hashes_add_to_the_coarse_score(human):
     assert {c.post_id for c in ranked} == {plain.id, other.id}
 
 
+def test_stored_hashes_count_only_the_weighed_hashes_in_their_first_order():
+    from agents.keyword_hash import pack_hashes
+    from agents.recommend.candidates import Candidate, _stored_hashes
+
+    def candidate(post_id, hashes, *, row=True):
+        return Candidate(post_id=post_id, owner_id=1, is_root=True, like_count=0, penalty=1.0,
+                         owner_followed=False, has_summary_row=row, hashes=hashes)
+
+    candidates = {
+        1: candidate(1, pack_hashes([9, 5, 7, 5, 9, 9])),
+        2: candidate(2, None),
+        3: candidate(3, b"\x00\x01\x02"),  # corrupt: no counts, still a row
+        4: candidate(4, pack_hashes([5]), row=False),
+    }
+    counts = _stored_hashes(candidates, {5: 1.0, 9: 2.0, 7: 0.0})
+    assert list(counts) == [1, 2, 3]
+    assert list(counts[1].items()) == [(9, 3), (5, 2)]  # 7 weighs 0: it adds nothing
+    assert counts[2] == {} and counts[3] == {}
+
+
 # ------------------------------------------------------------ re-ranking (§7.4)
 
 

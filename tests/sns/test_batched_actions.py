@@ -178,3 +178,35 @@ def test_likes_and_follows_go_in_with_their_counters_in_one_statement():
     assert counts[others[0].id] == counts[others[1].id] == 1
     assert User.objects.get(pk=ai.id).followee_count == 2
     assert User.objects.get(pk=human.id).followee_count == 0
+
+
+
+def test_a_batch_reads_the_hourly_window_once_and_counts_its_likes_for_later_ones(human, settings, monkeypatch):
+    from django.core.cache import cache
+
+    settings.STGY_HOURLY_LIKES_COUNT_LIMIT = 4
+    ai = make_ai_user("Aiko")
+    services.like_add(ai, make_post(human, "earlier").id)
+    posts = [make_post(human, f"post {i}") for i in range(4)]
+    reads = []
+    original = cache.get_many
+    monkeypatch.setattr(cache, "get_many", lambda keys, *a, **k: reads.append(keys) or original(keys, *a, **k))
+    outcomes = services.likes_add(ai, [p.id for p in posts])
+    assert len(reads) == 1  # the window once, not once per like
+    assert [type(outcomes[p.id]) for p in posts] == [Like, Like, Like, Throttled]
+    # The batch's three likes count: the next single like finds the hour used up.
+    with pytest.raises(Throttled):
+        services.like_add(ai, make_post(human, "later").id)
+
+
+def test_follows_add_respects_a_used_up_size_window_of_user_updates(settings):
+    from sns import throttle
+
+    ai = make_ai_user("Aiko")
+    throttle.throttle_check(ai, throttle.USER_UPDATES, size=40)
+    settings.STGY_HOURLY_USER_UPDATES_SIZE_LIMIT = 10  # lowered below what the hour already used
+    first, second = make_user("First"), make_user("Second")
+    with pytest.raises(Throttled):  # what a single follow does
+        services.follow_add(ai, first.id)
+    outcomes = services.follows_add(ai, [first.id, second.id])
+    assert isinstance(outcomes[first.id], Throttled) and isinstance(outcomes[second.id], Throttled)

@@ -111,3 +111,19 @@ def test_a_full_redis_refusing_writes_does_not_fail_the_caller(settings, own_red
         assert cache_.get("k", "missed") == "missed"
     finally:
         raw.config_set("maxmemory", 0)
+
+
+def test_count_up_starts_a_counter_with_its_expiry_and_adds_to_it(own_redis):
+    cache_ = backend(own_redis.url)
+    assert cache_.count_up("hits", 3, 120) == 3
+    assert cache_.count_up("hits", 2, 120) == 5
+    assert cache_.get("hits") == 5  # the same value add + incr would leave
+    assert cache_.get_many(["hits"]) == {"hits": 5}
+    full_key = cache_.make_and_validate_key("hits")
+    assert 0 < own_redis.client().ttl(full_key) <= 120  # set by the first count, kept by the next
+
+
+def test_count_up_without_redis_counts_nothing_and_does_not_fail(settings):
+    settings.STGY_CACHE_RETRY_SECONDS = 30
+    cache_ = backend(f"redis://127.0.0.1:{free_port()}/0")
+    assert cache_.count_up("hits", 1, 120) is None
