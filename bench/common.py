@@ -316,6 +316,11 @@ def in_process_login(args: argparse.Namespace) -> InProcess:
     except ImportError:
         from django.core.handlers.wsgi import WSGIHandler as handler_class
 
+    # The user's "For you" ranking, made as a deployment's task worker makes it after
+    # the first home view (bench/web.py `rank_recommendations`).
+    from agents.tasks import warm_recommendations
+
+    warm_recommendations(int(inputs["user_hex"], 16))
     application = handler_class()
     status, _headers, body = wsgi_call(application, "POST", "/api/auth", None,
                                        json.dumps({"email": inputs["email"], "password": BENCH_PASSWORD}).encode())
