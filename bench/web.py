@@ -153,9 +153,9 @@ def main(argv: list[str] | None = None) -> dict:
     parser.add_argument("--single-seconds", type=int, default=5,
                         help="length of the one-client run per endpoint (latency without queueing; 0 = skip)")
     parser.add_argument("--workers", type=int, default=4, help="gunicorn worker processes")
-    # sync closes the connection after every response; gthread keeps it open, but each
-    # kept connection stays with the worker that accepted it, and at 32 clients that
-    # gave fewer req/s and a longer p99 at 1M posts (bench/README.md, "Round 9 — pages5").
+    # sync closes the connection after every response; gthread keeps it open, but at 32
+    # clients it gave the pages fewer req/s and a longer p99 at 1M posts (docs/architecture.md
+    # section 8, bench/README.md "Round 9 — pages5").
     parser.add_argument("--worker-class", default="sync", choices=["sync", "gthread"],
                         help="gunicorn worker class (gthread keeps connections alive; sync closes each)")
     parser.add_argument("--threads", type=int, default=2, help="threads per gthread worker")
