@@ -81,10 +81,11 @@ def _time_fragment(created_at, zone) -> tuple[str, str]:
     return _e(local.isoformat()), _e(title)
 
 
-def _time_html(post, view: _View) -> str:
+def _time_html(post, view: _View, url: str) -> str:
+    # `url`: the post page's path, escaped.
     iso, title = _time_fragment(post.created_at, view.zone)
     return (
-        f'<a class="time" href="{_e(post_url(post.hex_id))}"><time datetime="{iso}" title="{title}">'
+        f'<a class="time" href="{url}"><time datetime="{iso}" title="{title}">'
         f"{_e(ago_at(post.created_at, view.now, english=view.english))}</time></a>"
     )
 
@@ -167,15 +168,15 @@ class _Forms:
         self.back = _e(request.get_full_path())
 
     def toggle(self, hex_id: str, *, action: str, css: str, pressed: bool, title: str, inner: str) -> str:
-        # `action`, `css` and `title` are this module's literals, with nothing to
-        # escape; the path is put together escaped, as escaping goes character by
-        # character (three toggles a card, and their escapes were a tenth of its cost).
-        hex_ = _e(hex_id)
+        # `action`, `css` and `title` are this module's literals and `hex_id` is hex
+        # digits (sns/ids.py `id_to_hex`): nothing to escape. The path is put together
+        # escaped, as escaping goes character by character (three toggles a card, and
+        # their escapes were a tenth of its cost).
         return (
-            f'<form method="post" action="{_post_prefix_escaped()}{hex_}/{action}" class="inline">'
+            f'<form method="post" action="{_post_prefix_escaped()}{hex_id}/{action}" class="inline">'
             f'<input type="hidden" name="csrfmiddlewaretoken" value="{self.token}">'
-            f'<input type="hidden" name="next" value="{self.back}#post-{hex_}">'
-            f'<button type="submit" class="{_e(css)}" aria-pressed="{"true" if pressed else "false"}" '
+            f'<input type="hidden" name="next" value="{self.back}#post-{hex_id}">'
+            f'<button type="submit" class="{css}" aria-pressed="{"true" if pressed else "false"}" '
             f'title="{title}">{inner}<span class="label"> {title}</span></button></form>'
         )
 
@@ -215,7 +216,7 @@ def _share_actions_html(post, *, request, view: _View) -> str:
     share = getattr(post, "share", None)
     reposted = bool(share and share.reposted)
     bookmarked = bool(share and share.bookmarked)
-    count = f' <span class="repost-count">{_e(share.reposts)}</span>' if share else ""
+    count = f' <span class="repost-count">{_count(share.reposts)}</span>' if share else ""
     forms = _forms(request)
     repost = forms.toggle(
         post.hex_id,
@@ -267,8 +268,9 @@ def post_card_html(post, *, request, compact: bool = False, full: bool = False, 
     hex_id = post.hex_id
     hex_ = _e(hex_id)
     view = _view(request)
+    url = _e(post_url(hex_id))
     classes = "card post" + (" compact" if compact else "") + (" full" if full else "")
-    head = f'<header class="post-head"><span class="who">{_author_html(post.owner)}</span>{_time_html(post, view)}</header>'
+    head = f'<header class="post-head"><span class="who">{_author_html(post.owner)}</span>{_time_html(post, view, url)}</header>'
     reply_to = ""
     if post.reply_to and not hide_reply_to:
         nickname = getattr(post, "reply_to_owner_nickname", None)
@@ -276,7 +278,6 @@ def post_card_html(post, *, request, compact: bool = False, full: bool = False, 
             f'<p class="in-reply-to">↪ in reply to <a href="{_e(post_url(id_to_hex(post.reply_to)))}">'
             f'{_e(nickname) if nickname else "a deleted post"}</a></p>'
         )
-    url = _e(post_url(hex_id))
     actions = (
         f'<footer class="post-actions">{_like_html(post, compact=compact, request=request)}'
         f'<a class="stat" href="{url}#replies" title="Replies">{_REPLY_ICON} '
