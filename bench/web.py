@@ -95,10 +95,22 @@ def login(base: str, email: str) -> str:
     raise RuntimeError("login gave no session cookie")
 
 
+def csrf_cookie(base: str, session: str) -> str:
+    """The CSRF cookie a browser keeps from its first page and sends back: without it
+    every page view made a new CSRF secret and answered with a Set-Cookie."""
+    request = urllib.request.Request(f"{base}/", headers={"Cookie": f"session_id={session}"})
+    with urllib.request.urlopen(request, timeout=30) as response:
+        for header in response.headers.get_all("Set-Cookie") or []:
+            match = re.search(r"(csrftoken=[^;]+)", header)
+            if match:
+                return match.group(1)
+    raise RuntimeError("the home page gave no CSRF cookie")
+
+
 def lua_script(paths: list[str], cookie: str) -> str:
     quoted = ",\n".join(json.dumps(p) for p in paths)
     return f"""
-wrk.headers["Cookie"] = "session_id={cookie}"
+wrk.headers["Cookie"] = "{cookie}"
 local paths = {{
 {quoted}
 }}
@@ -200,11 +212,12 @@ def main(argv: list[str] | None = None) -> dict:
     results: dict[str, dict] = {}
     with started(cmd, env, log=log) as proc, tempfile.TemporaryDirectory() as tmp:
         wait_http(f"{base}/login", timeout=60)
-        cookie = login(base, inputs["email"])
+        session = login(base, inputs["email"])
+        cookie = f"session_id={session}; {csrf_cookie(base, session)}"
         for name, paths in endpoints.items():
             script = Path(tmp) / f"{abs(hash(name))}.lua"
             script.write_text(lua_script(paths, cookie))
-            check = urllib.request.Request(base + paths[0], headers={"Cookie": f"session_id={cookie}"})
+            check = urllib.request.Request(base + paths[0], headers={"Cookie": cookie})
             with urllib.request.urlopen(check, timeout=30) as response:
                 status = response.status
             run_wrk(base, script, seconds=args.warmup, connections=args.connections, threads=2)
