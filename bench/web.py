@@ -82,29 +82,35 @@ def rank_recommendations(env: dict[str, str], user_hex: str) -> int:
     return int(out.stdout.split()[-1])
 
 
+def _cookie(request: urllib.request.Request, pattern: str) -> str | None:
+    """The first Set-Cookie of the response to `request` that `pattern` matches (its group 1)."""
+    with urllib.request.urlopen(request, timeout=30) as response:
+        for header in response.headers.get_all("Set-Cookie") or []:
+            match = re.search(pattern, header)
+            if match:
+                return match.group(1)
+    return None
+
+
 def login(base: str, email: str) -> str:
     request = urllib.request.Request(
         f"{base}/api/auth", data=json.dumps({"email": email, "password": BENCH_PASSWORD}).encode(),
         headers={"Content-Type": "application/json"}, method="POST",
     )
-    with urllib.request.urlopen(request, timeout=30) as response:
-        for header in response.headers.get_all("Set-Cookie") or []:
-            match = re.match(r"session_id=([^;]+)", header)
-            if match:
-                return match.group(1)
-    raise RuntimeError("login gave no session cookie")
+    session = _cookie(request, r"^\s*session_id=([^;]+)")
+    if session is None:
+        raise RuntimeError("login gave no session cookie")
+    return session
 
 
 def csrf_cookie(base: str, session: str) -> str:
     """The CSRF cookie a browser keeps from its first page and sends back: without it
     every page view made a new CSRF secret and answered with a Set-Cookie."""
-    request = urllib.request.Request(f"{base}/", headers={"Cookie": f"session_id={session}"})
-    with urllib.request.urlopen(request, timeout=30) as response:
-        for header in response.headers.get_all("Set-Cookie") or []:
-            match = re.search(r"(csrftoken=[^;]+)", header)
-            if match:
-                return match.group(1)
-    raise RuntimeError("the home page gave no CSRF cookie")
+    cookie = _cookie(urllib.request.Request(f"{base}/", headers={"Cookie": f"session_id={session}"}),
+                     r"(csrftoken=[^;]+)")
+    if cookie is None:
+        raise RuntimeError("the home page gave no CSRF cookie")
+    return cookie
 
 
 def lua_script(paths: list[str], cookie: str) -> str:
