@@ -172,7 +172,7 @@ def main(argv: list[str] | None = None) -> dict:
                         help="length of the one-client run per endpoint (latency without queueing; 0 = skip)")
     parser.add_argument("--workers", type=int, default=4, help="gunicorn worker processes")
     # sync closes the connection after every response; gthread keeps it open, but at 32
-    # clients it gave the pages fewer req/s and a longer p99 at 1M posts (docs/architecture.md
+    # clients it gave the pages fewer req/s at 1M posts (docs/architecture.md
     # section 8, bench/README.md "Round 9 — pages5").
     parser.add_argument("--worker-class", default="sync", choices=["sync", "gthread"],
                         help="gunicorn worker class (gthread keeps connections alive; sync closes each)")
