@@ -316,12 +316,22 @@ def in_process_login(args: argparse.Namespace) -> InProcess:
     except ImportError:
         from django.core.handlers.wsgi import WSGIHandler as handler_class
 
+    # The user's "For you" ranking, made as a deployment's task worker makes it after
+    # the first home view (bench/web.py `rank_recommendations`).
+    from agents.tasks import warm_recommendations
+
+    warm_recommendations(int(inputs["user_hex"], 16))
     application = handler_class()
     status, _headers, body = wsgi_call(application, "POST", "/api/auth", None,
                                        json.dumps({"email": inputs["email"], "password": BENCH_PASSWORD}).encode())
     assert status.startswith("200"), body
     key = json.loads(body)["sessionId"]
-    return InProcess(application, inputs, key, f"{settings.SESSION_COOKIE_NAME}={key}")
+    cookie = f"{settings.SESSION_COOKIE_NAME}={key}"
+    # The CSRF cookie a browser keeps from its first page (bench/web.py `csrf_cookie`).
+    _status, headers, _body = wsgi_call(application, "GET", "/", cookie)
+    kept = [v.strip().split(";")[0] for k, v in headers
+            if k.lower() == "set-cookie" and v.strip().startswith(settings.CSRF_COOKIE_NAME + "=")]
+    return InProcess(application, inputs, key, "; ".join([cookie, *kept]))
 
 
 def wsgi_call(application, method: str, path: str, cookie: str | None, body: bytes = b"") -> tuple[str, list, bytes]:

@@ -66,23 +66,57 @@ def pick_inputs(db: str, seed: int) -> dict:
     return {"email": human[0], "user_hex": human[1], "posts": posts, "users": users}
 
 
+def rank_recommendations(env: dict[str, str], user_hex: str) -> int:
+    """Make the bench user's "For you" ranking as a deployment's task worker would
+    (agents/tasks.py `warm_recommendations`, which the first home view asks for): bench/web
+    runs no worker, so without this every home view would find no cached ranking and pay
+    the lookups a deployment pays only until its worker has made one. Returns the ranking's
+    length."""
+    code = (
+        "import django, sys; django.setup()\n"
+        "from agents.tasks import warm_recommendations\n"
+        "print(warm_recommendations(int(sys.argv[1], 16)))\n"
+    )
+    out = subprocess.run([PYTHON, "-c", code, user_hex], env=env, cwd=ROOT, check=True,
+                         capture_output=True, text=True)
+    return int(out.stdout.split()[-1])
+
+
+def _cookie(request: urllib.request.Request, pattern: str) -> str | None:
+    """The first Set-Cookie of the response to `request` that `pattern` matches (its group 1)."""
+    with urllib.request.urlopen(request, timeout=30) as response:
+        for header in response.headers.get_all("Set-Cookie") or []:
+            match = re.search(pattern, header)
+            if match:
+                return match.group(1)
+    return None
+
+
 def login(base: str, email: str) -> str:
     request = urllib.request.Request(
         f"{base}/api/auth", data=json.dumps({"email": email, "password": BENCH_PASSWORD}).encode(),
         headers={"Content-Type": "application/json"}, method="POST",
     )
-    with urllib.request.urlopen(request, timeout=30) as response:
-        for header in response.headers.get_all("Set-Cookie") or []:
-            match = re.match(r"session_id=([^;]+)", header)
-            if match:
-                return match.group(1)
-    raise RuntimeError("login gave no session cookie")
+    session = _cookie(request, r"^\s*session_id=([^;]+)")
+    if session is None:
+        raise RuntimeError("login gave no session cookie")
+    return session
+
+
+def csrf_cookie(base: str, session: str) -> str:
+    """The CSRF cookie a browser keeps from its first page and sends back: without it
+    every page view made a new CSRF secret and answered with a Set-Cookie."""
+    cookie = _cookie(urllib.request.Request(f"{base}/", headers={"Cookie": f"session_id={session}"}),
+                     r"(csrftoken=[^;]+)")
+    if cookie is None:
+        raise RuntimeError("the home page gave no CSRF cookie")
+    return cookie
 
 
 def lua_script(paths: list[str], cookie: str) -> str:
     quoted = ",\n".join(json.dumps(p) for p in paths)
     return f"""
-wrk.headers["Cookie"] = "session_id={cookie}"
+wrk.headers["Cookie"] = "{cookie}"
 local paths = {{
 {quoted}
 }}
@@ -136,8 +170,16 @@ def main(argv: list[str] | None = None) -> dict:
     parser.add_argument("--connections", type=int, default=32)
     parser.add_argument("--single-seconds", type=int, default=5,
                         help="length of the one-client run per endpoint (latency without queueing; 0 = skip)")
-    parser.add_argument("--workers", type=int, default=4, help="gunicorn sync workers")
+    parser.add_argument("--workers", type=int, default=4, help="gunicorn worker processes")
+    # sync closes the connection after every response; gthread keeps it open, but at 32
+    # clients it gave the pages fewer req/s at 1M posts (docs/architecture.md
+    # section 8, bench/README.md "Round 9 — pages5").
+    parser.add_argument("--worker-class", default="sync", choices=["sync", "gthread"],
+                        help="gunicorn worker class (gthread keeps connections alive; sync closes each)")
+    parser.add_argument("--threads", type=int, default=2, help="threads per gthread worker")
     parser.add_argument("--conn-max-age", type=int, default=60, help="CONN_MAX_AGE of the web workers")
+    parser.add_argument("--no-ranking", action="store_true",
+                        help="leave the bench user without a cached recommendation ranking (as before Round 9 pages5)")
     parser.add_argument("--port", type=int, default=0, help="0 = any free port")
     parser.add_argument("--seed", type=int, default=3)
     parser.add_argument("--only", help="comma-separated endpoint names")
@@ -163,21 +205,25 @@ def main(argv: list[str] | None = None) -> dict:
         endpoints = {k: v for k, v in endpoints.items() if any(w in k for w in wanted)}
     env = django_env(args.db, CONN_MAX_AGE=str(args.conn_max_age), ALLOWED_HOSTS="127.0.0.1,localhost")
     redis_flush()
+    ranked = rank_recommendations(env, inputs["user_hex"]) if not args.no_ranking else None
     port = args.port or free_port()
     base = f"http://127.0.0.1:{port}"
     gunicorn = str(Path(PYTHON).parent / "gunicorn")
     log = ROOT / "bench" / "results" / "logs" / "web-gunicorn.log"
     log.parent.mkdir(parents=True, exist_ok=True)
     cmd = [gunicorn, "stgy.wsgi:application", "--bind", f"127.0.0.1:{port}", "--workers", str(args.workers),
-           "--worker-class", "sync", "--timeout", "60", "--backlog", "2048"]
+           "--worker-class", args.worker_class, "--timeout", "60", "--backlog", "2048"]
+    if args.worker_class == "gthread":
+        cmd += ["--threads", str(args.threads)]
     results: dict[str, dict] = {}
     with started(cmd, env, log=log) as proc, tempfile.TemporaryDirectory() as tmp:
         wait_http(f"{base}/login", timeout=60)
-        cookie = login(base, inputs["email"])
+        session = login(base, inputs["email"])
+        cookie = f"session_id={session}; {csrf_cookie(base, session)}"
         for name, paths in endpoints.items():
             script = Path(tmp) / f"{abs(hash(name))}.lua"
             script.write_text(lua_script(paths, cookie))
-            check = urllib.request.Request(base + paths[0], headers={"Cookie": f"session_id={cookie}"})
+            check = urllib.request.Request(base + paths[0], headers={"Cookie": cookie})
             with urllib.request.urlopen(check, timeout=30) as response:
                 status = response.status
             run_wrk(base, script, seconds=args.warmup, connections=args.connections, threads=2)
@@ -224,7 +270,10 @@ def main(argv: list[str] | None = None) -> dict:
         "users": int(users),
         "posts": int(posts),
         "connections": args.connections,
-        "gunicorn": {"workers": args.workers, "worker_class": "sync", "conn_max_age": args.conn_max_age},
+        "gunicorn": {"workers": args.workers, "worker_class": args.worker_class,
+                     "threads": args.threads if args.worker_class == "gthread" else 1,
+                     "conn_max_age": args.conn_max_age},
+        "recommendation_ranking": ranked,
         "runs": args.runs,
         "seconds": args.seconds,
         "logged_in_user": me,

@@ -60,14 +60,27 @@ def ago(moment) -> str:
     """ "just now", "5 minutes ago", "2 days ago" (in the viewer's time zone's now)."""
     if not moment:
         return ""
-    seconds = (timezone.now() - moment).total_seconds()
+    return ago_at(moment, timezone.now(), english=in_english())
+
+
+def in_english() -> bool:
+    """Whether the active language is one `ago_at(english=True)` may write itself."""
+    return translation.get_language() in _ENGLISH
+
+
+def ago_at(moment, now, *, english: bool) -> str:
+    """`ago(moment)` as of `now`, `english` being `in_english()`: a page's cards share
+    one now and one language rather than asking Django for them card by card."""
+    if not moment:
+        return ""
+    seconds = (now - moment).total_seconds()
     if seconds < 60:
         return "just now"
     # Django's timesince, through lazy translations, was most of a card's "… ago";
     # the English under four weeks is written here (compared in tests/web/test_ago.py).
-    if seconds < _UNDER_FOUR_WEEKS and translation.get_language() in _ENGLISH:
+    if seconds < _UNDER_FOUR_WEEKS and english:
         for size, unit in _UNITS:
             count = int(seconds // size)
             if count:
                 return f"{count}\xa0{unit}{'' if count == 1 else 's'} ago"
-    return f"{timesince(moment, depth=1)} ago"
+    return f"{timesince(moment, now, depth=1)} ago"

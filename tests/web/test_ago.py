@@ -8,7 +8,7 @@ from datetime import timedelta
 from django.utils import timezone, translation
 from django.utils.timesince import timesince
 
-from sns.web.display import ago
+from sns.web.display import ago, ago_at
 
 MINUTE, HOUR, DAY = 60, 3600, 86400
 # Half a second off every boundary, so the clock moving between the two calls cannot
@@ -44,3 +44,16 @@ def test_ago_in_another_language_is_timesince():
 
 def test_no_moment_is_empty():
     assert ago(None) == ""
+
+
+def test_ago_at_a_given_now_is_timesince_at_that_now():
+    # The cards of one page share one now (sns/web/fragments.py `_View`).
+    now = timezone.now() - timedelta(days=3)
+    for english, language in ((True, "en"), (False, "fr")):
+        with translation.override(language):
+            for seconds in AGES:
+                moment = now - timedelta(seconds=seconds)
+                expected = "just now" if seconds < 60 else f"{timesince(moment, now, depth=1)} ago"
+                assert ago_at(moment, now, english=english) == expected, (language, seconds)
+    assert ago_at(now - timedelta(hours=5), now, english=True) == "5\xa0hours ago"
+    assert ago_at(None, now, english=True) == ""

@@ -220,3 +220,22 @@ def test_for_you_tab_appears_once_its_ranking_was_made_in_the_background(page_cl
     assert cache.get(f"recommend-user-posts:{follower.id}")
     assert "For you" in text_of(client.get("/"))
     assert "Saturn rings" in text_of(client.get("/?tab=foryou"))
+
+
+def test_one_masked_csrf_token_serves_every_form_of_a_page(page_client, human):
+    # sns/web/card_forms.py csrf_context: the templates' forms use the cards' token.
+    import re
+
+    make_post(human, "first")
+    make_post(human, "second")
+    client = page_client(human, csrf=True)
+    body = text_of(client.get("/"))
+    tokens = re.findall(r'name="csrfmiddlewaretoken" value="([^"]+)"', body)
+    assert len(tokens) >= 7  # the compose box's and three toggles on each card at least
+    assert len(set(tokens)) == 1
+    again = re.findall(r'name="csrfmiddlewaretoken" value="([^"]+)"', text_of(client.get("/")))
+    assert set(again) != set(tokens)  # masked anew for every response
+    # The token is a valid one: a card's form posts with it.
+    post = Post.objects.filter(owner=human).first()
+    response = client.post(f"/posts/{post.hex_id}/like", {"csrfmiddlewaretoken": tokens[0], "next": "/"})
+    assert response.status_code in (302, 303)
