@@ -49,7 +49,7 @@ def web_memory(db: str, seconds: int) -> dict:
         wait_http(f"{base}/login", timeout=60)
         worker = [p for p in tree(proc.pid) if p != proc.pid]
         after_start = rss_mb(worker)
-        cookie = web.login(base, inputs["email"])
+        cookie = f"session_id={web.login(base, inputs['email'])}"  # lua_script takes the whole header
         paths = (["/", "/api/posts?limit=20"] + [f"/posts/{p}" for p in inputs["posts"][:500]]
                  + [f"/api/posts/{p}" for p in inputs["posts"][500:1500]]
                  + [f"/api/posts/by-followees?userId={u}&limit=20" for u in inputs["users"][:300]])

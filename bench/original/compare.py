@@ -74,7 +74,7 @@ def start_ours(stack: ExitStack, db: str, workers: int):
 
 
 def status_of(url: str, cookie: str) -> int:
-    request = urllib.request.Request(url, headers={"Cookie": f"session_id={cookie}"})
+    request = urllib.request.Request(url, headers={"Cookie": cookie})
     with urllib.request.urlopen(request, timeout=30) as response:
         response.read()
         return response.status
@@ -111,8 +111,9 @@ def compare(args) -> dict:
             "ours": {"base": ours_base, "proc": ours_proc, "prefix": "/api"},
             "original": {"base": orig_base, "proc": orig_proc, "prefix": ""},
         }
-        servers["ours"]["cookie"] = login(ours_base, inputs["email"])  # POST /api/auth
-        servers["original"]["cookie"] = post_auth(orig_base + "/auth", inputs["email"])
+        # Whole Cookie headers, as lua_script sends them.
+        servers["ours"]["cookie"] = f"session_id={login(ours_base, inputs['email'])}"  # POST /api/auth
+        servers["original"]["cookie"] = f"session_id={post_auth(orig_base + '/auth', inputs['email'])}"
         for name, original_paths in paths.items():
             scripts = {}
             for key, server in servers.items():
@@ -122,7 +123,9 @@ def compare(args) -> dict:
                 status = status_of(server["base"] + server["prefix"] + original_paths[0], server["cookie"])
                 if status != 200:
                     raise SystemExit(f"{key} answered {status} to {original_paths[0]}")
-                run_wrk(server["base"], script, seconds=args.warmup, connections=args.connections, threads=2)
+                warm = run_wrk(server["base"], script, seconds=args.warmup, connections=args.connections, threads=2)
+                if warm["non_2xx"]:  # a refused cookie measures the error path, not the read
+                    raise SystemExit(f"{key} answered {warm['non_2xx']} non-2xx in the warm-up of {name}")
             runs: dict[str, list[dict]] = {key: [] for key in servers}
             for round_no in range(args.rounds):
                 order = list(servers) if round_no % 2 == 0 else list(reversed(servers))
