@@ -26,7 +26,7 @@ from sns.markdown import render_html
 from sns.mentions import mention_links
 
 from .card_forms import toggle_form_html
-from .display import ago, hue, is_long, post_url, profile_url
+from .display import ago, hue, is_long, post_url, profile_url, time_title
 from .share_cards import quoted_html, reposted_by_html, share_actions_html
 from .link_cards import link_cards_html, without_macros
 
@@ -67,7 +67,7 @@ def user_name_html(user) -> SafeString:
 
 def _time_html(post) -> SafeString:
     local = timezone.localtime(post.created_at)
-    title = local.strftime("%Y-%m-%d %H:%M ") + (local.tzname() or "")
+    title = time_title(local)
     return format_html(
         '<a class="time" href="{}"><time datetime="{}" title="{}">{}</time></a>',
         post_url(post.hex_id),

@@ -84,3 +84,10 @@ def ago_at(moment, now, *, english: bool) -> str:
             if count:
                 return f"{count}\xa0{unit}{'' if count == 1 else 's'} ago"
     return f"{timesince(moment, now, depth=1)} ago"
+
+
+def time_title(local) -> str:
+    """A card's time tooltip for the local `local`: the year always four digits, as the
+    API prints its dates (sns/isotime.py); strftime's %Y gives "179" for the year 179."""
+    return f"{local.year:04d}-{local:%m-%d %H:%M} {local.tzname() or ''}"
+

@@ -32,7 +32,7 @@ from sns.mentions import mention_links
 
 from .card_forms import csrf_token
 from .cards import _REPLY_ICON, avatar_html
-from .display import ago_at, in_english, is_long, post_url, profile_url
+from .display import ago_at, in_english, is_long, post_url, profile_url, time_title
 from .link_cards import card_targets, link_cards_html, without_macros
 from .share_cards import _BOOKMARK_ICON, _QUOTE_ICON, _REPOST_ICON, quoted_html
 
@@ -77,7 +77,7 @@ def _author_html(user) -> str:
 def _time_fragment(created_at, zone) -> tuple[str, str]:
     # `zone`: the active time zone, which localtime reads.
     local = timezone.localtime(created_at, zone)
-    title = local.strftime("%Y-%m-%d %H:%M ") + (local.tzname() or "")
+    title = time_title(local)
     return _e(local.isoformat()), _e(title)
 
 

@@ -65,7 +65,7 @@ def article_description(markdown_text: str) -> str:
 
 def post_title(post) -> str:
     """The post's heading, else "POST@<publication date>" as the original names it."""
-    return article_title(post.content) or f"POST@{post.published_at:%Y-%m-%d}"
+    return article_title(post.content) or f"POST@{post.published_at.year:04d}-{post.published_at:%m-%d}"
 
 
 def site_title(config) -> str:
