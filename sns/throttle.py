@@ -52,23 +52,36 @@ def throttle_check(user, limit: Limit, size: int = 0, *, count: bool = True) -> 
     atomic across processes; a burst can overshoot by the number of concurrent writers, which is acceptable for a throttle."""
     if user.is_admin:
         return
-    minute = int(time.time() // 60)
-    keys = _keys(limit, user.id, minute)
-    # A limit without a size limit (likes) never reads its size buckets.
-    wanted = [k for pair in keys for k in pair] if limit.size_setting else [n for n, _ in keys]
-    values = cache.get_many(wanted)
-    done = sum(int(values.get(n, 0)) for n, _ in keys)
-    total_size = sum(int(values.get(s, 0)) for _, s in keys)
-    if done + 1 > getattr(settings, limit.count_setting):
-        raise Throttled(limit.message)
-    if limit.size_setting and total_size + size > getattr(settings, limit.size_setting):
-        raise Throttled(limit.message)
+    window = _Window(limit, user.id)
+    window.refuse_if_over(1, size)
     if not count:
         return
-    count_key, size_key = keys[-1]
-    _count(count_key, 1)
+    _count(window.count_key, 1)
     if size:
-        _count(size_key, size)
+        _count(window.size_key, size)
+
+
+class _Window:
+    """A user's hourly window of one limit, read once: the actions and size it holds,
+    and the current minute's buckets that new actions count into."""
+
+    def __init__(self, limit: Limit, user_id: int) -> None:
+        self.limit = limit
+        keys = _keys(limit, user_id, int(time.time() // 60))
+        # A limit without a size limit (likes) never reads its size buckets.
+        wanted = [k for pair in keys for k in pair] if limit.size_setting else [n for n, _ in keys]
+        values = cache.get_many(wanted)
+        self.done = sum(int(values.get(n, 0)) for n, _ in keys)
+        self.size = sum(int(values.get(s, 0)) for _, s in keys)
+        self.count_key, self.size_key = keys[-1]
+
+    def refuse_if_over(self, actions: int, size: int = 0) -> None:
+        """Throttled if `actions` more of `size` in all would exceed the limit."""
+        limit = self.limit
+        if self.done + actions > getattr(settings, limit.count_setting):
+            raise Throttled(limit.message)
+        if limit.size_setting and self.size + size > getattr(settings, limit.size_setting):
+            raise Throttled(limit.message)
 
 
 class Allowance:
@@ -82,27 +95,16 @@ class Allowance:
     def __init__(self, user, limit: Limit) -> None:
         self.user, self.limit = user, limit
         self.taken = 0
-        self._done: int | None = None
-        self._size = 0
-        self._key = ""
+        self._window: _Window | None = None
 
     def take(self) -> None:
         """One more action of size 0 (a follow counts against the user-updates limit,
         whose size window it must still fit, as in `throttle_check`)."""
         if self.user.is_admin:
             return
-        limit = self.limit
-        if self._done is None:
-            keys = _keys(limit, self.user.id, int(time.time() // 60))
-            wanted = [k for pair in keys for k in pair] if limit.size_setting else [n for n, _ in keys]
-            values = cache.get_many(wanted)
-            self._done = sum(int(values.get(n, 0)) for n, _ in keys)
-            self._size = sum(int(values.get(s, 0)) for _, s in keys)
-            self._key = keys[-1][0]
-        if self._done + self.taken + 1 > getattr(settings, limit.count_setting):
-            raise Throttled(limit.message)
-        if limit.size_setting and self._size > getattr(settings, limit.size_setting):
-            raise Throttled(limit.message)
+        if self._window is None:
+            self._window = _Window(self.limit, self.user.id)
+        self._window.refuse_if_over(self.taken + 1)
         self.taken += 1
 
     def __enter__(self) -> Allowance:
@@ -115,8 +117,8 @@ class Allowance:
 
     def record(self) -> None:
         if self.taken:
-            _count(self._key, self.taken)
-            self._done, self.taken = self._done + self.taken, 0
+            _count(self._window.count_key, self.taken)
+            self._window.done, self.taken = self._window.done + self.taken, 0
 
 
 def throttle_record(user, limit: Limit) -> None:

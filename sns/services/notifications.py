@@ -27,6 +27,7 @@ from ..textguard import refuse_invalid
 
 log = logging.getLogger(__name__)
 
+
 class _Gathered:
     """The events of one `notifications_gathered` block, by actor id, as their actions
     commit; an action that commits after the block ended (it ran inside a transaction
