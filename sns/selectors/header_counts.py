@@ -2,7 +2,9 @@
 inbox, open reports for an admin), read in one statement on PostgreSQL.
 
 Each count is what its own read gives (`notifications_unread_count`,
-`messages_unread_counts(...)["inbox"]`, `reports_open_count`); they are read on every
+`messages_unread_counts(...)["inbox"]`, `reports_open_count`), from those reads' own
+queries (`unread_records`, `inbox_unread_sql`, `open_reports`) composed into one
+SELECT, so each rule is stated once, in its selector. They are read on every
 page view and by the header's poll (sns/selectors/live.py), where two or three round
 trips with their planning cost PostgreSQL and the worker more than the counting itself
 (bench/README.md, "Round 9 — pages4"). The statement is prepared once per connection
@@ -14,17 +16,15 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from functools import lru_cache
 
 from django.conf import settings
 from django.db import connection
 
-from ..models import ConversationMember, Message, Notification
-from ..models_reports import Report, ReportStatus
-from .messages import messages_unread_counts
-from .notifications import notifications_unread_count, unread_count_of
+from ..sql_statements import compiled_once
+from .messages import inbox_unread_sql, messages_unread_counts
+from .notifications import notifications_unread_count, unread_count_of, unread_records
 from .post_rows import fetch_prepared
-from .reports import reports_open_count
+from .reports import open_reports, reports_open_count
 
 
 @dataclass(frozen=True)
@@ -42,10 +42,11 @@ def header_counts(viewer) -> HeaderCounts:
             messages_unread_counts(viewer.id)["inbox"],
             reports_open_count(viewer) if admin else 0,
         )
-    params = [viewer.id, settings.STGY_NOTIFICATION_SHOWN_RECORDS, viewer.id, viewer.id]
-    if admin:
-        params.append(ReportStatus.OPEN.value)
-    [(records, unread_dm, *reports)] = fetch_prepared(_statement(admin), params)
+    # The statement's text depends on the setting (its LIMIT) and on the viewer being an
+    # admin, never on the viewer: compiled once per process for each.
+    key = f"header_counts/{admin}/{settings.STGY_NOTIFICATION_SHOWN_RECORDS}"
+    [(sql, params)] = compiled_once(key, ("id",), lambda viewer_id: [_statement(viewer_id, admin)])(viewer.id)
+    [(records, unread_dm, *reports)] = fetch_prepared(sql, params)
     # Django reads jsonb as text (its JSONField decodes it); a viewer with nothing
     # unread gets NULL.
     if isinstance(records, str):
@@ -53,29 +54,15 @@ def header_counts(viewer) -> HeaderCounts:
     return HeaderCounts(unread_count_of(viewer, records or []), int(unread_dm), int(reports[0]) if admin else 0)
 
 
-@lru_cache(maxsize=2)
-def _statement(admin: bool) -> str:
-    qn = connection.ops.quote_name
-
-    def col(model, name: str) -> str:
-        return qn(model._meta.get_field(name).column)
-
-    n, cm, m = Notification, ConversationMember, Message
-    # notifications_unread_count's read: the newest unread rows' records, in its order.
-    notifications = (
-        f"SELECT jsonb_agg(n.records ORDER BY n.updated DESC, n.id DESC) FROM "
-        f"(SELECT {col(n, 'payload')} -> 'records' AS records, {col(n, 'updated_at')} AS updated, {col(n, 'id')} AS id "
-        f"FROM {qn(n._meta.db_table)} WHERE {col(n, 'user')} = %s AND NOT {col(n, 'is_read')} "
-        f"ORDER BY {col(n, 'updated_at')} DESC, {col(n, 'id')} DESC LIMIT %s) AS n"
-    )
-    # messages_unread_counts' join, for the inbox only.
-    inbox = (
-        f"SELECT COUNT(*) FROM {qn(cm._meta.db_table)} cm JOIN {qn(m._meta.db_table)} m "
-        f"ON m.{col(m, 'conversation')} = cm.{col(cm, 'conversation')} AND m.{col(m, 'id')} > cm.{col(cm, 'last_read_id')} "
-        f"AND m.{col(m, 'id')} > cm.{col(cm, 'hidden_before_id')} AND m.{col(m, 'sender')} <> %s "
-        f"WHERE cm.{col(cm, 'user')} = %s AND NOT cm.{col(cm, 'is_request')}"
-    )
-    selects = [f"({notifications})", f"({inbox})"]
+def _statement(viewer_id: int, admin: bool) -> tuple[str, list]:
+    """The three reads' own statements as scalar subqueries of one SELECT. The
+    notifications' records are aggregated in no particular order: `unread_count_of`
+    counts each row's records on its own."""
+    notifications, params = unread_records(viewer_id).query.sql_with_params()
+    selects = [f"(SELECT jsonb_agg(n.records) FROM ({notifications}) AS n(records))", f"({inbox_unread_sql()})"]
+    params = [*params, viewer_id, viewer_id]
     if admin:
-        selects.append(f"(SELECT COUNT(*) FROM {qn(Report._meta.db_table)} WHERE {col(Report, 'status')} = %s)")
-    return "SELECT " + ", ".join(selects)
+        reports, report_params = open_reports().values("pk").query.sql_with_params()
+        selects.append(f"(SELECT COUNT(*) FROM ({reports}) AS r)")
+        params += report_params
+    return "SELECT " + ", ".join(selects), params

@@ -106,23 +106,42 @@ def conversation_messages(viewer: User, peer_id: int, *, page: Page) -> Conversa
 def messages_unread_counts(viewer_id: int) -> dict[str, int]:
     """Unread messages in the viewer's inbox and in their requests, in one query that
     reads only the viewer's conversations."""
-    qn = connection.ops.quote_name
-    member, message = ConversationMember._meta, Message._meta
-
-    def col(meta, name):
-        return qn(meta.get_field(name).column)
-
-    sql = (
-        f"SELECT cm.{col(member, 'is_request')}, COUNT(*) FROM {qn(member.db_table)} cm "
-        f"JOIN {qn(message.db_table)} m ON m.{col(message, 'conversation')} = "
-        f"cm.{col(member, 'conversation')} AND m.{col(message, 'id')} > cm.{col(member, 'last_read_id')} "
-        f"AND m.{col(message, 'id')} > cm.{col(member, 'hidden_before_id')} "
-        f"AND m.{col(message, 'sender')} <> %s "
-        f"WHERE cm.{col(member, 'user')} = %s GROUP BY cm.{col(member, 'is_request')}"
-    )
+    request = _member_column("is_request")
+    sql = f"SELECT cm.{request}, COUNT(*) {unread_messages_from()} GROUP BY cm.{request}"
     counts = {"inbox": 0, "requests": 0}
     with connection.cursor() as cursor:
         cursor.execute(sql, [viewer_id, viewer_id])
         for is_request, count in cursor.fetchall():
             counts["requests" if is_request else "inbox"] = int(count)
     return counts
+
+
+def inbox_unread_sql() -> str:
+    """`messages_unread_counts(viewer_id)["inbox"]` as a statement of its own, taking
+    the viewer's id twice (composed into the header's one statement,
+    sns/selectors/header_counts.py)."""
+    return f"SELECT COUNT(*) {unread_messages_from()} AND NOT cm.{_member_column('is_request')}"
+
+
+def unread_messages_from() -> str:
+    """The FROM and WHERE of the unread messages of a viewer's conversations (`cm`
+    their membership, `m` the messages others sent after what they read or hid),
+    taking the viewer's id twice: what counts as unread, stated once."""
+    qn = connection.ops.quote_name
+    member, message = ConversationMember._meta, Message._meta
+
+    def col(meta, name):
+        return qn(meta.get_field(name).column)
+
+    return (
+        f"FROM {qn(member.db_table)} cm "
+        f"JOIN {qn(message.db_table)} m ON m.{col(message, 'conversation')} = "
+        f"cm.{col(member, 'conversation')} AND m.{col(message, 'id')} > cm.{col(member, 'last_read_id')} "
+        f"AND m.{col(message, 'id')} > cm.{col(member, 'hidden_before_id')} "
+        f"AND m.{col(message, 'sender')} <> %s "
+        f"WHERE cm.{col(member, 'user')} = %s"
+    )
+
+
+def _member_column(name: str) -> str:
+    return connection.ops.quote_name(ConversationMember._meta.get_field(name).column)

@@ -44,9 +44,15 @@ def notifications_unread_count(viewer) -> int:
     STGY_NOTIFICATION_SHOWN_RECORDS unread rows, less those `notifications_feed` drops
     (the original's bell counts the unread rows of its feed, so the count is bounded as
     the list is). Only the rows' records are read; one query when nothing is unread."""
+    return unread_count_of(viewer, unread_records(viewer.id))
+
+
+def unread_records(viewer_id: int):
+    """The `records` of the unread rows `notifications_unread_count` counts, newest
+    first (a query, also composed into the header's one statement)."""
     shown = settings.STGY_NOTIFICATION_SHOWN_RECORDS
-    unread = Notification.objects.filter(user_id=viewer.id, is_read=False).order_by("-updated_at", "-id")
-    return unread_count_of(viewer, unread.values_list("payload__records", flat=True)[:shown])
+    unread = Notification.objects.filter(user_id=viewer_id, is_read=False).order_by("-updated_at", "-id")
+    return unread.values_list("payload__records", flat=True)[:shown]
 
 
 def unread_count_of(viewer, unread_records) -> int:

@@ -12,4 +12,10 @@ def reports_open_count(viewer) -> int:
     0 for anyone else, without a query."""
     if viewer is None or not getattr(viewer, "is_admin", False):
         return 0
-    return Report.objects.filter(status=ReportStatus.OPEN).count()
+    return open_reports().count()
+
+
+def open_reports():
+    """The reports still waiting for an admin (also counted in the header's one
+    statement, sns/selectors/header_counts.py)."""
+    return Report.objects.filter(status=ReportStatus.OPEN)
