@@ -124,6 +124,20 @@ function live() {
     }
     badge.textContent = String(n);
   }
+  // An admin's "Admin" link: its count, and the words a screen reader says after it. The
+  // link keeps where it pointed when the page was drawn.
+  function setOpenReports(link, n) {
+    if (!link) return;
+    setCount(link, n, "open-reports");
+    var words = link.querySelector(".visually-hidden");
+    if (!n) { if (words) words.remove(); return; }
+    if (!words) {
+      words = document.createElement("span");
+      words.className = "visually-hidden";
+      words.textContent = " open reports";
+      link.appendChild(words);
+    }
+  }
   function poll() {
     if (document.hidden) return;
     fetch(url, { credentials: "same-origin", headers: { Accept: "application/json" } })
@@ -132,6 +146,7 @@ function live() {
         if (!data) return;
         setCount(document.querySelector(".nav-notifications"), data.unreadNotifications, "unread-count");
         setCount(document.querySelector(".nav-messages"), data.unreadMessages, "unread-messages");
+        if ("openReports" in data) setOpenReports(document.querySelector(".nav-admin"), data.openReports);
         var banner = document.querySelector("[data-new-posts]");
         if (banner && data.newPosts) {
           banner.querySelector("a").textContent = (data.newPosts > 99 ? "99+" : data.newPosts) +

@@ -26,8 +26,11 @@ def new_posts_count(viewer, tab: str, after_id: int) -> int:
 
 def live_counts(viewer, tab: str, after_id: int | None) -> dict[str, int]:
     counts = header_counts(viewer)
-    return {
+    live = {
         "newPosts": new_posts_count(viewer, tab, after_id) if after_id is not None else 0,
         "unreadNotifications": counts.unread,
         "unreadMessages": counts.unread_dm,
     }
+    if getattr(viewer, "is_admin", False):  # an admin's header counts the open reports too
+        live["openReports"] = counts.reports_open
+    return live

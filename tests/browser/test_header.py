@@ -5,6 +5,7 @@ sideways on a phone."""
 from __future__ import annotations
 
 import pytest
+from playwright.sync_api import expect
 
 from sns import services
 from sns.services import messages, reports
@@ -63,3 +64,23 @@ def test_admin_header_is_one_line_at_desktop_width_and_fits_a_phone(open_session
         assert _header(page)["overflow"] <= 0, viewport
     page.get_by_role("button", name="Log out").click()
     page.wait_for_url("**/login")
+
+
+def test_the_header_counts_follow_the_poll_without_a_reload(open_session, settings):
+    settings.STGY_LIVE_POLL_SECONDS = 0.5
+    admin, person = make_user("Admin", is_admin=True), make_user("Person")
+    services.follow_add(admin, person.id)  # so Person's message lands in the inbox
+    page = open_session(admin).page
+    page.goto("/")
+    expect(page.get_by_test_id("open-reports")).to_have_count(0)
+    expect(page.get_by_test_id("unread-messages")).to_have_count(0)
+
+    report = reports.post_report(make_user("Reporter"), make_post(person, "reported").id, reason="spam")
+    messages.message_send(person, admin.id, content="hello")
+    expect(page.get_by_test_id("open-reports")).to_have_text("1")
+    expect(page.locator(".nav-admin")).to_have_text("Admin 1 open reports")
+    expect(page.get_by_test_id("unread-messages")).to_have_text("1")
+
+    reports.reports_resolve(admin, [report.id])
+    expect(page.get_by_test_id("open-reports")).to_have_count(0)
+    expect(page.locator(".nav-admin")).to_have_text("Admin")

@@ -8,7 +8,8 @@ import pytest
 from django.test import Client, TestCase
 
 from sns import services
-from sns.services import messages
+from sns.models_reports import Report
+from sns.services import messages, reports
 from tests.factories import make_post, make_user
 
 pytestmark = pytest.mark.django_db
@@ -59,3 +60,12 @@ def test_the_new_posts_count_is_capped(settings):
     for i in range(101):
         make_post(mina, f"Post {i}")
     assert client_of(mina).get(f"/live?tab=everyone&after={first.hex_id}").json()["newPosts"] == 100
+
+
+def test_an_admin_gets_the_open_reports_count_and_no_one_else_does():
+    admin, person = make_user("Admin", is_admin=True), make_user("Person")
+    reports.post_report(make_user("Reporter"), make_post(person, "Reported").id, reason="spam")
+    assert client_of(admin).get("/live").json()["openReports"] == 1
+    assert "openReports" not in client_of(person).get("/live").json()
+    reports.reports_resolve(admin, list(Report.objects.values_list("id", flat=True)))
+    assert client_of(admin).get("/live").json()["openReports"] == 0
