@@ -158,8 +158,12 @@ def _stored_hashes(candidates: dict[int, Candidate], wanted: dict[int, float]) -
     their order of first appearance, so the score's sum runs in the same order.
     `post_facts` read them with the candidates."""
     out: dict[int, Counter] = {}
+    weighed = any(weight > 0 for weight in wanted.values())
     for post_id, cand in candidates.items():
         if not cand.has_summary_row:
+            continue
+        if not weighed:  # an AI user's query weighs no hash: every count would be empty
+            out[post_id] = Counter()
             continue
         try:
             hashes = unpack_hashes(cand.hashes) if cand.hashes else []
