@@ -1,0 +1,99 @@
+"""A stage's ORM read compiled once per process: the queryset built with marks for its
+arguments and compiled by `sns.sql_statements.compiled_once`, its rows made into the
+instances the queryset would give (the model, its annotations, its select_related
+relations one level deep). Building and compiling a read with a dozen annotations cost
+more CPU than running it (bench/README.md, "Round 11 — cycle5").
+
+PostgreSQL only: a list of ids goes as one array parameter, which SQLite cannot bind;
+there `CompiledRead` runs the queryset as it is.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from django.db import connection
+from django.db.models import QuerySet
+from django.db.models.expressions import RawSQL
+
+from sns.selectors.model_rows import RowParts
+from sns.sql_statements import compiled_once
+
+def ids_array(ids: list[int]) -> RawSQL:
+    """`field__in` value for a list of ids as one array parameter (PostgreSQL)."""
+    return RawSQL("SELECT unnest(%s::bigint[])", (ids,))
+
+
+class _Layout:
+    """Where the model, its annotations and its related rows sit in the compiled
+    statement's columns, read once from the compiler that wrote it."""
+
+    def __init__(self, compiler) -> None:
+        info = compiler.klass_info
+        model = info["model"]
+        spans = [(info["select_fields"], (model, "t0"), None)]
+        for related in info.get("related_klass_infos") or []:
+            if related.get("related_klass_infos") or related.get("from_parent"):
+                raise ValueError("only select_related one level deep is compiled once")
+            spans.append((related["select_fields"], (related["model"], "t1"), related))
+        for name, index in compiler.annotation_col_map.items():
+            spans.append(([index], compiler.select[index][0], name))
+        spans.sort(key=lambda span: span[0][0])
+        parts, self.slots = [], []
+        at = 0
+        for columns, part, meaning in spans:
+            width = len(part[0]._meta.concrete_fields) if isinstance(part, tuple) else 1
+            if columns != list(range(at, at + width)):
+                raise ValueError("the statement's columns are not laid out as expected")
+            at += width
+            parts.append(part)
+            self.slots.append(meaning)
+        if at != len(compiler.select):
+            raise ValueError("the statement has columns that no part describes")
+        self.rows = RowParts(parts)
+
+    def instances(self, rows) -> list:
+        out = []
+        for values in self.rows.values_of(rows):
+            obj = values[0]
+            for meaning, value in zip(self.slots[1:], values[1:]):
+                if isinstance(meaning, str):
+                    setattr(obj, meaning, value)
+                else:  # a related row, as select_related's populator sets it
+                    meaning["local_setter"](obj, value)
+                    if value is not None:
+                        meaning["remote_setter"](value, obj)
+            out.append(obj)
+        return out
+
+
+class CompiledRead:
+    """`read(variant, *args)` gives `list(build(variant, *args))`, its statement compiled once per
+    process, database and `variant` (what else changes the text, such as the viewer's
+    kind). `kinds` as compiled_once's; an "ids" argument goes to `build` as a list, for
+    `ids_array`."""
+
+    def __init__(self, key: str, kinds: tuple[str, ...], build: Callable[..., QuerySet]) -> None:
+        self.key, self.kinds, self.build = key, kinds, build
+        self._statements: dict[str, Callable] = {}
+        self._layouts: dict[tuple[str, str], _Layout] = {}
+
+    def __call__(self, variant: str, *args) -> list:
+        if connection.vendor != "postgresql" or any(arg is None for arg in args):
+            return list(self.build(variant, *args))
+        statements = self._statements.get(variant)
+        if statements is None:
+            statements = self._statements[variant] = compiled_once(
+                f"{self.key}:{variant}", self.kinds, lambda *marks: self._compile(variant, marks)
+            )
+        [(sql, params)] = statements(*args)
+        layout = self._layouts[(connection.alias, variant)]
+        with connection.cursor() as cursor:
+            cursor.execute(sql, params)
+            return layout.instances(cursor.fetchall())
+
+    def _compile(self, variant: str, marks) -> list[tuple[str, list]]:
+        compiler = self.build(variant, *marks).query.get_compiler(connection.alias)
+        sql, params = compiler.as_sql()
+        self._layouts[(connection.alias, variant)] = _Layout(compiler)
+        return [(sql, list(params))]
