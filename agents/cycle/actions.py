@@ -17,6 +17,7 @@ from django.db import connection
 from django.db.models import OuterRef, QuerySet, Subquery
 from django.utils import timezone
 
+from agents.compiled_read import CompiledRead, ids_array, viewer_of, viewer_variant
 from agents.llm.parsing import parse_reply
 from agents.models import PeerImpression, PostImpression
 from agents.rate_limits import HourlyWrites, hourly_reposts_subquery
@@ -30,7 +31,6 @@ from sns.selectors import viewable_posts
 from sns.selectors.boundaries import ai_contact_annotated, ai_contact_annotations
 
 from . import inputs
-from .compiled_read import CompiledRead, ids_array
 from .context import StageContext
 from .llm_calls import LlmJob, fluctuated_length, run_jobs
 from .reposts import reposts_write
@@ -45,7 +45,7 @@ def _stage_posts_query(variant: str, me_id: int, now, since, ids) -> QuerySet[Po
     parents = Post.objects.filter(pk=OuterRef("reply_to"))
     mine = PostImpression.objects.filter(user_id=me_id, post_id=OuterRef("pk")).values("payload")[:1]
     of_author = PeerImpression.objects.filter(user_id=me_id, peer_id=OuterRef("owner_id")).values("payload")[:1]
-    viewer = User(id=me_id, is_admin=variant == "admin")  # all the rule reads of the viewer
+    viewer = viewer_of(variant, me_id)
     return (
         viewable_posts(viewer)
         .filter(id__in=ids_array(ids) if connection.vendor == "postgresql" else ids)
@@ -107,7 +107,7 @@ def likes_and_replies(ctx: StageContext) -> dict[str, Any]:
     # owner, parent owner (the reply rule), summary and this user's impression of each.
     now = timezone.now()
     ids = [parse_id(r["postId"]) for r in reads]
-    variant = "admin" if me.is_admin else "person"
+    variant = viewer_variant(me)
     found = _stage_posts(variant, me.id, now, now - timedelta(hours=1), ids) if ids else []
     posts = {p.id: p for p in found}
     plan = plan_actions(reads, ctx.details.get("postDecisions") or {}, posts, me.id)

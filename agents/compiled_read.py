@@ -1,7 +1,7 @@
 """A stage's ORM read compiled once per process: the queryset built with marks for its
 arguments and compiled by `sns.sql_statements.compiled_once`, its rows made into the
 instances the queryset would give (the model, its annotations, its select_related
-relations one level deep). Building and compiling a read with a dozen annotations cost
+relations one level deep), or the dicts or tuples of a `values()` / `values_list()`. Building and compiling a read with a dozen annotations cost
 more CPU than running it (bench/README.md, "Round 11 — cycle5").
 
 PostgreSQL only: a list of ids goes as one array parameter, which SQLite cannot bind;
@@ -14,14 +14,28 @@ from collections.abc import Callable
 
 from django.db import connection
 from django.db.models import QuerySet
+from django.db.models.query import ModelIterable, ValuesIterable, ValuesListIterable
 from django.db.models.expressions import RawSQL
 
+from sns.models import User
 from sns.selectors.model_rows import RowParts
 from sns.sql_statements import compiled_once
+
 
 def ids_array(ids: list[int]) -> RawSQL:
     """`field__in` value for a list of ids as one array parameter (PostgreSQL)."""
     return RawSQL("SELECT unnest(%s::bigint[])", (ids,))
+
+
+def viewer_variant(user) -> str:
+    """The part of a viewer that changes the visibility rule's text (sns/selectors/visibility.py)."""
+    return "admin" if user.is_admin else "person"
+
+
+def viewer_of(variant: str, user_id) -> User:
+    """A stand-in for the viewer with what the visibility rule and the boundaries read
+    of it, its id a mark when the statement is compiled."""
+    return User(id=user_id, is_admin=variant == "admin")
 
 
 class _Layout:
@@ -67,6 +81,28 @@ class _Layout:
         return out
 
 
+class _ValuesLayout:
+    """The columns of a `values()` (dicts) or `values_list()` (tuples) statement, in the
+    order Django's iterables name them, with their converters."""
+
+    def __init__(self, queryset, compiler) -> None:
+        query = queryset.query
+        selected = getattr(query, "selected", None)
+        self.names = list(selected) if selected else [*query.extra_select, *query.values_select, *query.annotation_select]
+        if len(self.names) != len(compiler.select):
+            raise ValueError("the statement has columns that no name describes")
+        self.rows = RowParts([column[0] for column in compiler.select])
+        self.as_dicts = issubclass(queryset._iterable_class, ValuesIterable)
+        if not self.as_dicts and queryset._iterable_class is not ValuesListIterable:
+            raise ValueError("only values() and plain values_list() reads are compiled once")
+
+    def instances(self, rows) -> list:
+        values = self.rows.values_of(rows)
+        if self.as_dicts:
+            return [dict(zip(self.names, row)) for row in values]
+        return [tuple(row) for row in values]
+
+
 class CompiledRead:
     """`read(variant, *args)` gives `list(build(variant, *args))`, its statement compiled once per
     process, database and `variant` (what else changes the text, such as the viewer's
@@ -93,7 +129,9 @@ class CompiledRead:
             return layout.instances(cursor.fetchall())
 
     def _compile(self, variant: str, marks) -> list[tuple[str, list]]:
-        compiler = self.build(variant, *marks).query.get_compiler(connection.alias)
+        queryset = self.build(variant, *marks)
+        compiler = queryset.query.get_compiler(connection.alias)
         sql, params = compiler.as_sql()
-        self._layouts[(connection.alias, variant)] = _Layout(compiler)
+        models = issubclass(queryset._iterable_class, ModelIterable)
+        self._layouts[(connection.alias, variant)] = _Layout(compiler) if models else _ValuesLayout(queryset, compiler)
         return [(sql, list(params))]
