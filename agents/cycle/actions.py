@@ -13,17 +13,16 @@ from datetime import timedelta
 from typing import Any
 
 from django.conf import settings
-from django.db import connection
 from django.db.models import OuterRef, QuerySet, Subquery
 from django.utils import timezone
 
-from agents.compiled_read import CompiledRead, ids_array, viewer_of, viewer_variant
 from agents.llm.parsing import parse_reply
 from agents.models import PeerImpression, PostImpression
 from agents.rate_limits import HourlyWrites, hourly_reposts_subquery
 from agents.respond.contact import backoff_refusals
 from agents.prompt_text import post_prompt_text
 from sns import services
+from sns.compiled_read import CompiledRead, ids_array, viewer_of, viewer_variant
 from sns.errors import Conflict, DomainError
 from sns.ids import parse_id
 from sns.models import Post, PostTag, User
@@ -48,7 +47,7 @@ def _stage_posts_query(variant: str, me_id: int, now, since, ids) -> QuerySet[Po
     viewer = viewer_of(variant, me_id)
     return (
         viewable_posts(viewer)
-        .filter(id__in=ids_array(ids) if connection.vendor == "postgresql" else ids)
+        .filter(id__in=ids_array(ids))
         .select_related("owner", "ai_summary")
         .annotate(
             reply_to_owner_id=Subquery(parents.values("owner_id")[:1]),

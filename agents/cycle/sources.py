@@ -8,11 +8,10 @@ what only the agents know (read markers, summaries) in one statement.
 
 from __future__ import annotations
 
-from django.db import connection
 from django.db.models import BooleanField, Exists, ExpressionWrapper, F, OuterRef, Q, QuerySet
 
-from agents.compiled_read import CompiledRead, ids_array, viewer_of, viewer_variant
 from agents.models import PostImpression
+from sns.compiled_read import CompiledRead, ids_array, viewer_of, viewer_variant
 from sns.models import User
 from sns.selectors import viewable_posts
 
@@ -22,7 +21,7 @@ def _facts_query(variant: str, viewer_id: int, ids) -> QuerySet:
     read = PostImpression.objects.filter(user_id=viewer_id, post_id=OuterRef("pk"))
     return (
         viewable_posts(viewer)
-        .filter(id__in=ids_array(ids) if connection.vendor == "postgresql" else ids)
+        .filter(id__in=ids_array(ids))
         .annotate(
             read=Exists(read),
             summarised=ExpressionWrapper(Q(ai_summary__summary__isnull=False), output_field=BooleanField()),

@@ -15,9 +15,9 @@ from django.db import connection
 from django.db.models import Exists, F, OuterRef, QuerySet, Value, Window
 from django.db.models.functions import RowNumber
 
+from sns.compiled_read import CompiledRead, ids_array
 from sns.models import Block, Follow, Post, PostTag
 
-from ..compiled_read import CompiledRead, ids_array
 from ..keyword_hash import fnv1a32, unpack_hashes
 from ..models import AiPostTag
 from .query import RecommendQuery
@@ -81,7 +81,7 @@ def _facts_query(variant: str, ids, self_user_id: int | None = None) -> QuerySet
     else:
         blocks = followed = Value(False)
     return (
-        Post.objects.filter(id__in=ids_array(ids) if connection.vendor == "postgresql" else ids)
+        Post.objects.filter(id__in=ids_array(ids))
         .annotate(owner_blocks_self=blocks, owner_followed=followed, summary_row=F("ai_summary__post_id"))
         .values_list(
             "id", "owner_id", "reply_to", "like_count", "owner__is_frozen", "owner_blocks_self",
@@ -90,7 +90,7 @@ def _facts_query(variant: str, ids, self_user_id: int | None = None) -> QuerySet
     )
 
 
-# Compiled once per process (agents/compiled_read.py): with and without a requester.
+# Compiled once per process (sns/compiled_read.py): with and without a requester.
 _facts_of_requester = CompiledRead("post_facts", ("ids", "id"), _facts_query)
 _facts_of_nobody = CompiledRead("post_facts", ("ids",), _facts_query)
 

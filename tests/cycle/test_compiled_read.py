@@ -1,4 +1,4 @@
-"""A stage read compiled once (agents/compiled_read.py) gives the instances its
+"""A stage read compiled once (sns/compiled_read.py) gives the instances its
 queryset gives: the model's fields, its annotations, its select_related rows."""
 
 from datetime import timedelta

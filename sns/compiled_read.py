@@ -1,8 +1,9 @@
-"""A stage's ORM read compiled once per process: the queryset built with marks for its
+"""An ORM read compiled once per process: the queryset built with marks for its
 arguments and compiled by `sns.sql_statements.compiled_once`, its rows made into the
 instances the queryset would give (the model, its annotations, its select_related
-relations one level deep), or the dicts or tuples of a `values()` / `values_list()`. Building and compiling a read with a dozen annotations cost
-more CPU than running it (bench/README.md, "Round 11 — cycle5").
+relations one level deep), or the dicts or tuples of a `values()` / `values_list()`.
+Building and compiling a read with a dozen annotations cost more CPU than running it
+(bench/README.md, "Round 11 — cycle5").
 
 PostgreSQL only: a list of ids goes as one array parameter, which SQLite cannot bind;
 there `CompiledRead` runs the queryset as it is.
@@ -17,13 +18,16 @@ from django.db.models import QuerySet
 from django.db.models.query import ModelIterable, ValuesIterable, ValuesListIterable
 from django.db.models.expressions import RawSQL
 
-from sns.models import User
-from sns.selectors.model_rows import RowParts
-from sns.sql_statements import compiled_once
+from .models import User
+from .selectors.model_rows import RowParts
+from .sql_statements import compiled_once
 
 
-def ids_array(ids: list[int]) -> RawSQL:
-    """`field__in` value for a list of ids as one array parameter (PostgreSQL)."""
+def ids_array(ids: list[int]):
+    """`field__in` value for a list of ids: on PostgreSQL one array parameter (a
+    statement compiled once has one text for any number of ids), elsewhere the list."""
+    if connection.vendor != "postgresql":
+        return ids
     return RawSQL("SELECT unnest(%s::bigint[])", (ids,))
 
 
@@ -97,10 +101,13 @@ class _ValuesLayout:
             raise ValueError("only values() and plain values_list() reads are compiled once")
 
     def instances(self, rows) -> list:
-        values = self.rows.values_of(rows)
+        # Every part is one column: only the columns with converters are touched.
+        converters = self.rows.converters()
+        if converters:
+            rows = [self.rows.converted(row, converters) for row in rows]
         if self.as_dicts:
-            return [dict(zip(self.names, row)) for row in values]
-        return [tuple(row) for row in values]
+            return [dict(zip(self.names, row)) for row in rows]
+        return [tuple(row) for row in rows]
 
 
 class CompiledRead:
@@ -113,6 +120,11 @@ class CompiledRead:
         self.key, self.kinds, self.build = key, kinds, build
         self._statements: dict[str, Callable] = {}
         self._layouts: dict[tuple[str, str], _Layout] = {}
+
+    def first(self, variant: str, *args):
+        """The first row of a read built as `queryset[:1]`, or None."""
+        rows = self(variant, *args)
+        return rows[0] if rows else None
 
     def __call__(self, variant: str, *args) -> list:
         if connection.vendor != "postgresql" or any(arg is None for arg in args):
