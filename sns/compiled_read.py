@@ -15,8 +15,8 @@ from collections.abc import Callable
 
 from django.db import connection
 from django.db.models import QuerySet
-from django.db.models.query import ModelIterable, ValuesIterable, ValuesListIterable
 from django.db.models.expressions import RawSQL
+from django.db.models.query import ModelIterable, ValuesIterable, ValuesListIterable
 
 from .models import User
 from .selectors.model_rows import RowParts
@@ -92,7 +92,10 @@ class _ValuesLayout:
     def __init__(self, queryset, compiler) -> None:
         query = queryset.query
         selected = getattr(query, "selected", None)
-        self.names = list(selected) if selected else [*query.extra_select, *query.values_select, *query.annotation_select]
+        self.names = (
+            list(selected) if selected
+            else [*query.extra_select, *query.values_select, *query.annotation_select]
+        )
         if len(self.names) != len(compiler.select):
             raise ValueError("the statement has columns that no name describes")
         self.rows = RowParts([column[0] for column in compiler.select])
@@ -111,15 +114,15 @@ class _ValuesLayout:
 
 
 class CompiledRead:
-    """`read(variant, *args)` gives `list(build(variant, *args))`, its statement compiled once per
-    process, database and `variant` (what else changes the text, such as the viewer's
-    kind). `kinds` as compiled_once's; an "ids" argument goes to `build` as a list, for
+    """`read(variant, *args)` gives `list(build(variant, *args))`, its statement compiled
+    once per process, database and `variant` (what else changes the text, such as the
+    viewer's kind). `kinds` as compiled_once's; an "ids" argument goes to `build` as a list, for
     `ids_array`."""
 
     def __init__(self, key: str, kinds: tuple[str, ...], build: Callable[..., QuerySet]) -> None:
         self.key, self.kinds, self.build = key, kinds, build
         self._statements: dict[str, Callable] = {}
-        self._layouts: dict[tuple[str, str], _Layout] = {}
+        self._layouts: dict[tuple[str, str], _Layout | _ValuesLayout] = {}
 
     def first(self, variant: str, *args):
         """The first row of a read built as `queryset[:1]`, or None."""
@@ -144,6 +147,9 @@ class CompiledRead:
         queryset = self.build(variant, *marks)
         compiler = queryset.query.get_compiler(connection.alias)
         sql, params = compiler.as_sql()
-        models = issubclass(queryset._iterable_class, ModelIterable)
-        self._layouts[(connection.alias, variant)] = _Layout(compiler) if models else _ValuesLayout(queryset, compiler)
+        if issubclass(queryset._iterable_class, ModelIterable):
+            layout = _Layout(compiler)
+        else:
+            layout = _ValuesLayout(queryset, compiler)
+        self._layouts[(connection.alias, variant)] = layout
         return [(sql, list(params))]

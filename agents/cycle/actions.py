@@ -43,7 +43,8 @@ def _stage_posts_query(variant: str, me_id: int, now, since, ids) -> QuerySet[Po
     prompts need (see likes_and_replies); the viewer's kind is the statement's variant."""
     parents = Post.objects.filter(pk=OuterRef("reply_to"))
     mine = PostImpression.objects.filter(user_id=me_id, post_id=OuterRef("pk")).values("payload")[:1]
-    of_author = PeerImpression.objects.filter(user_id=me_id, peer_id=OuterRef("owner_id")).values("payload")[:1]
+    of_author = PeerImpression.objects.filter(user_id=me_id, peer_id=OuterRef("owner_id"))
+    of_author = of_author.values("payload")[:1]
     viewer = viewer_of(variant, me_id)
     return (
         viewable_posts(viewer)

@@ -38,7 +38,8 @@ def _validated_content(actor: User, content) -> str:
 
 
 def _reply_target_query(lock: str, actor_id: int, parent_id: int) -> QuerySet[Post]:
-    parents = Post.objects.select_related("owner").annotate(**block_annotations(User(id=actor_id), "owner_id"))
+    blocks = block_annotations(User(id=actor_id), "owner_id")
+    parents = Post.objects.select_related("owner").annotate(**blocks)
     if lock:
         parents = parents.select_for_update(of=("self",))
     return parents.filter(pk=parent_id).order_by("pk")[:1]

@@ -43,12 +43,14 @@ _ROW_MODELS = {model.__name__: model for model in (Repost, Bookmark)}
 def _share_target_query(mine: str, actor_id: int, post_id: int) -> QuerySet[Post]:
     """`mine`: the name of the actor's row model asked about, or "" for none."""
     rows = _ROW_MODELS.get(mine)
+    blocks_owner = Block.objects.filter(blocker_id=actor_id, blockee_id=OuterRef("owner_id"))
+    had_row = rows.objects.filter(user_id=actor_id, post_id=OuterRef("pk")) if rows else None
     return (
         Post.objects.select_related("owner")
         .annotate(
             **block_annotations(User(id=actor_id), "owner_id"),
-            actor_blocks_owner=Exists(Block.objects.filter(blocker_id=actor_id, blockee_id=OuterRef("owner_id"))),
-            had_row=Exists(rows.objects.filter(user_id=actor_id, post_id=OuterRef("pk"))) if rows else Value(False),
+            actor_blocks_owner=Exists(blocks_owner),
+            had_row=Exists(had_row) if had_row is not None else Value(False),
         )
         .filter(pk=post_id)
         .order_by("pk")[:1]
