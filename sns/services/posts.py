@@ -137,12 +137,20 @@ def post_create(
     return post
 
 
+def _owner_replies_query(_variant: str, owner_id: int, parent_id: int) -> QuerySet[Post]:
+    replies = Post.objects.filter(owner_id=owner_id, reply_to=parent_id)
+    return replies.values_list("id", "idempotency_key")
+
+
+_owner_replies = CompiledRead("owner_replies", ("id", "id"), _owner_replies_query)
+
+
 def _earlier_reply(owner: User, parent_id: int, idempotency_key: str | None) -> Post | None:
     """Inside the write's transaction, the target locked by its check: the owner's
     replies to it. A statement of its own on purpose: under READ COMMITTED a statement
     that waited for the lock still reads with the snapshot it started with, and would
     miss the reply the lock holder just committed."""
-    replies = list(Post.objects.filter(owner_id=owner.id, reply_to=parent_id).values_list("id", "idempotency_key"))
+    replies = _owner_replies("", owner.id, parent_id)
     if not replies:
         return None
     same = next((row_id for row_id, key in replies if idempotency_key and key == idempotency_key), None)

@@ -6,7 +6,12 @@ from django.db import transaction
 from django.utils import timezone
 
 from sns.models import Block, Like, Repost
-from sns.services.posts import _reply_target_query, _reply_targets
+from sns.services.posts import (
+    _owner_replies,
+    _owner_replies_query,
+    _reply_target_query,
+    _reply_targets,
+)
 from sns.services.shares import _share_target_query, _share_targets
 from sns.services.social import _like_targets, _like_targets_query
 from tests.factories import make_post, make_user
@@ -60,3 +65,12 @@ def test_the_reply_target_read_compiled_once_gives_what_the_queryset_gives(human
             [expected] = _reply_target_query(lock, human.id, post.id)
             assert _snapshot(_reply_targets.first(lock, human.id, post.id)) == _snapshot(expected)
         assert _reply_targets.first(lock, human.id, 10**12) is None
+
+
+def test_the_owner_replies_read_compiled_once_gives_what_the_queryset_gives(human, posts):
+    make_post(human, "a reply", reply_to=posts[0].id, idempotency_key="run:1:reply")
+    make_post(human, "another", reply_to=posts[0].id)
+    for parent in posts:
+        expected = sorted(_owner_replies_query("", human.id, parent.id))
+        assert sorted(_owner_replies("", human.id, parent.id)) == expected
+    assert {key for _, key in _owner_replies("", human.id, posts[0].id)} == {None, "run:1:reply"}
