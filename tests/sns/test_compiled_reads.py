@@ -1,19 +1,15 @@
 """The services' reads compiled once (sns/compiled_read.py) give the instances their
 querysets give: fields, annotations and the owner, for each variant."""
 
+from operator import itemgetter
+
 import pytest
 from django.db import transaction
 from django.utils import timezone
 
 from sns.models import Block, Like, Repost
-from sns.services.posts import (
-    _owner_replies,
-    _owner_replies_query,
-    _reply_target_query,
-    _reply_targets,
-)
-from sns.services.shares import _share_target_query, _share_targets
-from sns.services.social import _like_targets, _like_targets_query
+from sns.services import posts as post_services
+from sns.services import shares, social
 from tests.factories import make_post, make_user
 
 pytestmark = pytest.mark.django_db
@@ -40,9 +36,10 @@ def posts(human, follower):
 
 def test_the_like_targets_read_compiled_once_gives_what_the_queryset_gives(human, posts):
     ids = [p.id for p in posts] + [10**12]
-    expected = sorted((_snapshot(p) for p in _like_targets_query("", human.id, ids)), key=lambda s: s["id"])
+    by_id = itemgetter("id")
+    expected = sorted((_snapshot(p) for p in social._like_targets_query("", human.id, ids)), key=by_id)
     for _ in range(2):  # compiled, then filled with the arguments
-        got = sorted((_snapshot(p) for p in _like_targets("", human.id, ids)), key=lambda s: s["id"])
+        got = sorted((_snapshot(p) for p in social._like_targets("", human.id, ids)), key=by_id)
         assert got == expected
     assert [s["already_liked"] for s in got] == [True, False, False, False]
     assert [s["owner_blocks_actor"] for s in got] == [False, True, False, True]
@@ -52,25 +49,27 @@ def test_the_like_targets_read_compiled_once_gives_what_the_queryset_gives(human
 @pytest.mark.parametrize("mine", ["", "Repost", "Bookmark"])
 def test_the_share_target_read_compiled_once_gives_what_the_queryset_gives(human, posts, mine):
     for post in posts:
-        [expected] = _share_target_query(mine, human.id, post.id)
-        assert _snapshot(_share_targets.first(mine, human.id, post.id)) == _snapshot(expected)
-    assert _share_targets.first(mine, human.id, 10**12) is None
-    assert _share_targets.first(mine, human.id, posts[1].id).had_row == (mine == "Repost")
+        [expected] = shares._share_target_query(mine, human.id, post.id)
+        assert _snapshot(shares._share_targets.first(mine, human.id, post.id)) == _snapshot(expected)
+    assert shares._share_targets.first(mine, human.id, 10**12) is None
+    assert shares._share_targets.first(mine, human.id, posts[1].id).had_row == (mine == "Repost")
 
 
 @pytest.mark.parametrize("lock", ["", "lock"])
 def test_the_reply_target_read_compiled_once_gives_what_the_queryset_gives(human, posts, lock):
     with transaction.atomic():
         for post in posts:
-            [expected] = _reply_target_query(lock, human.id, post.id)
-            assert _snapshot(_reply_targets.first(lock, human.id, post.id)) == _snapshot(expected)
-        assert _reply_targets.first(lock, human.id, 10**12) is None
+            [expected] = post_services._reply_target_query(lock, human.id, post.id)
+            got = post_services._reply_targets.first(lock, human.id, post.id)
+            assert _snapshot(got) == _snapshot(expected)
+        assert post_services._reply_targets.first(lock, human.id, 10**12) is None
 
 
 def test_the_owner_replies_read_compiled_once_gives_what_the_queryset_gives(human, posts):
     make_post(human, "a reply", reply_to=posts[0].id, idempotency_key="run:1:reply")
     make_post(human, "another", reply_to=posts[0].id)
     for parent in posts:
-        expected = sorted(_owner_replies_query("", human.id, parent.id))
-        assert sorted(_owner_replies("", human.id, parent.id)) == expected
-    assert {key for _, key in _owner_replies("", human.id, posts[0].id)} == {None, "run:1:reply"}
+        expected = sorted(post_services._owner_replies_query("", human.id, parent.id))
+        assert sorted(post_services._owner_replies("", human.id, parent.id)) == expected
+    keys = {key for _, key in post_services._owner_replies("", human.id, posts[0].id)}
+    assert keys == {None, "run:1:reply"}
