@@ -134,8 +134,9 @@ class HourlyWrites:
         return None
 
 
-def _last_hour_reposts(ai_id: int):
-    return Repost.objects.filter(user_id=ai_id, created_at__gte=timezone.now() - timedelta(hours=1))
+def _last_hour_reposts(ai_id: int, since=None):
+    since = timezone.now() - timedelta(hours=1) if since is None else since
+    return Repost.objects.filter(user_id=ai_id, created_at__gte=since)
 
 
 def hourly_reposts(ai_id: int) -> int:
@@ -144,8 +145,9 @@ def hourly_reposts(ai_id: int) -> int:
     return _last_hour_reposts(ai_id).count()
 
 
-def hourly_reposts_subquery(ai_id: int) -> Coalesce:
+def hourly_reposts_subquery(ai_id: int, *, since=None) -> Coalesce:
     """`hourly_reposts` as a scalar subquery, to ride on a read the caller makes anyway
-    (the reply stage's read of its posts) instead of a query of its own."""
-    counted = _last_hour_reposts(ai_id).order_by().values("user_id").annotate(n=Count("id")).values("n")
+    (the reply stage's read of its posts) instead of a query of its own; `since` is an
+    hour ago unless given."""
+    counted = _last_hour_reposts(ai_id, since).order_by().values("user_id").annotate(n=Count("id")).values("n")
     return Coalesce(Subquery(counted[:1]), 0)

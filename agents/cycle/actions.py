@@ -9,10 +9,12 @@ the AI user, so blocks, frozen accounts and throttles apply as to a human.
 from __future__ import annotations
 
 import random
+from datetime import timedelta
 from typing import Any
 
 from django.conf import settings
-from django.db.models import OuterRef, Subquery
+from django.db.models import OuterRef, QuerySet, Subquery
+from django.utils import timezone
 
 from agents.llm.parsing import parse_reply
 from agents.models import PeerImpression, PostImpression
@@ -20,9 +22,10 @@ from agents.rate_limits import HourlyWrites, hourly_reposts_subquery
 from agents.respond.contact import backoff_refusals
 from agents.prompt_text import post_prompt_text
 from sns import services
+from sns.compiled_read import CompiledRead, ids_array, viewer_of, viewer_variant
 from sns.errors import Conflict, DomainError
 from sns.ids import parse_id
-from sns.models import Post, PostTag
+from sns.models import Post, PostTag, User
 from sns.selectors import viewable_posts
 from sns.selectors.boundaries import ai_contact_annotated, ai_contact_annotations
 
@@ -33,6 +36,32 @@ from .reposts import reposts_write
 
 EXISTING_REPLIES_LIMIT = 5
 EXISTING_REPLY_TEXT_LIMIT = 1000
+
+
+def _stage_posts_query(variant: str, me_id: int, now, since, ids) -> QuerySet[Post]:
+    """The read posts the AI user may still see, with what planning and the reply
+    prompts need (see likes_and_replies); the viewer's kind is the statement's variant."""
+    parents = Post.objects.filter(pk=OuterRef("reply_to"))
+    mine = PostImpression.objects.filter(user_id=me_id, post_id=OuterRef("pk")).values("payload")[:1]
+    of_author = PeerImpression.objects.filter(user_id=me_id, peer_id=OuterRef("owner_id"))
+    of_author = of_author.values("payload")[:1]
+    viewer = viewer_of(variant, me_id)
+    return (
+        viewable_posts(viewer)
+        .filter(id__in=ids_array(ids))
+        .select_related("owner", "ai_summary")
+        .annotate(
+            reply_to_owner_id=Subquery(parents.values("owner_id")[:1]),
+            my_impression=Subquery(mine),
+            my_peer_impression=Subquery(of_author),
+            author_tags_json=inputs.tags_json(PostTag),
+            my_reposts_last_hour=hourly_reposts_subquery(me_id, since=since),  # the reposts' hourly cap
+            **ai_contact_annotations(viewer, "owner_id", "reply", now=now),
+        )
+    )
+
+
+_stage_posts = CompiledRead("likes_and_replies_posts", ("id", "time", "time", "ids"), _stage_posts_query)
 
 
 def plan_actions(reads: list[dict], decisions: dict, posts: dict[int, Post], me_id: int) -> list[dict[str, Any]]:
@@ -76,22 +105,11 @@ def likes_and_replies(ctx: StageContext) -> dict[str, Any]:
     reads = ctx.details.get("reads") or []
     # What planning and reply prompts need, in one query: the posts still viewable, with
     # owner, parent owner (the reply rule), summary and this user's impression of each.
-    parents = Post.objects.filter(pk=OuterRef("reply_to"))
-    mine = PostImpression.objects.filter(user_id=me.id, post_id=OuterRef("pk")).values("payload")[:1]
-    of_author = PeerImpression.objects.filter(user_id=me.id, peer_id=OuterRef("owner_id")).values("payload")[:1]
-    posts = {
-        p.id: p
-        for p in viewable_posts(me).filter(id__in=[parse_id(r["postId"]) for r in reads])
-        .select_related("owner", "ai_summary")
-        .annotate(
-            reply_to_owner_id=Subquery(parents.values("owner_id")[:1]),
-            my_impression=Subquery(mine),
-            my_peer_impression=Subquery(of_author),
-            author_tags_json=inputs.tags_json(PostTag),
-            my_reposts_last_hour=hourly_reposts_subquery(me.id),  # the reposts' hourly cap
-            **ai_contact_annotations(me, "owner_id", "reply"),
-        )
-    }
+    now = timezone.now()
+    ids = [parse_id(r["postId"]) for r in reads]
+    variant = viewer_variant(me)
+    found = _stage_posts(variant, me.id, now, now - timedelta(hours=1), ids) if ids else []
+    posts = {p.id: p for p in found}
     plan = plan_actions(reads, ctx.details.get("postDecisions") or {}, posts, me.id)
     # The likes' and reposts' notifications recorded together, after both (two statements).
     with services.notifications_gathered():

@@ -16,10 +16,10 @@ from django.db import connection
 
 import numpy as np
 
-from agents.embeddings import features_for_model
+from agents.embeddings import features_for_model, model_name
 from agents.embeddings.calibration import calibrated_similarity
-from agents.recommend.batch import cosines, decode_by_length
-from agents.vectors import decode_features, similarity_score
+from agents.recommend.batch import cosines, decode_by_length, similarity_scores
+from agents.vectors import decode_features
 from sns import services
 from sns.errors import DomainError
 from sns.ids import id_to_hex, parse_id
@@ -206,28 +206,25 @@ def rank_by_interest(ctx: StageContext, ordered: list[dict[str, Any]], facts: di
                 ranked.append(item)
         return ranked
     blobs: dict[int, bytes] = {}
+    current = model_name()  # features_for_model's rule, the model asked once
     for item in ordered:
         fact = facts[item["postId"]]
-        if item["score"] > 0 and fact["features"]:
-            stored = features_for_model(bytes(fact["features"]), fact["embedding_model"])
-            if stored is not None:
-                blobs[item["postId"]] = stored
+        if item["score"] > 0 and fact["features"] and fact["embedding_model"] == current:
+            blobs[item["postId"]] = bytes(fact["features"])
     # Posts whose vector does not decode or has another length are skipped, as before.
     vectors = decode_by_length(blobs, len(core))
     sims: dict[int, float] = {}
     if vectors:
         keys = list(vectors)
-        raw = cosines(np.stack([vectors[k] for k in keys]), core).tolist()
-        sims = dict(zip(keys, raw))
+        raw = cosines(np.array([vectors[k] for k in keys]), core).tolist()
+        # Every kept vector is of the current model: one calibration for all.
+        calibrated = [calibrated_similarity(cos, current) for cos in raw]
+        sims = dict(zip(keys, zip(calibrated, similarity_scores(np.array(calibrated)).tolist())))
     for item in ordered:
-        cos = sims.get(item["postId"])
-        if cos is None:
+        sim, score = sims.get(item["postId"], (None, None))
+        if sim is None or sim != sim:  # missing, or NaN
             continue
-        model = facts[item["postId"]]["embedding_model"]
-        sim = calibrated_similarity(cos, model)
-        if sim != sim:  # NaN
-            continue
-        item.update(sim=sim, boosted=(item["score"] + BOOST_OFFSET) * similarity_score(sim))
+        item.update(sim=sim, boosted=(item["score"] + BOOST_OFFSET) * score)
         ranked.append(item)
     ranked.sort(key=lambda entry: entry["boosted"], reverse=True)
     return ranked

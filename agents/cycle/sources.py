@@ -8,24 +8,20 @@ what only the agents know (read markers, summaries) in one statement.
 
 from __future__ import annotations
 
-from django.db.models import BooleanField, Exists, ExpressionWrapper, F, OuterRef, Q
+from django.db.models import BooleanField, Exists, ExpressionWrapper, F, OuterRef, Q, QuerySet
 
 from agents.models import PostImpression
-from agents.recommend.batch import ids_in
+from sns.compiled_read import CompiledRead, ids_array, viewer_of, viewer_variant
 from sns.models import User
 from sns.selectors import viewable_posts
 
 
-def candidate_facts(viewer: User, post_ids) -> dict[int, dict]:
-    """The candidates the viewer may read, each with its owner, whether the viewer has
-    read it (an impression exists) and its summary facts, in one query."""
-    ids = list(dict.fromkeys(i for i in post_ids if i is not None))
-    if not ids:
-        return {}
-    read = PostImpression.objects.filter(user_id=viewer.id, post_id=OuterRef("pk"))
-    rows = (
+def _facts_query(variant: str, viewer_id: int, ids) -> QuerySet:
+    viewer = viewer_of(variant, viewer_id)
+    read = PostImpression.objects.filter(user_id=viewer_id, post_id=OuterRef("pk"))
+    return (
         viewable_posts(viewer)
-        .filter(ids_in("id", ids))
+        .filter(id__in=ids_array(ids))
         .annotate(
             read=Exists(read),
             summarised=ExpressionWrapper(Q(ai_summary__summary__isnull=False), output_field=BooleanField()),
@@ -34,4 +30,17 @@ def candidate_facts(viewer: User, post_ids) -> dict[int, dict]:
         )
         .values("id", "owner_id", "read", "summarised", "features", "embedding_model")
     )
+
+
+_facts = CompiledRead("candidate_facts", ("id", "ids"), _facts_query)
+
+
+def candidate_facts(viewer: User, post_ids) -> dict[int, dict]:
+    """The candidates the viewer may read, each with its owner, whether the viewer has
+    read it (an impression exists) and its summary facts, in one query (its statement
+    compiled once per process)."""
+    ids = list(dict.fromkeys(i for i in post_ids if i is not None))
+    if not ids:
+        return {}
+    rows = _facts(viewer_variant(viewer), viewer.id, ids)
     return {row["id"]: row for row in rows}

@@ -4,12 +4,14 @@ choice). The element-wise arithmetic is that of `agents.vectors`."""
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 from django.db import connection
 from django.db.models import Q
 from django.db.models.expressions import RawSQL
 
-from ..vectors import decode_features
+from ..vectors import SIMILARITY_GAIN, SIMILARITY_MID, _logistic, decode_features
 
 
 def _decoded_values() -> np.ndarray:
@@ -53,6 +55,16 @@ def cosines(matrix: np.ndarray, vec: np.ndarray) -> np.ndarray:
     return np.where(denom == 0.0, 0.0, out)
 
 
+def sum_cosine(x: np.ndarray, y: np.ndarray) -> float:
+    """`cosine` of two float vectors of one non-zero length, the same arithmetic
+    (norms as square roots of the dot products, as numpy's norm of a vector) without
+    its conversions and checks."""
+    nx, ny = math.sqrt(x.dot(x)), math.sqrt(y.dot(y))
+    if nx == 0.0 or ny == 0.0:
+        return 0.0
+    return min(1.0, max(-1.0, float(x.dot(y)) / (nx * ny)))
+
+
 def decode_by_length(blobs: dict[int, bytes], dim: int | None = None) -> dict[int, np.ndarray]:
     """{key: decoded vector} for the blobs that decode (and have length `dim`, if given),
     decoded together per length."""
@@ -77,3 +89,18 @@ def ids_in(field: str, ids) -> Q:
     if connection.vendor == "postgresql" and len(ids) > 20:
         return Q(**{f"{field}__in": RawSQL("SELECT unnest(%s::bigint[])", (ids,))})
     return Q(**{f"{field}__in": ids})
+
+
+def _logistics(z: np.ndarray) -> np.ndarray:
+    # `agents.vectors._logistic` per element: split by sign so exp never overflows.
+    e = np.exp(-np.abs(z))
+    return np.where(z >= 0, 1.0 / (1.0 + e), e / (1.0 + e))
+
+
+def similarity_scores(cos: np.ndarray) -> np.ndarray:
+    """`similarity_score` of every cosine in `cos` (the same curve, element-wise)."""
+    low = _logistic(SIMILARITY_GAIN * (0.0 - SIMILARITY_MID))
+    high = _logistic(SIMILARITY_GAIN * (1.0 - SIMILARITY_MID))
+    x = (np.asarray(cos, dtype=np.float64) + 1.0) / 2.0
+    value = (_logistics(SIMILARITY_GAIN * (x - SIMILARITY_MID)) - low) / (high - low)
+    return np.minimum(1.0, np.maximum(0.0, value))

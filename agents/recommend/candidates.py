@@ -12,14 +12,14 @@ from dataclasses import dataclass, field
 
 from django.conf import settings
 from django.db import connection
-from django.db.models import Exists, F, OuterRef, Value, Window
+from django.db.models import Exists, F, OuterRef, QuerySet, Value, Window
 from django.db.models.functions import RowNumber
 
+from sns.compiled_read import CompiledRead, ids_array
 from sns.models import Block, Follow, Post, PostTag
 
 from ..keyword_hash import fnv1a32, unpack_hashes
 from ..models import AiPostTag
-from .batch import ids_in
 from .query import RecommendQuery
 
 FROZEN_PENALTY = 0.1
@@ -74,25 +74,38 @@ def _newest_per_tag(names: list[str], per_tag: int) -> Counter:
     return found
 
 
-def post_facts(post_ids, self_user_id: int | None) -> dict[int, Candidate]:
-    """Owner, root flag, likes, the frozen / blocking-owner penalty, whether the
-    requester follows the owner and the summary row's keyword hashes of each post,
-    in one query."""
-    if not post_ids:
-        return {}
-    if self_user_id is not None:
+def _facts_query(variant: str, ids, self_user_id: int | None = None) -> QuerySet:
+    if variant == "requester":
         blocks = Exists(Block.objects.filter(blocker_id=OuterRef("owner_id"), blockee_id=self_user_id))
         followed = Exists(Follow.objects.filter(follower_id=self_user_id, followee_id=OuterRef("owner_id")))
     else:
         blocks = followed = Value(False)
-    rows = (
-        Post.objects.filter(ids_in("id", post_ids))
+    return (
+        Post.objects.filter(id__in=ids_array(ids))
         .annotate(owner_blocks_self=blocks, owner_followed=followed, summary_row=F("ai_summary__post_id"))
         .values_list(
             "id", "owner_id", "reply_to", "like_count", "owner__is_frozen", "owner_blocks_self",
             "owner_followed", "summary_row", "ai_summary__hashes",
         )
     )
+
+
+# Compiled once per process (sns/compiled_read.py): with and without a requester.
+_facts_of_requester = CompiledRead("post_facts", ("ids", "id"), _facts_query)
+_facts_of_nobody = CompiledRead("post_facts", ("ids",), _facts_query)
+
+
+def post_facts(post_ids, self_user_id: int | None) -> dict[int, Candidate]:
+    """Owner, root flag, likes, the frozen / blocking-owner penalty, whether the
+    requester follows the owner and the summary row's keyword hashes of each post,
+    in one query."""
+    if not post_ids:
+        return {}
+    ids = list(post_ids)
+    if self_user_id is not None:
+        rows = _facts_of_requester("requester", ids, self_user_id)
+    else:
+        rows = _facts_of_nobody("nobody", ids)
     return {
         pid: Candidate(
             post_id=pid,
@@ -158,8 +171,12 @@ def _stored_hashes(candidates: dict[int, Candidate], wanted: dict[int, float]) -
     their order of first appearance, so the score's sum runs in the same order.
     `post_facts` read them with the candidates."""
     out: dict[int, Counter] = {}
+    weighed = any(weight > 0 for weight in wanted.values())
     for post_id, cand in candidates.items():
         if not cand.has_summary_row:
+            continue
+        if not weighed:  # an AI user's query weighs no hash: every count would be empty
+            out[post_id] = Counter()
             continue
         try:
             hashes = unpack_hashes(cand.hashes) if cand.hashes else []

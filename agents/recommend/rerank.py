@@ -10,16 +10,29 @@ import math
 
 import numpy as np
 from django.conf import settings
+from django.db.models import QuerySet
 
-from ..embeddings import features_for_model
+from sns.compiled_read import CompiledRead, ids_array
+
+from ..embeddings import model_name
 from ..models import PostSummary
-from ..vectors import cosine, decode_features, l2_normalize, similarity_score
-from .batch import cosines, decode_rows, ids_in, unit_rows
+from ..vectors import decode_features, l2_normalize
+from .batch import cosines, decode_rows, similarity_scores, sum_cosine, unit_rows
 from .candidates import Candidate, coarse_candidates, post_facts
 from .query import RecommendQuery
 
 NEG_INF = float("-inf")
 DUPLICATE_SIMILARITY = 0.8
+
+
+def _summary_vectors_query(_variant: str, ids) -> QuerySet:
+    return PostSummary.objects.filter(post_id__in=ids_array(ids)).values_list(
+        "post_id", "features", "embedding_model"
+    )
+
+
+# One statement text for any number of posts (sns/compiled_read.py).
+_summary_vectors = CompiledRead("summary_vectors", ("ids",), _summary_vectors_query)
 
 
 def post_vectors(post_ids) -> tuple[dict[int, np.ndarray | None], set[int]]:
@@ -28,14 +41,13 @@ def post_vectors(post_ids) -> tuple[dict[int, np.ndarray | None], set[int]]:
     out: dict[int, np.ndarray | None] = {}
     with_features: set[int] = set()
     usable: dict[int, bytes] = {}
-    rows = PostSummary.objects.filter(ids_in("post_id", post_ids)).values_list(
-        "post_id", "features", "embedding_model"
-    )
+    rows = _summary_vectors("", list(post_ids)) if post_ids else []
+    current = model_name()  # asked once, not once a row (features_for_model's rule)
     for post_id, data, model in rows:
         if data:
             with_features.add(post_id)
         out[post_id] = None
-        stored = features_for_model(bytes(data), model) if data else None
+        stored = bytes(data) if data and model == current else None
         if stored:
             usable[post_id] = stored
     # Decoded and normalised per length in one numpy pass, not one call per post.
@@ -97,10 +109,15 @@ def _social_rank(
 
 
 def _dedup(items: list[Candidate], vectors: dict, weight: float) -> list[Candidate]:
+    """Demote each post by its similarity to the sum of the vectors ranked above it
+    (those of the first vector's length). The cosines are `cosine`'s arithmetic with
+    only the dot products per candidate (norm and similarity_score cost more in call
+    overhead than in arithmetic), the similarity scores one numpy pass."""
+    rank = {c.post_id: float(i) for i, c in enumerate(items)}
     total: np.ndarray | None = None
-    rank: dict[int, float] = {}
+    later: list[int] = []  # the index of each candidate compared with the sum above it
+    cosines_above: list[float] = []
     for i, c in enumerate(items):
-        rank[c.post_id] = float(i)
         v = vectors.get(c.post_id)
         if v is None:
             continue
@@ -109,15 +126,14 @@ def _dedup(items: list[Candidate], vectors: dict, weight: float) -> list[Candida
             continue
         if total.size != v.size:
             continue
-        if i > 0:
-            sim = similarity_score(cosine(total, v))
-            w = (
-                (sim - DUPLICATE_SIMILARITY) / (1 - DUPLICATE_SIMILARITY)
-                if sim > DUPLICATE_SIMILARITY
-                else 0.0
-            )
-            rank[c.post_id] = i + w * weight
+        later.append(i)
+        cosines_above.append(sum_cosine(total, v))
         total = total + v
+    if later:
+        sims = similarity_scores(np.array(cosines_above))
+        over = (sims - DUPLICATE_SIMILARITY) / (1 - DUPLICATE_SIMILARITY)
+        for i, w in zip(later, np.where(sims > DUPLICATE_SIMILARITY, over, 0.0).tolist()):
+            rank[items[i].post_id] = i + w * weight
     return sorted(items, key=lambda c: (rank[c.post_id], -c.post_id))
 
 
@@ -158,9 +174,9 @@ def recommend_post_ids(q: RecommendQuery) -> list[int]:
             else:
                 comparable.append(c)
         if comparable:
-            sims = cosines(np.stack([vectors[c.post_id] for c in comparable]), query_vec)
-            for c, sim in zip(comparable, sims.tolist()):
-                base[c.post_id] = similarity_score(sim) * c.penalty
+            sims = cosines(np.array([vectors[c.post_id] for c in comparable]), query_vec)
+            for c, score in zip(comparable, similarity_scores(sims).tolist()):
+                base[c.post_id] = score * c.penalty
     position = {c.post_id: i for i, c in enumerate(universe)}
     items = _sort(universe, base, position)
     if q.owner_decay is not None and q.owner_decay < 1:  # absent or 1 = disabled

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from django.db import IntegrityError, connection, transaction
-from django.db.models import Case, Exists, F, OuterRef, When
+from django.db.models import Case, Exists, F, OuterRef, QuerySet, When
 from django.db.models.functions import Greatest
 from django.utils import timezone
 
 from .. import throttle
 from ..access import access_writable, block_annotations, is_blocked_annotated
+from ..compiled_read import CompiledRead, ids_array
 from ..errors import Conflict, DomainError, InvalidInput, NotFound
 from ..models import Block, Follow, Like, Post, User
 from ..sql_statements import insert_rows_sql, update_sql
@@ -30,15 +31,7 @@ def likes_add(actor: User, post_ids: list[int]) -> dict[int, Like | DomainError]
     single like would have raised."""
     access_writable(actor)
     ids = list(dict.fromkeys(post_ids))
-    posts = {
-        post.id: post
-        for post in Post.objects.select_related("owner")
-        .annotate(
-            **block_annotations(actor, "owner_id"),
-            already_liked=Exists(Like.objects.filter(post_id=OuterRef("pk"), user_id=actor.id)),
-        )
-        .filter(pk__in=ids)
-    }
+    posts = {post.id: post for post in (_like_targets("", actor.id, ids) if ids else [])}
 
     def check(post_id: int) -> None:
         post = posts.get(post_id)
@@ -59,6 +52,21 @@ def likes_add(actor: User, post_ids: list[int]) -> dict[int, Like | DomainError]
     )
     hooks.likes_written(actor, [posts[post_id] for post_id in written])
     return results
+
+
+def _like_targets_query(_variant: str, actor_id: int, ids) -> QuerySet[Post]:
+    return (
+        Post.objects.select_related("owner")
+        .annotate(
+            **block_annotations(User(id=actor_id), "owner_id"),
+            already_liked=Exists(Like.objects.filter(post_id=OuterRef("pk"), user_id=actor_id)),
+        )
+        .filter(pk__in=ids_array(ids))
+    )
+
+
+# The posts to like with their facts: one statement text for every actor and batch.
+_like_targets = CompiledRead("like_targets", ("id", "ids"), _like_targets_query)
 
 
 def _apply_each(keys: list[int], check, write, *, conflict: str) -> tuple[dict, list[int]]:

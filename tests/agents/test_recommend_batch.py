@@ -3,8 +3,8 @@
 import numpy as np
 import pytest
 
-from agents.recommend.batch import cosines, decode_by_length, decode_rows, unit_rows
-from agents.vectors import cosine, decode_features, l2_normalize
+from agents.recommend.batch import cosines, decode_by_length, decode_rows, similarity_scores, sum_cosine, unit_rows
+from agents.vectors import cosine, decode_features, l2_normalize, similarity_score
 
 
 def _blobs(n: int, dim: int = 64, seed: int = 3) -> list[bytes]:
@@ -49,3 +49,17 @@ def test_decode_by_length_skips_other_lengths_and_undecodable_blobs():
     out = decode_by_length({1: a, 2: short, 3: bad, 4: b, 5: b""}, 64)
     assert sorted(out) == [1, 4]
     assert np.array_equal(out[4], decode_features(b))
+
+
+def test_similarity_scores_are_exactly_similarity_score_per_element():
+    cos = np.concatenate([np.linspace(-1.0, 1.0, 4001), np.random.default_rng(5).uniform(-1, 1, 4000)])
+    assert similarity_scores(cos).tolist() == [similarity_score(float(c)) for c in cos]
+
+
+def test_sum_cosine_is_exactly_cosine():
+    matrix, _ = decode_rows(_blobs(30, dim=512))
+    total = matrix[0].copy()
+    for row in matrix[1:]:
+        assert sum_cosine(total, row) == cosine(total, row)
+        total = total + row
+    assert sum_cosine(np.zeros(512), matrix[1]) == cosine(np.zeros(512), matrix[1]) == 0.0
