@@ -118,7 +118,12 @@ def summaries_of(posts: Iterable[Post]) -> dict[int, PostSummary]:
 
 def summary_text(summaries: dict[int, PostSummary], post_id: int) -> str:
     row = summaries.get(post_id)
-    return truncate_pt(row.summary, settings.STGY_AI_USER_POST_TEXT_LIMIT) if row and row.summary else ""
+    return summary_text_of(row.summary if row else None)
+
+
+def summary_text_of(summary: str | None) -> str:
+    """A summary as prompts show it ("" for none)."""
+    return truncate_pt(summary, settings.STGY_AI_USER_POST_TEXT_LIMIT) if summary else ""
 
 
 def summary_unless_whole(summaries: dict[int, PostSummary], post: Post, shown: str) -> str:
