@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 from datetime import timedelta
+from dataclasses import dataclass
 from types import SimpleNamespace
 from typing import Any, Callable
 
@@ -23,8 +24,8 @@ from agents.models import PeerImpression, PostImpression
 from agents.textmeasure import truncate_pt
 from agents.prompt_text import post_prompt_text
 from sns.ids import id_to_hex, parse_id
-from sns.models import Post, User
-from sns.selectors import viewable_posts
+from sns.models import User
+from sns.selectors import newest_posts_q, viewable_posts
 
 from . import inputs
 from .context import StageContext
@@ -161,19 +162,17 @@ def peer_impressions(ctx: StageContext) -> dict[str, Any]:
         if owner != me.id and owner not in peer_ids:
             peer_ids.append(owner)
     decisions: dict[str, Any] = ctx.details.setdefault("peerDecisions", {})
-    # The peers with their previous impression (payload and time) in one query.
+    # The peers with their previous impression (payload and time) in one query, as the
+    # few columns the stage reads.
     prev = PeerImpression.objects.filter(user_id=me.id, peer_id=OuterRef("pk"))
-    peers = {
-        u.id: u
-        for u in User.objects.filter(id__in=peer_ids).annotate(
-            prev_payload=Subquery(prev.values("payload")[:1]), prev_updated_at=Subquery(prev.values("updated_at")[:1])
-        )
-    }
-    previous = {
-        u.id: (inputs.parse_payload(u.prev_payload), SimpleNamespace(updated_at=u.prev_updated_at))
-        for u in peers.values()
-        if u.prev_updated_at is not None
-    }
+    rows = User.objects.filter(id__in=peer_ids).annotate(
+        prev_payload=Subquery(prev.values("payload")[:1]), prev_updated_at=Subquery(prev.values("updated_at")[:1])
+    ).values_list("id", "locale", "nickname", "introduction", "prev_payload", "prev_updated_at")
+    peers, previous = {}, {}
+    for peer_id, locale, nickname, introduction, prev_payload, prev_updated_at in rows:
+        peers[peer_id] = _Peer(peer_id, id_to_hex(peer_id), locale, nickname, introduction)
+        if prev_updated_at is not None:
+            previous[peer_id] = (inputs.parse_payload(prev_payload), SimpleNamespace(updated_at=prev_updated_at))
     skip_days = settings.STGY_AI_USER_SKIP_PEER_IMPRESSION_UPDATE_DAYS
     fresh_after = timezone.now() - timedelta(days=skip_days) if skip_days > 0 else None
     run_started = ctx.run.started_at
@@ -195,7 +194,6 @@ def peer_impressions(ctx: StageContext) -> dict[str, Any]:
 
     recent = _recent_posts(me, [p.id for p in todo])
     all_posts = [p for posts in recent.values() for p in posts]
-    summaries = inputs.summaries_of(all_posts)
     own_impressions = {p.id: inputs.parse_payload(p.my_impression) for p in all_posts if p.my_impression is not None}
     base = settings.STGY_AI_USER_IMPRESSION_LENGTH
     limit = settings.STGY_AI_USER_OUTPUT_TEXT_LIMIT
@@ -211,7 +209,7 @@ def peer_impressions(ctx: StageContext) -> dict[str, Any]:
             "posts": [
                 {
                     "locale": post.locale or peer.locale,
-                    "summary": inputs.summary_text(summaries, post.id),
+                    "summary": inputs.summary_text_of(post.summary),
                     "impression": truncate_pt(own_impressions.get(post.id, {}).get("impression", ""), limit),
                     "tags": inputs.impression_tags(own_impressions.get(post.id, {}))[:OWN_TAGS_BESIDE_TEXT],
                 }
@@ -242,7 +240,30 @@ def peer_impressions(ctx: StageContext) -> dict[str, Any]:
     return {"judged": len(todo) - failed, "failed": failed}
 
 
-def _shown(posts: list[Post], judged: dict[int, Any]) -> list[Post]:
+@dataclass(frozen=True)
+class _Peer:
+    """The columns of a peer the stage reads."""
+
+    id: int
+    hex_id: str
+    locale: str
+    nickname: str
+    introduction: str
+
+
+@dataclass(frozen=True)
+class _PeerPost:
+    """The columns of a peer's post the stage reads, with its summary's text and the
+    AI user's own impression of it."""
+
+    id: int
+    owner_id: int
+    locale: str | None
+    summary: str | None
+    my_impression: str | None
+
+
+def _shown(posts: list[_PeerPost], judged: dict[int, Any]) -> list[_PeerPost]:
     """`posts` (newest first) cut to PEER_POSTS_SHOWN, keeping every one in `judged`."""
     room = max(0, PEER_POSTS_SHOWN - sum(1 for p in posts if p.id in judged))
     shown = []
@@ -255,15 +276,16 @@ def _shown(posts: list[Post], judged: dict[int, Any]) -> list[Post]:
     return shown
 
 
-def _recent_posts(viewer: User, owner_ids: list[int]) -> dict[int, list[Post]]:
+def _recent_posts(viewer: User, owner_ids: list[int]) -> dict[int, list[_PeerPost]]:
     """Each peer's newest posts (replies included), viewable ones only, newest first,
-    with summaries and the viewer's own impression of each: one query."""
+    with summaries and the viewer's own impression of each: one query, plain rows (up
+    to ten posts a peer, three model instances each with their owners and summaries)."""
     per_user = settings.STGY_AI_USER_READ_PEER_POST_LIMIT
     mine = PostImpression.objects.filter(user_id=viewer.id, post_id=OuterRef("pk")).values("payload")[:1]
-    posts = inputs.viewable_newest(viewer, "owner_id", owner_ids, per_user, with_summary=True).annotate(
+    rows = viewable_posts(viewer).filter(newest_posts_q("owner_id", owner_ids, per_user)).annotate(
         my_impression=Subquery(mine)
-    )
-    result: dict[int, list[Post]] = {}
-    for post in sorted(posts, key=lambda p: p.id, reverse=True):
-        result.setdefault(post.owner_id, []).append(post)
+    ).values_list("id", "owner_id", "locale", "ai_summary__summary", "my_impression")
+    result: dict[int, list[_PeerPost]] = {}
+    for row in sorted(rows, reverse=True):
+        result.setdefault(row[1], []).append(_PeerPost(*row))
     return result
