@@ -45,6 +45,7 @@ _KINDS = {
     "id": lambda i: _MARK_ID + i,
     "time": lambda i: _MARK_TIME + timedelta(microseconds=i),
     "json": lambda i: {_MARK_KEY: i},
+    "text": lambda i: f"{_MARK_KEY}:{i}",
 }
 _compiled: dict[tuple[str, str], list[tuple[str, list]]] = {}
 Parts = list[tuple[str, list]]
@@ -56,7 +57,8 @@ def compiled_once(key: str, kinds: tuple[str, ...], build: Callable[..., Parts])
     the fixed statements every cycle stage runs (its record's save with the lease) cost
     a compile each, a visible part of the cycle's CPU. `build(*args)` returns a list of
     (sql, params); so does the returned function, the same text with the parameters of
-    its own arguments. A None argument (SQL NULL, another text) is compiled afresh. A
+    its own arguments ("text" is a string compared as it is, not a pattern). A None
+    argument (SQL NULL, another text) is compiled afresh. A
     "json" argument is found again in psycopg's wrapper, so on PostgreSQL only; an
     argument not found among the parameters is refused (ValueError)."""
 

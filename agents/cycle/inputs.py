@@ -130,7 +130,13 @@ def summary_unless_whole(summaries: dict[int, PostSummary], post: Post, shown: s
     """The summary only when the prompt shows `post` cut (`shown` is its content as put
     in the prompt): next to the whole text a summary repeats it and only costs tokens
     (short posts' summaries are often the text itself)."""
-    return "" if shown == images_as_alt_text(post.content) else summary_text(summaries, post.id)
+    row = summaries.get(post.id)
+    return summary_of_cut(row.summary if row else None, post.content, shown)
+
+
+def summary_of_cut(summary: str | None, content: str, shown: str) -> str:
+    """`summary_unless_whole` for a post read as plain columns."""
+    return "" if shown == images_as_alt_text(content) else summary_text_of(summary)
 
 
 def post_impression_payloads(user_id: int, post_ids: Iterable[int]) -> dict[int, dict[str, Any]]:

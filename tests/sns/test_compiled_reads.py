@@ -40,3 +40,17 @@ def test_the_rows_are_those_of_the_queryset_for_every_argument():
         assert rows == list(_newest_posts(owner.id, viewer.id))
         seen.append([row[3] for row in rows])
     assert seen == [[True] * 3, [False] * 3, [True] * 3, []]
+
+
+def test_a_text_argument_is_compared_as_it_is():
+    alice = make_user("alice")
+    for content in ("50% off", "50_ off", "plain"):
+        make_post(alice, content)
+
+    def same_content(owner_id, content):
+        return Post.objects.filter(owner_id=owner_id, content=content).values_list("content", flat=False)
+
+    read = compiled_values("test-same-content", ("id", "text"), same_content)
+    for content in ("50% off", "50_ off", "plain", "%"):
+        assert read(alice.id, content) == list(same_content(alice.id, content))
+    assert read(alice.id, "50% off") == [("50% off",)]
