@@ -23,7 +23,7 @@ from agents.llm.parsing import parse_peer_impressions, parse_post_impressions
 from agents.models import PeerImpression, PostImpression
 from agents.textmeasure import truncate_pt
 from agents.prompt_text import post_prompt_text
-from sns.ids import id_to_hex, parse_id
+from sns.ids import id_to_datetime, id_to_hex, parse_id
 from sns.models import User
 from sns.selectors import newest_posts_q, viewable_posts
 
@@ -53,14 +53,14 @@ def post_impressions(ctx: StageContext) -> dict[str, Any]:
     ids = [parse_id(r["postId"]) for r in reads]
     # The posts still viewable, with their owners, summaries, any impression already
     # written (a redelivered stage finds its earlier impressions and reuses their
-    # decisions) and this user's impression of each author, in one query.
+    # decisions) and this user's impression of each author, in one query of the columns
+    # the stage reads.
     mine = PostImpression.objects.filter(user_id=me.id, post_id=OuterRef("pk")).values("payload")[:1]
     of_author = PeerImpression.objects.filter(user_id=me.id, peer_id=OuterRef("owner_id")).values("payload")[:1]
-    posts = {
-        p.id: p
-        for p in viewable_posts(me).filter(id__in=ids).select_related("owner", "ai_summary")
-        .annotate(my_impression=Subquery(mine), my_peer_impression=Subquery(of_author))
-    }
+    rows = viewable_posts(me).filter(id__in=ids).annotate(
+        my_impression=Subquery(mine), my_peer_impression=Subquery(of_author)
+    ).values_list(*_READ_POST_COLUMNS)
+    posts = {row[0]: _ReadPost(*row) for row in rows}
     to_read = [posts[i] for i in ids if i in posts and posts[i].owner_id != me.id]
     decisions: dict[str, Any] = ctx.details.setdefault("postDecisions", {})
     existing = {p.id: inputs.parse_payload(p.my_impression) for p in to_read if p.my_impression is not None}
@@ -71,23 +71,23 @@ def post_impressions(ctx: StageContext) -> dict[str, Any]:
         return {"read": 0, "reused": len(existing)}
 
     chains = inputs.ancestor_chains(me, pending, depth=inputs.REPLY_CHAIN_LIMIT, with_summary=True)
-    summaries = inputs.summaries_of([a for chain in chains.values() for a in chain] + pending)
+    summaries = inputs.summaries_of([a for chain in chains.values() for a in chain])
     peers = {p.owner_id: inputs.parse_payload(p.my_peer_impression) for p in pending if p.my_peer_impression is not None}
     base = settings.STGY_AI_USER_IMPRESSION_LENGTH
     limit = settings.STGY_AI_USER_POST_TEXT_LIMIT
     items = []
     for post in pending:
-        locale = inputs.post_locale(post, me.locale)
+        locale = inputs.dash_locale(post.locale or post.owner_locale or me.locale)
         peer_payload = peers.get(post.owner_id, {})
         content = post_prompt_text(post.content, min(limit, IMPRESSION_POST_TEXT_LIMIT))
         item = {
             "replyChain": inputs.context_posts(chains[post.id], me=me, summaries=summaries),
             "post": {
                 "locale": locale,
-                "author": post.owner.nickname,
+                "author": post.owner_nickname,
                 "createdAt": inputs.prompt_time(post.created_at),
                 "content": content,
-                "summary": inputs.summary_unless_whole(summaries, post, content),
+                "summary": inputs.summary_of_cut(post.summary, post.content, content),
                 "peerImpression": inputs.impression_text(peer_payload),
                 "peerTags": inputs.impression_tags(peer_payload),
                 "isSelf": False,
@@ -238,6 +238,36 @@ def peer_impressions(ctx: StageContext) -> dict[str, Any]:
     if failed and failed == len(todo):
         raise RuntimeError(f"every peer impression failed ({failed}); first error: {first_error}")
     return {"judged": len(todo) - failed, "failed": failed}
+
+
+_READ_POST_COLUMNS = (
+    "id", "owner_id", "reply_to", "locale", "content", "owner__locale", "owner__nickname", "ai_summary__summary",
+    "my_impression", "my_peer_impression",
+)
+
+
+@dataclass(frozen=True)
+class _ReadPost:
+    """The columns of a post read that post_impressions uses (_READ_POST_COLUMNS)."""
+
+    id: int
+    owner_id: int
+    reply_to: int | None
+    locale: str | None
+    content: str
+    owner_locale: str
+    owner_nickname: str
+    summary: str | None
+    my_impression: str | None
+    my_peer_impression: str | None
+
+    @property
+    def hex_id(self) -> str:
+        return id_to_hex(self.id)
+
+    @property
+    def created_at(self):
+        return id_to_datetime(self.id)
 
 
 @dataclass(frozen=True)
