@@ -9,13 +9,11 @@ its CPU is there. Counted after the warm-up cycles.
 
 from __future__ import annotations
 
-import argparse
 import sys
 import threading
 from collections import defaultdict
 
 from . import cycle_overhead
-from .common import INPROCESS_REDIS_URL, django_setup, redis_flush, write_json
 
 
 def run(*, cycles: int, warmup: int, seed: int) -> dict:
@@ -57,26 +55,15 @@ def run(*, cycles: int, warmup: int, seed: int) -> dict:
             "calls_per_cycle": per_stage, "total": sum(per_stage.values())}
 
 
-def main(argv: list[str] | None = None) -> dict:
-    parser = argparse.ArgumentParser(description="Python function calls per AI-user cycle, per stage")
-    parser.add_argument("--db", help="benchmark database (default: DATABASE_URL as set)")
-    parser.add_argument("--cycles", type=int, default=30)
-    parser.add_argument("--warmup", type=int, default=3)
-    parser.add_argument("--seed", type=int, default=7)
-    parser.add_argument("--json", help="write the figures to this file")
-    args = parser.parse_args(argv)
-    django_setup(args.db, REDIS_URL=INPROCESS_REDIS_URL, STGY_AI_PROVIDER="offline")
-    if args.db:
-        redis_flush(INPROCESS_REDIS_URL)
-    result = run(cycles=args.cycles, warmup=args.warmup, seed=args.seed)
-    if args.db:
-        redis_flush(INPROCESS_REDIS_URL)
+def print_report(result: dict) -> None:
     print(f"cycle_calls on {result['database']}: {result['cycles']} cycles, Python calls per cycle")
     for stage, count in result["calls_per_cycle"].items():
         print(f"{stage:<18} {count:>8,}")
     print(f"{'TOTAL':<18} {result['total']:>8,}")
-    write_json(args.json, result)
-    return result
+
+
+def main(argv: list[str] | None = None) -> dict:
+    return cycle_overhead.cycles_main(argv, "Python function calls per AI-user cycle, per stage", run, print_report)
 
 
 if __name__ == "__main__":
