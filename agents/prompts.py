@@ -234,10 +234,25 @@ def common_instructions(profile_locale: str | None) -> str:
     template, its {{TASKS}} filled with the cycle's task instructions, up to its
     `{{PROFILE_JSON}}` (which is its last line). No per-call value is in it, so a
     provider's prefix cache serves it to every call of every such user."""
-    loc = normalize_locale(profile_locale)
+    return _common_instructions(prompt_dir(), normalize_locale(profile_locale))
+
+
+# The texts put together from the templates, kept per template directory as the files'
+# contents are (`_read_template`): each AI-user call needs both, and finding their nine
+# files (a stat per candidate name) and joining them was most of a call's rendering.
+@functools.lru_cache(maxsize=64)
+def _common_instructions(directory: Path, loc: str) -> str:
     common = load_prompt(COMMON_PROFILE, loc).strip()
     common = common.replace("{{TASKS}}", task_catalogue(loc))
     return common.split("{{PROFILE_JSON}}", 1)[0]
+
+
+@functools.lru_cache(maxsize=256)
+def _task_template(directory: Path, task: str, loc: str, own: str) -> str:
+    if task in CATALOGUED_TASKS:
+        instructions, call = split_task(load_prompt(task, own))
+        return instructions.split("\n", 1)[0] + "\n\n" + call
+    return load_prompt(task, loc).strip()
 
 
 def system_prompt(profile: dict[str, Any], profile_locale: str | None = None) -> str:
@@ -260,12 +275,8 @@ def task_prompt(
     if task not in AGENT_TASK_PLACEHOLDERS:
         raise ValueError(f"not an AI-user prompt task: {task!r}")
     loc = normalize_locale(locale)
-    if task in CATALOGUED_TASKS:
-        own = normalize_locale(profile_locale) or loc
-        instructions, call = split_task(load_prompt(task, own))
-        template = instructions.split("\n", 1)[0] + "\n\n" + call
-    else:
-        template = load_prompt(task, loc).strip()
+    own = normalize_locale(profile_locale) or loc
+    template = _task_template(prompt_dir(), task, loc, own if task in CATALOGUED_TASKS else loc)
     # Lengths and the language first, the input last: no replacement runs over the
     # input once it is in, so nothing in user text can be filled in.
     template = _fill_common(template, locale=loc, max_chars=max_chars, tag_chars=tag_chars, tag_num=tag_num)

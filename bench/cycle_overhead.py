@@ -208,8 +208,10 @@ def print_report(result: dict) -> None:
     print(f"stand-in's own queries per cycle (not counted above), p50 {result['per_cycle']['standin_queries']['p50']:.0f}")
 
 
-def main(argv: list[str] | None = None) -> dict:
-    parser = argparse.ArgumentParser(description="CPU time and SQL queries per AI-user cycle")
+def cycles_main(argv: list[str] | None, description: str, run_cycles, report) -> dict:
+    """The command line of this bench and of those that run its cycles (bench/cycle_calls.py):
+    `run_cycles(cycles=, warmup=, seed=)` on the database given, then `report(result)`."""
+    parser = argparse.ArgumentParser(description=description)
     parser.add_argument("--db", help="benchmark database (default: DATABASE_URL as set)")
     parser.add_argument("--cycles", type=int, default=30)
     parser.add_argument("--warmup", type=int, default=3)
@@ -219,12 +221,16 @@ def main(argv: list[str] | None = None) -> dict:
     django_setup(args.db, REDIS_URL=INPROCESS_REDIS_URL, STGY_AI_PROVIDER="offline")
     if args.db:
         redis_flush(INPROCESS_REDIS_URL)
-    result = run(cycles=args.cycles, warmup=args.warmup, seed=args.seed)
+    result = run_cycles(cycles=args.cycles, warmup=args.warmup, seed=args.seed)
     if args.db:
         redis_flush(INPROCESS_REDIS_URL)  # the summary tasks the cycles enqueued: nobody consumes them here
-    print_report(result)
+    report(result)
     write_json(args.json, result)
     return result
+
+
+def main(argv: list[str] | None = None) -> dict:
+    return cycles_main(argv, "CPU time and SQL queries per AI-user cycle", run, print_report)
 
 
 if __name__ == "__main__":

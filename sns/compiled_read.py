@@ -153,3 +153,10 @@ class CompiledRead:
             layout = _ValuesLayout(queryset, compiler)
         self._layouts[(connection.alias, variant)] = layout
         return [(sql, list(params))]
+
+
+def compiled_values(key: str, kinds: tuple[str, ...], build: Callable[..., QuerySet]) -> Callable[..., list]:
+    """A `CompiledRead` of one variant (everything that shapes the text, such as a LIMIT
+    or the viewer's kind, kept in `key`): `read(*args)` gives `list(build(*args))`."""
+    read = CompiledRead(key, kinds, lambda _variant, *args: build(*args))
+    return lambda *args: read("", *args)

@@ -47,19 +47,21 @@ _KINDS = {
     "json": lambda i: {_MARK_KEY: i},
     # A list of ids passed as one array parameter (PostgreSQL): ids no row has.
     "ids": lambda i: [_MARK_ID + i, _MARK_ID - 1],
+    "text": lambda i: f"{_MARK_KEY}:{i}",
 }
 _compiled: dict[tuple[str, str], list[tuple[str, list]]] = {}
 Parts = list[tuple[str, list]]
 
 
 def compiled_once(key: str, kinds: tuple[str, ...], build: Callable[..., Parts]) -> Callable[..., Parts]:
-    """Statements whose text does not depend on their arguments (`kinds`: "id", "time"
-    or "json" per argument), compiled by Django once per process and database alias:
+    """Statements whose text does not depend on their arguments (`kinds`: "id", "time",
+    "json", "ids" or "text" per argument), compiled by Django once per process and database alias:
     the fixed statements every cycle stage runs (its record's save with the lease) cost
     a compile each, a visible part of the cycle's CPU (an "ids" argument is a list of ids
     bound as one array parameter). `build(*args)` returns a list of
     (sql, params); so does the returned function, the same text with the parameters of
-    its own arguments. A None argument (SQL NULL, another text) is compiled afresh. A
+    its own arguments ("text" is a string compared as it is, not a pattern). A None
+    argument (SQL NULL, another text) is compiled afresh. A
     "json" argument is found again in psycopg's wrapper, so on PostgreSQL only; an
     argument not found among the parameters is refused (ValueError)."""
 

@@ -15,7 +15,7 @@ import numpy as np
 from django.conf import settings
 from django.utils import timezone
 
-from agents.embeddings import features_for_model
+from agents.embeddings import features_for_model, model_name
 from agents.embeddings.calibration import calibrated_similarity
 from agents.recommend.batch import decode_by_length, unit_rows
 from agents.vectors import cosine, decode_features
@@ -49,26 +49,24 @@ def analyse(viewer: User, user_ids: list[int], interest_vec: np.ndarray, model: 
     for post_id in sorted(facts, reverse=True):
         by_user.setdefault(facts[post_id][1], []).append(post_id)
     blobs = {}
+    current = model_name()
     for post_id, (_, _, features, embedding_model) in facts.items():
-        stored = features_for_model(bytes(features), embedding_model) if features else None
+        stored = features_for_model(features, embedding_model, current=current)
         if stored is not None:
             blobs[post_id] = stored
     # Every usable vector decoded and normalised in one numpy pass; vectors that do not
     # decode or have another length are skipped, as before.
     decoded = decode_by_length(blobs, len(interest_vec))
-    units = dict(zip(decoded, unit_rows(np.stack(list(decoded.values()))))) if decoded else {}
+    if not decoded:
+        return {}
+    units = unit_rows(np.stack(list(decoded.values())))
+    row_of = {post_id: i for i, post_id in enumerate(decoded)}
     result = {}
     for user_id, post_ids in by_user.items():
-        total, used = np.zeros(len(interest_vec)), 0
-        for post_id in post_ids:
-            unit = units.get(post_id)
-            if unit is None:
-                continue
-            total = total + unit
-            used += 1
-            if used >= VECTORS_USED:
-                break
-        if used:
+        rows = [row_of[post_id] for post_id in post_ids if post_id in row_of][:VECTORS_USED]
+        if rows:
+            # The first VECTORS_USED usable vectors, newest first, added in that order.
+            total = units[rows].sum(axis=0)
             result[user_id] = {
                 "similarity": calibrated_similarity(cosine(total, interest_vec), model),
                 "latestPostAt": id_to_datetime(post_ids[0]),

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 from datetime import timedelta
+from dataclasses import dataclass
 from types import SimpleNamespace
 from typing import Any, Callable
 
@@ -22,9 +23,9 @@ from agents.llm.parsing import parse_peer_impressions, parse_post_impressions
 from agents.models import PeerImpression, PostImpression
 from agents.textmeasure import truncate_pt
 from agents.prompt_text import post_prompt_text
-from sns.ids import id_to_hex, parse_id
-from sns.models import Post, User
-from sns.selectors import viewable_posts
+from sns.ids import id_to_datetime, id_to_hex, parse_id
+from sns.models import User
+from sns.selectors import newest_posts_q, viewable_posts
 
 from . import inputs
 from .context import StageContext
@@ -52,14 +53,14 @@ def post_impressions(ctx: StageContext) -> dict[str, Any]:
     ids = [parse_id(r["postId"]) for r in reads]
     # The posts still viewable, with their owners, summaries, any impression already
     # written (a redelivered stage finds its earlier impressions and reuses their
-    # decisions) and this user's impression of each author, in one query.
+    # decisions) and this user's impression of each author, in one query of the columns
+    # the stage reads.
     mine = PostImpression.objects.filter(user_id=me.id, post_id=OuterRef("pk")).values("payload")[:1]
     of_author = PeerImpression.objects.filter(user_id=me.id, peer_id=OuterRef("owner_id")).values("payload")[:1]
-    posts = {
-        p.id: p
-        for p in viewable_posts(me).filter(id__in=ids).select_related("owner", "ai_summary")
-        .annotate(my_impression=Subquery(mine), my_peer_impression=Subquery(of_author))
-    }
+    rows = viewable_posts(me).filter(id__in=ids).annotate(
+        my_impression=Subquery(mine), my_peer_impression=Subquery(of_author)
+    ).values_list(*_READ_POST_COLUMNS)
+    posts = {row[0]: _ReadPost(*row) for row in rows}
     to_read = [posts[i] for i in ids if i in posts and posts[i].owner_id != me.id]
     decisions: dict[str, Any] = ctx.details.setdefault("postDecisions", {})
     existing = {p.id: inputs.parse_payload(p.my_impression) for p in to_read if p.my_impression is not None}
@@ -70,23 +71,23 @@ def post_impressions(ctx: StageContext) -> dict[str, Any]:
         return {"read": 0, "reused": len(existing)}
 
     chains = inputs.ancestor_chains(me, pending, depth=inputs.REPLY_CHAIN_LIMIT, with_summary=True)
-    summaries = inputs.summaries_of([a for chain in chains.values() for a in chain] + pending)
+    summaries = inputs.summaries_of([a for chain in chains.values() for a in chain])
     peers = {p.owner_id: inputs.parse_payload(p.my_peer_impression) for p in pending if p.my_peer_impression is not None}
     base = settings.STGY_AI_USER_IMPRESSION_LENGTH
     limit = settings.STGY_AI_USER_POST_TEXT_LIMIT
     items = []
     for post in pending:
-        locale = inputs.post_locale(post, me.locale)
+        locale = inputs.dash_locale(post.locale or post.owner_locale or me.locale)
         peer_payload = peers.get(post.owner_id, {})
         content = post_prompt_text(post.content, min(limit, IMPRESSION_POST_TEXT_LIMIT))
         item = {
             "replyChain": inputs.context_posts(chains[post.id], me=me, summaries=summaries),
             "post": {
                 "locale": locale,
-                "author": post.owner.nickname,
+                "author": post.owner_nickname,
                 "createdAt": inputs.prompt_time(post.created_at),
                 "content": content,
-                "summary": inputs.summary_unless_whole(summaries, post, content),
+                "summary": inputs.summary_of_cut(post.summary, post.content, content),
                 "peerImpression": inputs.impression_text(peer_payload),
                 "peerTags": inputs.impression_tags(peer_payload),
                 "isSelf": False,
@@ -161,19 +162,17 @@ def peer_impressions(ctx: StageContext) -> dict[str, Any]:
         if owner != me.id and owner not in peer_ids:
             peer_ids.append(owner)
     decisions: dict[str, Any] = ctx.details.setdefault("peerDecisions", {})
-    # The peers with their previous impression (payload and time) in one query.
+    # The peers with their previous impression (payload and time) in one query, as the
+    # few columns the stage reads.
     prev = PeerImpression.objects.filter(user_id=me.id, peer_id=OuterRef("pk"))
-    peers = {
-        u.id: u
-        for u in User.objects.filter(id__in=peer_ids).annotate(
-            prev_payload=Subquery(prev.values("payload")[:1]), prev_updated_at=Subquery(prev.values("updated_at")[:1])
-        )
-    }
-    previous = {
-        u.id: (inputs.parse_payload(u.prev_payload), SimpleNamespace(updated_at=u.prev_updated_at))
-        for u in peers.values()
-        if u.prev_updated_at is not None
-    }
+    rows = User.objects.filter(id__in=peer_ids).annotate(
+        prev_payload=Subquery(prev.values("payload")[:1]), prev_updated_at=Subquery(prev.values("updated_at")[:1])
+    ).values_list("id", "locale", "nickname", "introduction", "prev_payload", "prev_updated_at")
+    peers, previous = {}, {}
+    for peer_id, locale, nickname, introduction, prev_payload, prev_updated_at in rows:
+        peers[peer_id] = _Peer(peer_id, id_to_hex(peer_id), locale, nickname, introduction)
+        if prev_updated_at is not None:
+            previous[peer_id] = (inputs.parse_payload(prev_payload), SimpleNamespace(updated_at=prev_updated_at))
     skip_days = settings.STGY_AI_USER_SKIP_PEER_IMPRESSION_UPDATE_DAYS
     fresh_after = timezone.now() - timedelta(days=skip_days) if skip_days > 0 else None
     run_started = ctx.run.started_at
@@ -195,7 +194,6 @@ def peer_impressions(ctx: StageContext) -> dict[str, Any]:
 
     recent = _recent_posts(me, [p.id for p in todo])
     all_posts = [p for posts in recent.values() for p in posts]
-    summaries = inputs.summaries_of(all_posts)
     own_impressions = {p.id: inputs.parse_payload(p.my_impression) for p in all_posts if p.my_impression is not None}
     base = settings.STGY_AI_USER_IMPRESSION_LENGTH
     limit = settings.STGY_AI_USER_OUTPUT_TEXT_LIMIT
@@ -211,7 +209,7 @@ def peer_impressions(ctx: StageContext) -> dict[str, Any]:
             "posts": [
                 {
                     "locale": post.locale or peer.locale,
-                    "summary": inputs.summary_text(summaries, post.id),
+                    "summary": inputs.summary_text_of(post.summary),
                     "impression": truncate_pt(own_impressions.get(post.id, {}).get("impression", ""), limit),
                     "tags": inputs.impression_tags(own_impressions.get(post.id, {}))[:OWN_TAGS_BESIDE_TEXT],
                 }
@@ -242,7 +240,60 @@ def peer_impressions(ctx: StageContext) -> dict[str, Any]:
     return {"judged": len(todo) - failed, "failed": failed}
 
 
-def _shown(posts: list[Post], judged: dict[int, Any]) -> list[Post]:
+_READ_POST_COLUMNS = (
+    "id", "owner_id", "reply_to", "locale", "content", "owner__locale", "owner__nickname", "ai_summary__summary",
+    "my_impression", "my_peer_impression",
+)
+
+
+@dataclass(frozen=True)
+class _ReadPost:
+    """The columns of a post read that post_impressions uses (_READ_POST_COLUMNS)."""
+
+    id: int
+    owner_id: int
+    reply_to: int | None
+    locale: str | None
+    content: str
+    owner_locale: str
+    owner_nickname: str
+    summary: str | None
+    my_impression: str | None
+    my_peer_impression: str | None
+
+    @property
+    def hex_id(self) -> str:
+        return id_to_hex(self.id)
+
+    @property
+    def created_at(self):
+        return id_to_datetime(self.id)
+
+
+@dataclass(frozen=True)
+class _Peer:
+    """The columns of a peer the stage reads."""
+
+    id: int
+    hex_id: str
+    locale: str
+    nickname: str
+    introduction: str
+
+
+@dataclass(frozen=True)
+class _PeerPost:
+    """The columns of a peer's post the stage reads, with its summary's text and the
+    AI user's own impression of it."""
+
+    id: int
+    owner_id: int
+    locale: str | None
+    summary: str | None
+    my_impression: str | None
+
+
+def _shown(posts: list[_PeerPost], judged: dict[int, Any]) -> list[_PeerPost]:
     """`posts` (newest first) cut to PEER_POSTS_SHOWN, keeping every one in `judged`."""
     room = max(0, PEER_POSTS_SHOWN - sum(1 for p in posts if p.id in judged))
     shown = []
@@ -255,15 +306,16 @@ def _shown(posts: list[Post], judged: dict[int, Any]) -> list[Post]:
     return shown
 
 
-def _recent_posts(viewer: User, owner_ids: list[int]) -> dict[int, list[Post]]:
+def _recent_posts(viewer: User, owner_ids: list[int]) -> dict[int, list[_PeerPost]]:
     """Each peer's newest posts (replies included), viewable ones only, newest first,
-    with summaries and the viewer's own impression of each: one query."""
+    with summaries and the viewer's own impression of each: one query, plain rows (up
+    to ten posts a peer, three model instances each with their owners and summaries)."""
     per_user = settings.STGY_AI_USER_READ_PEER_POST_LIMIT
     mine = PostImpression.objects.filter(user_id=viewer.id, post_id=OuterRef("pk")).values("payload")[:1]
-    posts = inputs.viewable_newest(viewer, "owner_id", owner_ids, per_user, with_summary=True).annotate(
+    rows = viewable_posts(viewer).filter(newest_posts_q("owner_id", owner_ids, per_user)).annotate(
         my_impression=Subquery(mine)
-    )
-    result: dict[int, list[Post]] = {}
-    for post in sorted(posts, key=lambda p: p.id, reverse=True):
-        result.setdefault(post.owner_id, []).append(post)
+    ).values_list("id", "owner_id", "locale", "ai_summary__summary", "my_impression")
+    result: dict[int, list[_PeerPost]] = {}
+    for row in sorted(rows, reverse=True):
+        result.setdefault(row[1], []).append(_PeerPost(*row))
     return result

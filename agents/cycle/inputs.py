@@ -118,14 +118,25 @@ def summaries_of(posts: Iterable[Post]) -> dict[int, PostSummary]:
 
 def summary_text(summaries: dict[int, PostSummary], post_id: int) -> str:
     row = summaries.get(post_id)
-    return truncate_pt(row.summary, settings.STGY_AI_USER_POST_TEXT_LIMIT) if row and row.summary else ""
+    return summary_text_of(row.summary if row else None)
+
+
+def summary_text_of(summary: str | None) -> str:
+    """A summary as prompts show it ("" for none)."""
+    return truncate_pt(summary, settings.STGY_AI_USER_POST_TEXT_LIMIT) if summary else ""
 
 
 def summary_unless_whole(summaries: dict[int, PostSummary], post: Post, shown: str) -> str:
     """The summary only when the prompt shows `post` cut (`shown` is its content as put
     in the prompt): next to the whole text a summary repeats it and only costs tokens
     (short posts' summaries are often the text itself)."""
-    return "" if shown == images_as_alt_text(post.content) else summary_text(summaries, post.id)
+    row = summaries.get(post.id)
+    return summary_of_cut(row.summary if row else None, post.content, shown)
+
+
+def summary_of_cut(summary: str | None, content: str, shown: str) -> str:
+    """`summary_unless_whole` for a post read as plain columns."""
+    return "" if shown == images_as_alt_text(content) else summary_text_of(summary)
 
 
 def post_impression_payloads(user_id: int, post_ids: Iterable[int]) -> dict[int, dict[str, Any]]:

@@ -23,6 +23,8 @@ from agents.tags import normalize_interest_tags
 from agents.textmeasure import truncate_pt
 from agents.prompt_text import post_prompt_text
 from agents.vectors import blend_interest
+from sns.compiled_read import compiled_values
+from sns.models import User
 from sns.selectors import viewable_flag
 
 from . import inputs
@@ -37,57 +39,70 @@ def interest_snapshot(interest: Interest | None) -> dict[str, Any] | None:
     return {"interest": interest.interest, "tags": list(interest.tags), "updatedAt": inputs.iso(interest.updated_at)}
 
 
+def _peer_rows(limit: int):
+    # The peers with the impressions of them, newest first.
+    return compiled_values(
+        f"interest_peers:{limit}", ("id",),
+        lambda user_id: PeerImpression.objects.filter(user_id=user_id).order_by("-updated_at", "-peer_id")
+        .values_list("payload", "peer__locale", "peer__nickname", "peer__introduction")[:limit],
+    )
+
+
+def _post_rows(limit: int, viewer_kind: str):
+    # The newest post impressions with their posts' owners and summaries, each flagged by
+    # the site's visibility rule (the newest `limit` read, the hidden ones dropped after).
+    def build(viewer_id: int):
+        viewer = User(id=viewer_id, is_admin=viewer_kind == "admin")
+        return (
+            PostImpression.objects.filter(user_id=viewer_id)
+            .annotate(viewable=viewable_flag(viewer, "post__owner"))
+            .order_by("-updated_at", "-post_id")
+            .values_list(
+                "payload", "viewable", "post__locale", "post__owner__locale", "post__owner__nickname",
+                "post__content", "post__ai_summary__summary",
+            )[:limit]
+        )
+
+    return compiled_values(f"interest_posts:{viewer_kind}:{limit}", ("id",), build)
+
+
 def _interest_input(ctx: StageContext) -> dict[str, Any]:
     me = ctx.user
     limit = settings.STGY_AI_USER_READ_OWN_POST_LIMIT
     peer_text_limit = settings.STGY_AI_USER_IMPRESSION_PEER_TEXT_LIMIT
-    # The peers come with their impressions (one query); the posts read with theirs and
-    # their summaries (two).
-    peer_rows = list(
-        PeerImpression.objects.filter(user_id=me.id).select_related("peer").order_by("-updated_at", "-peer_id")[:limit]
-    )
+    # Plain rows of two statements compiled once: the stage reads a few columns of each
+    # (one query for the peers, one for the posts with their summaries).
     users = []
-    for row in peer_rows:
-        peer = row.peer
-        payload = inputs.parse_payload(row.payload)
+    for payload_text, locale, nickname, introduction in _peer_rows(limit)(me.id):
+        payload = inputs.parse_payload(payload_text)
         # Users and posts are linked by nickname: the 16-hex-digit ids the original
         # also sends cost ≈ 14 tokens each (280 per call) and tell the model no more.
         impression = inputs.impression_text(payload)
         users.append({
-            "locale": peer.locale,
-            "nickname": peer.nickname,
+            "locale": locale,
+            "nickname": nickname,
             # Its impression of a user is its digest of their introduction and posts
             # (judged from both, most in this very cycle): the introduction beside it
             # would be read twice.
-            "introduction": "" if impression else truncate_pt(peer.introduction or "", peer_text_limit),
+            "introduction": "" if impression else truncate_pt(introduction or "", peer_text_limit),
             "impression": impression,
             "tags": inputs.impression_tags(payload)[:OWN_TAGS_BESIDE_TEXT],
         })
-    # The newest post impressions with their posts, owners and summaries, each flagged
-    # by the site's visibility rule (the newest `limit` read, the hidden ones dropped).
-    post_rows = list(
-        PostImpression.objects.filter(user_id=me.id)
-        .select_related("post", "post__owner", "post__ai_summary")
-        .annotate(viewable=viewable_flag(me, "post__owner"))
-        .order_by("-updated_at", "-post_id")[:limit]
-    )
-    visible = {r.post_id: r.post for r in post_rows if r.viewable}
-    summaries = inputs.summaries_of(visible.values())
     posts = []
-    for row in post_rows:
-        post = visible.get(row.post_id)
-        if post is None:
+    kind = "admin" if me.is_admin else "person"
+    for payload_text, viewable, locale, owner_locale, nickname, content, summary in _post_rows(limit, kind)(me.id):
+        if not viewable:
             continue
-        payload = inputs.parse_payload(row.payload)
+        payload = inputs.parse_payload(payload_text)
         # The gist is enough here: the post itself was read (and judged, in the
         # impression beside it) when it was read; its summary, where there is one,
         # stands for it at a fraction of the tokens.
-        summary = inputs.summary_text(summaries, post.id)
+        summary = inputs.summary_text_of(summary)
         posts.append({
-            "locale": inputs.post_locale(post, me.locale),
-            "authorNickname": post.owner.nickname,
+            "locale": inputs.dash_locale(locale or owner_locale or me.locale),
+            "authorNickname": nickname,
             "summary": truncate_pt(summary, peer_text_limit),
-            "content": "" if summary else post_prompt_text(post.content, peer_text_limit),
+            "content": "" if summary else post_prompt_text(content, peer_text_limit),
             "impression": inputs.impression_text(payload),
             "tags": inputs.impression_tags(payload)[:OWN_TAGS_BESIDE_TEXT],
         })

@@ -20,7 +20,7 @@ from django.conf import settings
 from django.db import connections
 
 from agents.llm import gateway
-from agents.llm.breaker import breaker_is_open
+from agents.llm.breaker import BreakerRead, breaker_is_open, breaker_read
 from agents.llm.errors import LlmUnavailable
 from agents.models import LlmUsage
 from agents.prompts import is_cjk, render_agent_messages
@@ -63,7 +63,8 @@ def fluctuated_length(rng: random.Random, base: int, locale: str, step: int) -> 
 
 
 def _run_job(
-    job: LlmJob, *, profile: dict, tier: str, user_id: int, run_id: int, stage: str, usage: list | None = None
+    job: LlmJob, *, profile: dict, tier: str, user_id: int, run_id: int, stage: str, usage: list | None = None,
+    breaker: BreakerRead | None = None,
 ) -> None:
     try:
         messages = render_agent_messages(
@@ -87,6 +88,7 @@ def _run_job(
             run_id=run_id,
             stage=stage,
             usage_sink=usage,
+            breaker=breaker,
         )
         job.result = job.parse(response.content)
     except Exception as exc:  # one job's failure is that item's failure, never the stage's
@@ -111,20 +113,26 @@ def run_job(job: LlmJob, *, profile: dict, tier: str, user_id: int, run_id: int,
 
 def run_jobs(jobs: list[LlmJob], *, profile: dict, tier: str, user_id: int, run_id: int, stage: str) -> list[LlmJob]:
     """Run the jobs. Raises LlmUnavailable, failing the stage, if the breaker is open
-    before they start, or if none succeeded and the breaker refused some of them."""
-    if jobs and breaker_is_open():
+    before they start, or if none succeeded and the breaker refused some of them. The
+    breaker's state read for that check admits the jobs too while it is fresh
+    (`agents.llm.breaker.READ_REUSE_SECONDS`): one cache read a stage, not one a call."""
+    if not jobs:
+        return jobs
+    read = breaker_read()
+    if breaker_is_open(read):
         raise LlmUnavailable("ai service is unavailable (circuit breaker open); stage not run")
-    _run_all(jobs, profile=profile, tier=tier, user_id=user_id, run_id=run_id, stage=stage)
+    _run_all(jobs, profile=profile, tier=tier, user_id=user_id, run_id=run_id, stage=stage, breaker=read)
     if any(job.unavailable for job in jobs) and all(job.result is None for job in jobs):
         raise LlmUnavailable("ai service is unavailable (circuit breaker opened during the stage)")
     return jobs
 
 
 def _run_all(
-    jobs: list[LlmJob], *, profile: dict, tier: str, user_id: int, run_id: int, stage: str
+    jobs: list[LlmJob], *, profile: dict, tier: str, user_id: int, run_id: int, stage: str,
+    breaker: BreakerRead | None = None,
 ) -> list[LlmJob]:
     bound = max(1, int(settings.STGY_AI_USER_STAGE_CONCURRENCY))
-    kwargs = dict(profile=profile, tier=tier, user_id=user_id, run_id=run_id, stage=stage)
+    kwargs = dict(profile=profile, tier=tier, user_id=user_id, run_id=run_id, stage=stage, breaker=breaker)
     held = usage_held(run_id, stage)
     if len(jobs) <= 1 and held is None:
         for job in jobs:

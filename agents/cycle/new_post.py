@@ -4,6 +4,7 @@ docs/differences.md item 9)."""
 from __future__ import annotations
 
 import random
+from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
@@ -18,7 +19,8 @@ from agents.recent_texts import recent_ai_root_titles, title_of
 from agents.tags import parse_tags_field
 from agents.prompt_text import post_prompt_text
 from sns import services
-from sns.ids import id_to_hex
+from sns.compiled_read import compiled_values
+from sns.ids import id_to_datetime, id_to_hex
 from sns.models import Post
 
 from . import inputs
@@ -30,6 +32,34 @@ CONTEXT_ITEMS = 2
 CONTEXT_TEXT_LIMIT = 1000
 
 
+@dataclass(frozen=True)
+class _OwnPost:
+    """The columns of an own post the stage reads (its owner is the AI user)."""
+
+    id: int
+    reply_to: int | None
+    locale: str | None
+    content: str
+    summary: str | None
+    ai_tags_json: str | None
+    done_id: int | None
+
+
+def _own_rows(limit: int):
+    # The AI user's newest posts with their summaries' text and tags, and the post this
+    # run wrote if any: a statement compiled once (sns/compiled_read.py).
+    return compiled_values(
+        f"new_post_own:{limit}", ("id", "text"),
+        lambda user_id, key: Post.objects.filter(owner_id=user_id)
+        .annotate(
+            done_id=Subquery(Post.objects.filter(idempotency_key=key).values("id")[:1]),
+            ai_tags_json=inputs.tags_json(AiPostTag),
+        )
+        .order_by("-id")
+        .values_list("id", "reply_to", "locale", "content", "ai_summary__summary", "ai_tags_json", "done_id")[:limit],
+    )
+
+
 def new_post(ctx: StageContext) -> dict[str, Any]:
     me = ctx.user
     if ctx.interest is None:
@@ -37,15 +67,7 @@ def new_post(ctx: StageContext) -> dict[str, Any]:
     key = f"run:{ctx.run.pk}:post"
     # The post this run may already have written (a redelivered stage) rides on the
     # own posts' query: it is the AI user's own, so when it exists that list is not empty.
-    own = list(
-        Post.objects.filter(owner_id=me.id)
-        .select_related("owner", "ai_summary")
-        .annotate(
-            done_id=Subquery(Post.objects.filter(idempotency_key=key).values("id")[:1]),
-            ai_tags_json=inputs.tags_json(AiPostTag),
-        )
-        .order_by("-id")[: settings.STGY_AI_USER_READ_OWN_POST_LIMIT]
-    )
+    own = [_OwnPost(*row) for row in _own_rows(settings.STGY_AI_USER_READ_OWN_POST_LIMIT)(me.id, key)]
     if own and own[0].done_id is not None:
         done_hex = id_to_hex(own[0].done_id)
         ctx.details["newPost"] = {"postId": done_hex, "reused": True}
@@ -55,7 +77,7 @@ def new_post(ctx: StageContext) -> dict[str, Any]:
     latest_root = next((p for p in own if p.reply_to is None), None)
     if latest_root is None and len(own) >= settings.STGY_AI_USER_READ_OWN_POST_LIMIT:
         latest_root = Post.objects.filter(owner_id=me.id, reply_to__isnull=True).order_by("-id").first()
-    if skip_days > 0 and latest_root is not None and latest_root.created_at > timezone.now() - timedelta(days=skip_days):
+    if skip_days > 0 and latest_root is not None and id_to_datetime(latest_root.id) > timezone.now() - timedelta(days=skip_days):
         ctx.details["newPost"] = {"skipped": f"latest root post is younger than {skip_days} days"}
         return {"skipped": "recent root post"}
 
@@ -69,18 +91,16 @@ def new_post(ctx: StageContext) -> dict[str, Any]:
     seeds = own[: min(SEED_POSTS, settings.STGY_AI_USER_READ_POST_LIMIT)]
     chains = inputs.ancestor_chains(me, seeds, depth=CONTEXT_ITEMS, with_summary=True)
     replies = inputs.latest_direct_replies(me, [p.id for p in seeds], per_post=CONTEXT_ITEMS, with_summary=True)
-    summaries = inputs.summaries_of(
-        [a for c in chains.values() for a in c] + [r for rs in replies.values() for r in rs] + seeds
-    )
-    ai_tags = {p.id: inputs.tag_names(p.ai_tags_json) for p in seeds}
-    def seed(post: Post) -> dict[str, Any]:
+    summaries = inputs.summaries_of([a for c in chains.values() for a in c] + [r for rs in replies.values() for r in rs])
+
+    def seed(post: _OwnPost) -> dict[str, Any]:
         content = post_prompt_text(post.content, settings.STGY_AI_USER_POST_TEXT_LIMIT)
         return {
-            "locale": inputs.post_locale(post, me.locale),
-            "createdAt": inputs.prompt_time(post.created_at),
+            "locale": inputs.dash_locale(post.locale or me.locale),
+            "createdAt": inputs.prompt_time(id_to_datetime(post.id)),
             "content": content,
-            "tags": parse_tags_field(ai_tags.get(post.id, []), settings.STGY_AI_TAG_MAX_COUNT),
-            "summary": inputs.summary_unless_whole(summaries, post, content),
+            "tags": parse_tags_field(inputs.tag_names(post.ai_tags_json), settings.STGY_AI_TAG_MAX_COUNT),
+            "summary": inputs.summary_of_cut(post.summary, post.content, content),
             "replyChain": inputs.context_posts(chains[post.id], me=me, summaries=summaries, content_limit=CONTEXT_TEXT_LIMIT),
             "existingReplies": inputs.context_posts(replies.get(post.id, []), me=me, summaries=summaries, content_limit=CONTEXT_TEXT_LIMIT),
         }

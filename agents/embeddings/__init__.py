@@ -86,8 +86,11 @@ def embed_features(
     return encode_features(matrix[0]), name
 
 
-def features_for_model(stored: bytes | memoryview | None, stored_model: str | None) -> bytes | None:
-    """`stored` if it was made by the current model, else None (never compare across models)."""
-    if not stored or not stored_model or stored_model != model_name():
+def features_for_model(
+    stored: bytes | memoryview | None, stored_model: str | None, *, current: str | None = None
+) -> bytes | None:
+    """`stored` if it was made by the current model, else None (never compare across models).
+    `current`: the current model's name, for a caller that checks many rows at once."""
+    if not stored or not stored_model or stored_model != (current or model_name()):
         return None
     return bytes(stored)

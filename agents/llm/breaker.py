@@ -17,6 +17,8 @@ processes compare them.
 
 from __future__ import annotations
 
+import functools
+import itertools
 import logging
 import time
 from dataclasses import dataclass
@@ -66,16 +68,65 @@ class Admission:
 
 UNTRACKED = Admission(tracked=False)
 
+# How long one read of the shared values may stand for the state: a cycle stage reads
+# them once for its check and its calls' admissions, which start right after it, instead
+# of once more per call (a cache round trip each). A read this young, with no change
+# written by this process since, is what a fresh one would say unless another process
+# changed the state within that second; an older one is read again.
+READ_REUSE_SECONDS = 1.0
+_writes = itertools.count(1)  # next() on every write of the state by this process
+_last_write = 0
 
-def breaker_admit(*, probe_seconds: float) -> Admission:
+
+def _writes_state(function):
+    """Marks every read taken before `function` wrote the state as not fresh (once the
+    writes are done, so no read can hold older values and count as fresh)."""
+
+    @functools.wraps(function)
+    def writing(*args, **kwargs):
+        global _last_write
+        try:
+            return function(*args, **kwargs)
+        finally:
+            _last_write = next(_writes)
+
+    return writing
+
+
+@dataclass(frozen=True)
+class BreakerRead:
+    """The shared values as read at `at` (time.monotonic()), after this process's write
+    number `after`."""
+
+    values: dict[str, Any]
+    at: float
+    after: int
+
+    def fresh(self) -> bool:
+        return self.after == _last_write and time.monotonic() - self.at < READ_REUSE_SECONDS
+
+
+def breaker_read() -> BreakerRead:
+    """One read of the shared values, for `breaker_is_open` and `breaker_admit`."""
+    after = _last_write
+    return BreakerRead(values=state_store.get_many(KEYS), at=time.monotonic(), after=after)
+
+
+def _values(read: BreakerRead | None) -> dict[str, Any]:
+    return read.values if read is not None and read.fresh() else state_store.get_many(KEYS)
+
+
+def breaker_admit(*, probe_seconds: float, read: BreakerRead | None = None) -> Admission:
     """Let a call through or raise LlmUnavailable (the call is not to be made).
 
     `probe_seconds` bounds how long a probe may take; if its process dies, the probe
-    slot frees itself after that plus one cool-down.
+    slot frees itself after that plus one cool-down. `read`, if fresh, is taken for the
+    state instead of reading it again (the half-open probe slot is still claimed in the
+    cache, so two calls sharing a read cannot both be the probe).
     """
     if _threshold() <= 0:
         return UNTRACKED
-    values = state_store.get_many(KEYS)
+    values = _values(read)
     failures = int(values.get(FAILURES_KEY) or 0)
     until = values.get(OPEN_UNTIL_KEY)
     if until is None:
@@ -84,7 +135,7 @@ def breaker_admit(*, probe_seconds: float) -> Admission:
         raise LlmUnavailable(
             f"ai service is unavailable (circuit breaker open until {_iso(until)})"
         )
-    if state_store.add(PROBE_KEY, time.time(), timeout=probe_seconds + _cooldown()):
+    if _probe_claim(probe_seconds):
         log.info("LLM circuit breaker half-open: one probe call goes through")
         return Admission(probe=True, failures=failures)
     raise LlmUnavailable(
@@ -92,9 +143,14 @@ def breaker_admit(*, probe_seconds: float) -> Admission:
     )
 
 
-def breaker_is_open() -> bool:
+@_writes_state
+def _probe_claim(probe_seconds: float) -> bool:
+    return state_store.add(PROBE_KEY, time.time(), timeout=probe_seconds + _cooldown())
+
+
+def breaker_is_open(read: BreakerRead | None = None) -> bool:
     """True while calls are refused: the cool-down runs or a probe is in flight."""
-    return breaker_state()["state"] == "open"
+    return breaker_state(read)["state"] == "open"
 
 
 def breaker_success(admission: Admission) -> None:
@@ -103,6 +159,11 @@ def breaker_success(admission: Admission) -> None:
         return
     if admission.failures == 0 and not (admission.probe or admission.forced):
         return  # the healthy case: nothing to reset, no write
+    _closed()
+
+
+@_writes_state
+def _closed() -> None:
     was_open = state_store.get(OPEN_UNTIL_KEY) is not None
     state_store.delete_many([OPEN_UNTIL_KEY, PROBE_KEY])
     state_store.set(FAILURES_KEY, 0)
@@ -110,6 +171,7 @@ def breaker_success(admission: Admission) -> None:
         log.warning("LLM circuit breaker closed: the model answered again")
 
 
+@_writes_state
 def breaker_failure(admission: Admission) -> None:
     """A call failed the transient way; the threshold-th in a row opens the breaker."""
     if not admission.tracked:
@@ -134,6 +196,7 @@ def breaker_failure(admission: Admission) -> None:
         state_store.delete_many([PROBE_KEY])
 
 
+@_writes_state
 def breaker_release(admission: Admission) -> None:
     """A call ended without news of the model (its caller ran out of time first, or it
     crashed): nothing changes, but a probe frees its slot for the next call."""
@@ -149,9 +212,9 @@ def breaker_checked() -> Admission:
     return Admission(forced=True, failures=int(state_store.get(FAILURES_KEY) or 0))
 
 
-def breaker_state() -> dict[str, Any]:
+def breaker_state(read: BreakerRead | None = None) -> dict[str, Any]:
     """The breaker as status pages show it: "closed", "open" (calls refused) or
-    "half-open" (the next call is the probe)."""
+    "half-open" (the next call is the probe); from `read` if it is fresh."""
     threshold = _threshold()
     if threshold <= 0:
         return {
@@ -161,7 +224,7 @@ def breaker_state() -> dict[str, Any]:
             "open_until": None,
             "cooldown_seconds": _cooldown(),
         }
-    values = state_store.get_many(KEYS)
+    values = _values(read)
     failures = int(values.get(FAILURES_KEY) or 0)
     until = values.get(OPEN_UNTIL_KEY)
     if until is None:
@@ -179,6 +242,7 @@ def breaker_state() -> dict[str, Any]:
     }
 
 
+@_writes_state
 def breaker_reset() -> None:
     """Close the breaker and forget every count, shared and local."""
     state_store.forget_local()

@@ -26,7 +26,7 @@ from django.utils import timezone
 
 from agents.budget import budget_refusal
 
-from .breaker import breaker_state
+from .breaker import BreakerRead, breaker_state
 from .errors import (
     BudgetExceeded,
     LlmDeadlineExceeded,
@@ -126,6 +126,7 @@ def _complete(
     max_tokens: int | None = None,
     allow_blank: bool = False,
     force: bool = False,
+    breaker: BreakerRead | None = None,
 ) -> ChatResponse:
     started = time.monotonic()
     try:
@@ -133,6 +134,7 @@ def _complete(
             lambda timeout: _attempt(provider, request, timeout, max_tokens),
             policy=policy,
             force=force,
+            breaker=breaker,
         )
     except LlmError as exc:
         if isinstance(exc, LlmUnavailable) and not exc.attempts:
@@ -167,12 +169,15 @@ def chat(
     run_id: int | None = None,
     stage: str = "",
     usage_sink: list | None = None,
+    breaker: BreakerRead | None = None,
 ) -> ChatResponse:
     """One chat completion. `model` wins over `tier`; one of them is required.
 
     With `usage_sink` the usage row is appended to it unsaved and the caller saves the
     rows (the cycle's parallel jobs hand theirs to the stage thread, which writes them in
-    one statement instead of each job thread opening a database connection).
+    one statement instead of each job thread opening a database connection). `breaker`:
+    the caller's recent read of the circuit breaker (`agents.llm.breaker.breaker_read`),
+    taken for its state while it is fresh.
 
     Raises LlmDisabled, BudgetExceeded, LlmUnavailable (the circuit breaker is open),
     LlmTransientError (LlmDeadlineExceeded when a web request's time limit ran out) or
@@ -202,7 +207,7 @@ def chat(
     if refusal is not None:
         record(outcome="refused", attempts=0, error=refusal)
         raise BudgetExceeded(refusal)
-    return _complete(provider, request, record)
+    return _complete(provider, request, record, breaker=breaker)
 
 
 def _mentions_token_limit(message: str) -> bool:

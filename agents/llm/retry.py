@@ -20,6 +20,7 @@ from typing import TypeVar
 from django.conf import settings
 
 from .breaker import (
+    BreakerRead,
     breaker_admit,
     breaker_checked,
     breaker_failure,
@@ -101,18 +102,20 @@ def call_with_retries(
     policy: RetryPolicy | None = None,
     sleep: Callable[[float], None] = time.sleep,
     force: bool = False,
+    breaker: BreakerRead | None = None,
 ) -> tuple[T, int]:
     """Run `attempt(timeout_seconds)` under the policy; return (result, attempts made).
 
     `attempt` raises ProviderError for a failed try. The slot is held per attempt, not
     across the backoff sleep, so a waiting retry does not block other callers.
     The circuit breaker may refuse the call; with `force` (an operator's health check)
-    it is made anyway, and its outcome still counts.
+    it is made anyway, and its outcome still counts. `breaker` is the caller's recent
+    read of the breaker's state, if it has one (`breaker_admit`).
     Raises LlmUnavailable, LlmDeadlineExceeded, LlmTransientError or LlmRequestError,
     each carrying the attempt count.
     """
     policy = policy or RetryPolicy.from_settings()
-    admission = breaker_checked() if force else breaker_admit(probe_seconds=policy.timeout)
+    admission = breaker_checked() if force else breaker_admit(probe_seconds=policy.timeout, read=breaker)
     if admission.probe:
         policy = replace(policy, max_retries=0)  # the probe asks once; no retry storm
     try:

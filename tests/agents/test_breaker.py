@@ -17,7 +17,8 @@ from django.test import override_settings
 
 from agents.embeddings import embed_features
 from agents.llm import gateway
-from agents.llm.breaker import state_store
+from agents.cycle.llm_calls import LlmJob, run_jobs
+from agents.llm.breaker import OPEN_UNTIL_KEY, READ_REUSE_SECONDS, BreakerRead, breaker_read, breaker_reset, state_store
 from agents.llm.errors import LlmRequestError, LlmTransientError, LlmUnavailable
 from agents.models import LlmUsage
 from tests.conftest import requires_redis
@@ -311,3 +312,41 @@ def test_another_process_sees_the_open_breaker_through_redis(llm_server, setting
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout.split() == ["open", "False"]
+
+
+def test_a_read_of_the_state_stands_only_while_fresh_and_unwritten(llm_server, settings):
+    # This process's own failures make an earlier read stale at once: the call is refused.
+    read = breaker_read()
+    open_breaker(llm_server, settings)
+    with pytest.raises(LlmUnavailable, match="circuit breaker open"):
+        _chat(breaker=read)
+    assert len(llm_server.chat_requests()) == 3
+    breaker_reset()
+    # Another process's write is seen once the read is READ_REUSE_SECONDS old, and not
+    # before: the window a stage's calls share their read in.
+    read = breaker_read()
+    state_store.set(OPEN_UNTIL_KEY, time.time() + 30)
+    llm_server.push_chat("ok")
+    assert _chat(breaker=read).content == "ok"
+    old = BreakerRead(values=read.values, at=read.at - READ_REUSE_SECONDS, after=read.after)
+    with pytest.raises(LlmUnavailable, match="circuit breaker open"):
+        _chat(breaker=old)
+    assert len(llm_server.chat_requests()) == 4
+
+
+def test_a_stage_reads_the_state_once_for_its_check_and_its_calls(llm_server, settings, monkeypatch):
+    reads = []
+    get_many = state_store.get_many
+    monkeypatch.setattr(state_store, "get_many", lambda keys: reads.append(keys) or get_many(keys))
+    settings.STGY_AI_USER_STAGE_CONCURRENCY = 1
+    jobs = [
+        LlmJob(key=n, task="interest", locale="en", payload={"posts": [], "users": []}, max_chars=100,
+               tag_num=3, parse=lambda text: {"text": text})
+        for n in range(3)
+    ]
+    for _ in jobs:
+        llm_server.push_chat("ok")
+    run_jobs(jobs, profile={"locale": "en", "nickname": "ai"}, tier="basic", user_id=None, run_id=None, stage="test")
+    assert [job.result for job in jobs] == [{"text": "ok"}] * 3
+    assert len(reads) == 1
+    assert LlmUsage.objects.filter(outcome="ok").count() == 3

@@ -68,3 +68,26 @@ def test_count_pt_matches_the_per_code_point_rule_around_every_boundary():
     for _ in range(2000):
         text = "".join(chr(rng.choice(edges)) for _ in range(rng.randint(0, 30)))
         assert count_pt(text) == sum(1 if ord(ch) < 0x2000 else 2 for ch in text)
+
+
+def _slice_walked(text: str, start: int, end: int) -> str:
+    """slice_pt as the rule reads, one character at a time (docs/summaries-and-vectors.md §3)."""
+    if end <= start:
+        return ""
+    total, begin = 0, None
+    for index, ch in enumerate(text):
+        weight = 1 if ord(ch) < 0x2000 else 2
+        if begin is None and total + weight > start:
+            begin = index
+        if begin is not None and total + weight >= end:
+            return text[begin : index + 1]
+        total += weight
+    return "" if begin is None else text[begin:]
+
+
+def test_slice_pt_of_ascii_starts_and_mixed_texts_follows_the_walked_rule():
+    texts = ["", "abc", "abcdefgh", "abc日本語", "日本語abc", "ab😀cd", "x" * 50 + "日", "é" * 8 + "abc"]
+    for text in texts:
+        for start in range(0, 12):
+            for end in range(0, 14):
+                assert slice_pt(text, start, end) == _slice_walked(text, start, end), (text, start, end)
