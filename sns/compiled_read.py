@@ -113,6 +113,11 @@ class _ValuesLayout:
         return [tuple(row) for row in rows]
 
 
+# Each statement's layout, kept as compiled_once keeps its text (per database alias and
+# key), so that reads made anew under one key share both.
+_layouts: dict[tuple[str, str], _Layout | _ValuesLayout] = {}
+
+
 class CompiledRead:
     """`read(variant, *args)` gives `list(build(variant, *args))`, its statement compiled
     once per process, database and `variant` (what else changes the text, such as the
@@ -122,7 +127,6 @@ class CompiledRead:
     def __init__(self, key: str, kinds: tuple[str, ...], build: Callable[..., QuerySet]) -> None:
         self.key, self.kinds, self.build = key, kinds, build
         self._statements: dict[str, Callable] = {}
-        self._layouts: dict[tuple[str, str], _Layout | _ValuesLayout] = {}
 
     def first(self, variant: str, *args):
         """The first row of a read built as `queryset[:1]`, or None."""
@@ -138,7 +142,7 @@ class CompiledRead:
                 f"{self.key}:{variant}", self.kinds, lambda *marks: self._compile(variant, marks)
             )
         [(sql, params)] = statements(*args)
-        layout = self._layouts[(connection.alias, variant)]
+        layout = _layouts[(connection.alias, f"{self.key}:{variant}")]
         with connection.cursor() as cursor:
             cursor.execute(sql, params)
             return layout.instances(cursor.fetchall())
@@ -151,7 +155,7 @@ class CompiledRead:
             layout = _Layout(compiler)
         else:
             layout = _ValuesLayout(queryset, compiler)
-        self._layouts[(connection.alias, variant)] = layout
+        _layouts[(connection.alias, f"{self.key}:{variant}")] = layout
         return [(sql, list(params))]
 
 

@@ -54,3 +54,14 @@ def test_a_text_argument_is_compared_as_it_is():
     for content in ("50% off", "50_ off", "plain", "%"):
         assert read(alice.id, content) == list(same_content(alice.id, content))
     assert read(alice.id, "50% off") == [("50% off",)]
+
+
+def test_reads_made_anew_under_one_key_share_the_compiled_statement():
+    alice = make_user("alice")
+    make_post(alice, "one")
+
+    def own(owner_id):
+        return Post.objects.filter(owner_id=owner_id).values_list("content")
+
+    first = compiled_values("test-made-anew", ("id",), own)(alice.id)
+    assert compiled_values("test-made-anew", ("id",), own)(alice.id) == first == [("one",)]
