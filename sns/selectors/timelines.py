@@ -64,10 +64,15 @@ def _newest_ranked(field: str, keys: list[int], n: int, *, roots_only: bool):
     return qs.annotate(rank=Window(RowNumber(), partition_by=[field], order_by=["-id"])).filter(rank__lte=n)
 
 
-def _newest_sql(field: str, keys_from: str, key_params: tuple, n: int, *, roots_only: bool) -> tuple[str, tuple]:
-    """PostgreSQL: ids of the `n` newest posts of each `key` of the relation `keys_from`."""
+def _newest_sql(
+    field: str, keys_from: str, key_params: tuple, n: int, *, roots_only: bool, above: str | None = None
+) -> tuple[str, tuple]:
+    """PostgreSQL: ids of the `n` newest posts of each `key` of the relation `keys_from`,
+    with `above`, only those of an id at least that SQL expression."""
     qn = connection.ops.quote_name
     roots = f" AND {qn('reply_to')} IS NULL" if roots_only else ""
+    if above is not None:
+        roots += f" AND {qn('id')} >= {above}"
     sql = (
         f"SELECT p.id FROM {keys_from} CROSS JOIN LATERAL "
         f"(SELECT {qn('id')} AS id FROM {qn(Post._meta.db_table)} "
@@ -82,19 +87,15 @@ def _newest_above_sql(field: str, keys: tuple[str, tuple], n: int, top: int, *, 
     the posts that can be among them. Each key's newest post is among the union, so
     when there are at least `top` keys the union's `top` newest posts are no older than
     the oldest of the keys' newest posts: every key's posts below that are left unread.
-    At 1M posts the home timeline read 431 posts of its 21 posters to keep 21, and
-    about 50 with the bound (bench/README.md, "Round 11 — pages7")."""
-    qn = connection.ops.quote_name
-    roots = f" AND {qn('reply_to')} IS NULL" if roots_only else ""
+    The bench user's home timeline read 333 posts of its 21 posters to keep 21 at 100k
+    posts, 39 with the bound (bench/README.md, "Round 11 — pages7")."""
+    newest, newest_params = _newest_sql(field, "k CROSS JOIN low", (), n, roots_only=roots_only, above="low.id")
     sql = (
         f"WITH k(key, latest) AS ({keys[0]}), "
         f"low(id) AS (SELECT CASE WHEN count(*) >= %s THEN min(k.latest) ELSE {_LOWEST_ID} END FROM k) "
-        f"SELECT p.id FROM k CROSS JOIN low CROSS JOIN LATERAL "
-        f"(SELECT {qn('id')} AS id FROM {qn(Post._meta.db_table)} "
-        f"WHERE {qn(Post._meta.get_field(field).column)} = k.key{roots} AND {qn('id')} >= low.id "
-        f"ORDER BY {qn('id')} DESC LIMIT %s) AS p ORDER BY p.id DESC LIMIT %s"
+        f"{newest} ORDER BY p.id DESC LIMIT %s"
     )
-    return sql, (*keys[1], int(top), int(n), int(top))
+    return sql, (*keys[1], int(top), *newest_params, int(top))
 
 
 _LOWEST_ID = -(2**63)
