@@ -70,17 +70,15 @@ def _descendants_sql(viewer, levels: int, per_parent: int) -> tuple[str, list]:
     the count seen, the generic plan looked ten times dearer and the statement was
     planned anew on every view, about 2 ms against 0.3 ms to run it."""
     names = _names()
-    visible, visible_params = viewable_sql(viewer, f"r.{names.owner}", f"r.{names.content}")
-    sql = (
-        f"WITH RECURSIVE tree(id, replies, level) AS ("
-        f"SELECT k.id, 1, 0 FROM unnest(CASE WHEN random() >= 0 THEN %s::bigint[] END) AS k(id) "
-        f"UNION ALL SELECT c.id, c.replies, t.level + 1 FROM tree t CROSS JOIN LATERAL ("
+    visible, visible_params = _visible(viewer, "r")
+    step = (
+        f"SELECT c.id, c.replies, t.level + 1 FROM walk t CROSS JOIN LATERAL ("
         f"SELECT r.{names.id} AS id, r.{names.reply_count} AS replies FROM {names.post} r "
         f"WHERE r.{names.reply_to} = t.id AND {visible} ORDER BY r.{names.id} LIMIT {int(per_parent)}) AS c "
         f"WHERE t.level < {int(levels)} AND t.replies > 0"
-        f") SELECT tree.id FROM tree WHERE tree.level > 0"
     )
-    return sql, list(visible_params)
+    start = "SELECT k.id, 1, 0 FROM unnest(CASE WHEN random() >= 0 THEN %s::bigint[] END) AS k(id)"
+    return _reached("id, replies, level", start, step), list(visible_params)
 
 
 def ancestors(post: Post, *, limit: int, viewer=None) -> list[Post]:
@@ -111,16 +109,29 @@ def _ancestors_sql(viewer, limit: int) -> tuple[str, list]:
     step reads the parent by primary key while it is visible to `viewer` and not seen
     before on the way up."""
     names = _names()
-    visible, params = ("TRUE", []) if viewer is None else viewable_sql(viewer, f"a.{names.owner}", f"a.{names.content}")
-    sql = (
-        f"WITH RECURSIVE chain(id, parent, seen, depth) AS ("
-        f"SELECT a.{names.id}, a.{names.reply_to}, ARRAY[a.{names.id}], 0 FROM {names.post} a WHERE a.{names.id} = %s "
-        f"UNION ALL SELECT a.{names.id}, a.{names.reply_to}, c.seen || a.{names.id}, c.depth + 1 "
-        f"FROM chain c JOIN {names.post} a ON a.{names.id} = c.parent "
-        f"WHERE c.depth < {int(limit)} AND NOT a.{names.id} = ANY(c.seen) AND {visible}"
-        f") SELECT chain.id FROM chain WHERE chain.depth > 0"
+    visible, params = _visible(viewer, "a")
+    start = f"SELECT a.{names.id}, a.{names.reply_to}, ARRAY[a.{names.id}], 0 FROM {names.post} a WHERE a.{names.id} = %s"
+    step = (
+        f"SELECT a.{names.id}, a.{names.reply_to}, c.seen || a.{names.id}, c.level + 1 "
+        f"FROM walk c JOIN {names.post} a ON a.{names.id} = c.parent "
+        f"WHERE c.level < {int(limit)} AND NOT a.{names.id} = ANY(c.seen) AND {visible}"
     )
-    return sql, list(params)
+    return _reached("id, parent, seen, level", start, step), list(params)
+
+
+def _reached(columns: str, start: str, step: str) -> str:
+    """The ids a recursive walk named `walk` reaches from the rows of `start` (level 0,
+    themselves left out) by repeating `step`."""
+    return f"WITH RECURSIVE walk({columns}) AS ({start} UNION ALL {step}) SELECT walk.id FROM walk WHERE walk.level > 0"
+
+
+def _visible(viewer, alias: str) -> tuple[str, list]:
+    """The visibility rule on the posts under `alias`; nothing hidden without a viewer,
+    as `viewable_posts(None)` hides nothing."""
+    if viewer is None:
+        return "TRUE", []
+    names = _names()
+    return viewable_sql(viewer, f"{alias}.{names.owner}", f"{alias}.{names.content}")
 
 
 class _Names:

@@ -60,6 +60,8 @@ def test_the_replies_hidden_from_a_reader_take_no_place(community):
     users, posts = community
     posts = list(Post.objects.filter(pk__in=[p.id for p in posts]))  # their reply counts now
     everyone = thread_models.reply_descendants(None, posts, levels=1, per_parent=100, focus_user_id=users[0].id)
+    reference = thread_models._descendants_by_level(None, posts, levels=1, per_parent=100, focus_user_id=users[0].id)
+    assert [_everything(p) for p in everyone] == [_everything(p) for p in reference]
     theirs = thread_models.reply_descendants(users[0], posts, levels=1, per_parent=100, focus_user_id=users[0].id)
     assert {p.id for p in theirs} < {p.id for p in everyone}
 
