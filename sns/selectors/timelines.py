@@ -38,9 +38,12 @@ def newest_posts_sql(
 ) -> tuple[str, tuple]:
     """newest_posts_q's subquery as SQL and parameters, for the lean reads
     (sns/selectors/post_rows.py); `keys` must not be empty. On PostgreSQL `keys` may
-    also be a statement (SQL, parameters) of one column giving the keys, so that they
-    are read in the same round trip."""
+    also be a statement (SQL, parameters) giving the keys, so that they are read in the
+    same round trip: posting_followees's, whose second column is each key's newest post
+    id (by the same `roots_only`)."""
     if isinstance(keys, tuple) and len(keys) == 2 and isinstance(keys[0], str):
+        if top is not None and descending and n > 0:
+            return _newest_above_sql(field, keys, n, top, roots_only=roots_only)
         sql, params = _newest_sql(field, f"({keys[0]}) AS k(key)", tuple(keys[1]), n, roots_only=roots_only)
     else:
         keys = list(dict.fromkeys(int(k) for k in keys if k is not None))
@@ -61,10 +64,15 @@ def _newest_ranked(field: str, keys: list[int], n: int, *, roots_only: bool):
     return qs.annotate(rank=Window(RowNumber(), partition_by=[field], order_by=["-id"])).filter(rank__lte=n)
 
 
-def _newest_sql(field: str, keys_from: str, key_params: tuple, n: int, *, roots_only: bool) -> tuple[str, tuple]:
-    """PostgreSQL: ids of the `n` newest posts of each `key` of the relation `keys_from`."""
+def _newest_sql(
+    field: str, keys_from: str, key_params: tuple, n: int, *, roots_only: bool, above: str | None = None
+) -> tuple[str, tuple]:
+    """PostgreSQL: ids of the `n` newest posts of each `key` of the relation `keys_from`,
+    with `above`, only those of an id at least that SQL expression."""
     qn = connection.ops.quote_name
     roots = f" AND {qn('reply_to')} IS NULL" if roots_only else ""
+    if above is not None:
+        roots += f" AND {qn('id')} >= {above}"
     sql = (
         f"SELECT p.id FROM {keys_from} CROSS JOIN LATERAL "
         f"(SELECT {qn('id')} AS id FROM {qn(Post._meta.db_table)} "
@@ -72,6 +80,25 @@ def _newest_sql(field: str, keys_from: str, key_params: tuple, n: int, *, roots_
         f"ORDER BY {qn('id')} DESC LIMIT %s) AS p"
     )
     return sql, (*key_params, int(n))
+
+
+def _newest_above_sql(field: str, keys: tuple[str, tuple], n: int, top: int, *, roots_only: bool) -> tuple[str, tuple]:
+    """newest_posts_sql's newest `top` of the keys' `n` newest posts each, reading only
+    the posts that can be among them. Each key's newest post is among the union, so
+    when there are at least `top` keys the union's `top` newest posts are no older than
+    the oldest of the keys' newest posts: every key's posts below that are left unread.
+    The bench user's home timeline read 333 posts of its 21 posters to keep 21 at 100k
+    posts, 39 with the bound (bench/README.md, "Round 11 — pages7")."""
+    newest, newest_params = _newest_sql(field, "k CROSS JOIN low", (), n, roots_only=roots_only, above="low.id")
+    sql = (
+        f"WITH k(key, latest) AS ({keys[0]}), "
+        f"low(id) AS (SELECT CASE WHEN count(*) >= %s THEN min(k.latest) ELSE {_LOWEST_ID} END FROM k) "
+        f"{newest} ORDER BY p.id DESC LIMIT %s"
+    )
+    return sql, (*keys[1], int(top), *newest_params, int(top))
+
+
+_LOWEST_ID = -(2**63)
 
 
 def posts_by_followees(
@@ -110,7 +137,8 @@ def posting_followees(user_id: int, *, include_self: bool, roots_only: bool, lim
     """The followees of `user_id` (and the user, if `include_self`) with a post, the
     `limit` with the newest latest post first, those hidden from `viewer` left out. On
     PostgreSQL an (sql, params) pair that reads one entry of the (owner, id) index per
-    followee, to run or to nest; elsewhere the ORM's equivalent as a values queryset."""
+    followee, to run or to nest, with each one's latest post id as a second column;
+    elsewhere the ORM's equivalent as a values queryset."""
     if connection.vendor == "postgresql":
         # Written out rather than compiled from a queryset: this runs on every
         # by-followees read, where the ORM's compilation cost more than the query
@@ -131,7 +159,7 @@ def posting_followees(user_id: int, *, include_self: bool, roots_only: bool, lim
         roots = f" AND {reply_to} IS NULL" if roots_only else ""
         me = " UNION SELECT %s" if include_self else ""
         sql = (
-            f"SELECT k.id FROM ({follows_sql}{me}) AS k(id) "
+            f"SELECT k.id, p.latest FROM ({follows_sql}{me}) AS k(id) "
             f"CROSS JOIN LATERAL (SELECT {qn('id')} AS latest FROM {qn(Post._meta.db_table)} "
             f"WHERE {owner} = k.id{roots} ORDER BY {qn('id')} DESC LIMIT 1) AS p ORDER BY p.latest DESC LIMIT %s"
         )

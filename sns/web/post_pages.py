@@ -11,7 +11,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from sns import selectors, services
-from sns.selectors import post_models, shares
+from sns.selectors import post_models, shares, thread_models
 from sns.selectors import publication as selectors_publication
 from sns.access import access_post
 from sns.extensions import page_extras
@@ -65,7 +65,8 @@ def post_detail(request, post_hex):
 @page
 def _post_detail(request, post_hex):
     viewer = request.user
-    # The post, its replies and its ancestors as written SQL (sns/selectors/post_models.py).
+    # The post, its replies and its ancestors as written SQL (sns/selectors/post_models.py,
+    # thread_models.py).
     post = post_models.post_with_neighbours(viewer, _post_id(post_hex), focus_user_id=viewer.id)
     older_id, newer_id = selectors.post_neighbours(post)
     replies = paged(
@@ -74,7 +75,7 @@ def _post_detail(request, post_hex):
         size=REPLY_PAGE_SIZE,
         order="asc",
     )
-    ancestors = selectors.reply_chain(post, limit=ANCESTOR_LIMIT, viewer=viewer)
+    ancestors = thread_models.ancestors(post, limit=ANCESTOR_LIMIT, viewer=viewer)
     # The replies' own conversations, a few levels deep (sns/reply_tree.py).
     tree = reply_tree(list(replies.items), viewer=viewer)
     shares.shares_attach(viewer, [post, *ancestors, *(node.post for node in reply_tree_nodes(tree))])
