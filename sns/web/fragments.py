@@ -82,11 +82,13 @@ def _time_fragment(created_at, zone) -> tuple[str, str]:
 
 
 def _time_html(post, view: _View, url: str) -> str:
-    # `url`: the post page's path, escaped.
-    iso, title = _time_fragment(post.created_at, view.zone)
+    # `url`: the post page's path, escaped. `created_at` is worked out from the id on
+    # each read (sns/ids.py), so it is read once.
+    created_at = post.created_at
+    iso, title = _time_fragment(created_at, view.zone)
     return (
         f'<a class="time" href="{url}"><time datetime="{iso}" title="{title}">'
-        f"{_e(ago_at(post.created_at, view.now, english=view.english))}</time></a>"
+        f"{_e(ago_at(created_at, view.now, english=view.english))}</time></a>"
     )
 
 

@@ -144,6 +144,13 @@ def compose_box(context, next_path) -> str:
 
 
 @register.simple_tag(takes_context=True)
+def page_assets(context) -> str:
+    """The head's icon, stylesheets, scripts and map configuration of templates/base.html,
+    kept rendered per process (sns/web/kept_chrome.py)."""
+    return kept_chrome.page_assets(context)
+
+
+@register.simple_tag(takes_context=True)
 def site_header(context) -> str:
     """The site header of templates/base.html, kept rendered per kind of viewer with
     the counts, nickname and CSRF token filled in (sns/web/kept_chrome.py)."""
