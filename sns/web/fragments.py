@@ -46,6 +46,8 @@ _escape = html.escape
 
 def _e(value) -> str:
     """conditional_escape, for the values a card holds (str, int, SafeString)."""
+    if type(value) is str:  # most of them: no `__html__` to look for (a failed look-up raises)
+        return _escape(value)
     if hasattr(value, "__html__"):
         return value.__html__()
     return _escape(str(value))
@@ -256,7 +258,8 @@ def _report_html(post, *, compact: bool, full: bool, view: _View) -> str:
 
 
 def _reposted_by_html(post) -> str:
-    reposter = getattr(post, "reposted_by", None)
+    # Set on reposts only, as quoted_html's `quoted` (sns/web/share_cards.py says why).
+    reposter = post.__dict__.get("reposted_by")
     if reposter is None:
         return ""
     return (

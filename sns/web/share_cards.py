@@ -43,7 +43,9 @@ def reposted_by_html(post) -> SafeString:
 def quoted_html(post) -> SafeString:
     """The quoted post inside the quoting one: author, time, the start of its text and
     a link; "unavailable" when it is deleted or hidden from the viewer."""
-    if not hasattr(post, "quoted"):
+    # Set on quotes only (sns/selectors/shares.py), as an instance attribute: looked up
+    # there, as a failed getattr raises and drops an AttributeError on every other card.
+    if "quoted" not in post.__dict__:
         return _NOTHING
     quoted = post.quoted
     if quoted is None:
