@@ -23,6 +23,7 @@ from functools import lru_cache
 from types import SimpleNamespace
 from urllib.parse import quote
 
+from django.conf import settings
 from django.utils import timezone
 from django.utils.safestring import SafeString, mark_safe
 
@@ -268,6 +269,16 @@ def _reposted_by_html(post) -> str:
     )
 
 
+def fragments_on(request) -> bool:
+    """STGY_PAGE_FRAGMENTS as of the request's first card: read once a page, as a
+    settings read goes through the settings' lazy proxy (a look-up made to fail and
+    dropped) and a page has up to fifty cards."""
+    on = request.__dict__.get("_stgy_page_fragments")
+    if on is None:
+        on = request._stgy_page_fragments = bool(settings.STGY_PAGE_FRAGMENTS)
+    return on
+
+
 def post_card_html(post, *, request, compact: bool = False, full: bool = False, hide_reply_to: bool = False) -> SafeString:
     """The card of sns/web/cards.py's post_card_html, the same HTML, faster."""
     hex_id = post.hex_id
@@ -292,7 +303,8 @@ def post_card_html(post, *, request, compact: bool = False, full: bool = False, 
     if not full:
         actions += f'<a class="thread-link" href="{url}">Open thread</a>'
     actions += f"{_report_html(post, compact=compact, full=full, view=view)}</footer>"
-    return mark_safe(
+    # An f-string is a plain str: SafeString as mark_safe would make it, without its checks.
+    return SafeString(
         f'<article class="{classes}" id="post-{hex_}" data-post-id="{hex_}">{_reposted_by_html(post)}{head}'
         f"{reply_to}{_body_html(post, compact=compact, full=full)}{quoted_html(post)}{_tags_html(post)}"
         f"{actions}</article>"
