@@ -1,10 +1,10 @@
 """The page chrome, the head's assets and the site header and footer of
-templates/base.html, kept rendered per process. Every page writes them, and all but a few strings are the same for every
-viewer of one kind: the header differs by signed in or not, admin or not and which
-counts are non-zero; the footer by the theme. Rendering both through the template
-engine (some twenty `{% url %}`, two `{% csrf_token %}`, the theme loop) on every
-view was the largest part of a page's CPU left outside the cards (bench/README.md
-"Round 8", pages3).
+templates/base.html, kept rendered per process. Every page writes them, and all but a
+few strings are the same for every viewer of one kind: the header differs by signed in
+or not, admin or not and which counts are non-zero; the footer by the theme. Rendering
+both through the template engine (some twenty `{% url %}`, two `{% csrf_token %}`, the
+theme loop) on every view was the largest part of a page's CPU left outside the cards
+(bench/README.md "Round 8", pages3).
 
 As in sns/web/kept_compose.py, the kept HTML has markers (private-use characters,
 which escaping leaves alone and a page never contains otherwise) where the per-request
