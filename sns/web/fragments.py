@@ -23,6 +23,7 @@ from functools import lru_cache
 from types import SimpleNamespace
 from urllib.parse import quote
 
+from django.conf import settings
 from django.utils import timezone
 from django.utils.safestring import SafeString, mark_safe
 
@@ -46,6 +47,8 @@ _escape = html.escape
 
 def _e(value) -> str:
     """conditional_escape, for the values a card holds (str, int, SafeString)."""
+    if type(value) is str:  # most of them: no `__html__` to look for (a failed look-up raises)
+        return _escape(value)
     if hasattr(value, "__html__"):
         return value.__html__()
     return _escape(str(value))
@@ -82,11 +85,13 @@ def _time_fragment(created_at, zone) -> tuple[str, str]:
 
 
 def _time_html(post, view: _View, url: str) -> str:
-    # `url`: the post page's path, escaped.
-    iso, title = _time_fragment(post.created_at, view.zone)
+    # `url`: the post page's path, escaped. `created_at` is worked out from the id on
+    # each read (sns/ids.py), so it is read once.
+    created_at = post.created_at
+    iso, title = _time_fragment(created_at, view.zone)
     return (
         f'<a class="time" href="{url}"><time datetime="{iso}" title="{title}">'
-        f"{_e(ago_at(post.created_at, view.now, english=view.english))}</time></a>"
+        f"{_e(ago_at(created_at, view.now, english=view.english))}</time></a>"
     )
 
 
@@ -254,13 +259,24 @@ def _report_html(post, *, compact: bool, full: bool, view: _View) -> str:
 
 
 def _reposted_by_html(post) -> str:
-    reposter = getattr(post, "reposted_by", None)
+    # Set on reposts only, as quoted_html's `quoted` (sns/web/share_cards.py says why).
+    reposter = post.__dict__.get("reposted_by")
     if reposter is None:
         return ""
     return (
         f'<p class="reposted-by">{_REPOST_ICON} <a href="{_e(profile_url(reposter.hex_id))}">'
         f"{_e(reposter.nickname)}</a> reposted</p>"
     )
+
+
+def fragments_on(request) -> bool:
+    """STGY_PAGE_FRAGMENTS as of the request's first card: read once a page, as a
+    settings read goes through the settings' lazy proxy (a look-up made to fail and
+    dropped) and a page has up to fifty cards."""
+    on = request.__dict__.get("_stgy_page_fragments")
+    if on is None:
+        on = request._stgy_page_fragments = bool(settings.STGY_PAGE_FRAGMENTS)
+    return on
 
 
 def post_card_html(post, *, request, compact: bool = False, full: bool = False, hide_reply_to: bool = False) -> SafeString:
@@ -287,7 +303,8 @@ def post_card_html(post, *, request, compact: bool = False, full: bool = False, 
     if not full:
         actions += f'<a class="thread-link" href="{url}">Open thread</a>'
     actions += f"{_report_html(post, compact=compact, full=full, view=view)}</footer>"
-    return mark_safe(
+    # An f-string is a plain str: SafeString as mark_safe would make it, without its checks.
+    return SafeString(
         f'<article class="{classes}" id="post-{hex_}" data-post-id="{hex_}">{_reposted_by_html(post)}{head}'
         f"{reply_to}{_body_html(post, compact=compact, full=full)}{quoted_html(post)}{_tags_html(post)}"
         f"{actions}</article>"

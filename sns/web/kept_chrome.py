@@ -1,10 +1,10 @@
-"""The page chrome, the site header and footer of templates/base.html, kept rendered
-per process. Every page writes them, and all but a few strings are the same for every
-viewer of one kind: the header differs by signed in or not, admin or not and which
-counts are non-zero; the footer by the theme. Rendering both through the template
-engine (some twenty `{% url %}`, two `{% csrf_token %}`, the theme loop) on every
-view was the largest part of a page's CPU left outside the cards (bench/README.md
-"Round 8", pages3).
+"""The page chrome, the head's assets and the site header and footer of
+templates/base.html, kept rendered per process. Every page writes them, and all but a
+few strings are the same for every viewer of one kind: the header differs by signed in
+or not, admin or not and which counts are non-zero; the footer by the theme. Rendering
+both through the template engine (some twenty `{% url %}`, two `{% csrf_token %}`, the
+theme loop) on every view was the largest part of a page's CPU left outside the cards
+(bench/README.md "Round 8", pages3).
 
 As in sns/web/kept_compose.py, the kept HTML has markers (private-use characters,
 which escaping leaves alone and a page never contains otherwise) where the per-request
@@ -12,11 +12,18 @@ strings go: the CSRF token, the counts, the viewer's nickname and profile path, 
 page's path; they are filled on every view through `render_value_in_context`, what
 `{{ … }}` writes, so the bytes are the templates'. The counts are read on every view,
 in one statement (sns/selectors/header_counts.py). Off with STGY_PAGE_FRAGMENTS, like
-the cards (sns/web/fragments.py)."""
+the cards (sns/web/fragments.py).
+
+The head's assets (the icon, stylesheets, scripts and map configuration of
+templates/_page_assets.html) are the same bytes for every viewer: eight `{% static %}`
+URLs through the static files storage and the map settings, none of which changes while
+a process runs. A test that overrides one of them is told through `setting_changed`,
+which empties the store."""
 
 from __future__ import annotations
 
 from django.conf import settings
+from django.core.signals import setting_changed
 from django.template.base import render_value_in_context
 from django.urls import get_script_prefix, get_urlconf
 from django.utils.translation import get_language
@@ -27,6 +34,7 @@ from sns.selectors.header_counts import header_counts
 from .kept_store import KeptStore
 from .templatetags.stgy_urls import kept_reverse
 
+ASSETS = "_page_assets.html"
 HEADER = "_site_header.html"
 FOOTER = "_site_footer.html"
 _TOKEN = "\ue000csrf\ue001"
@@ -71,6 +79,16 @@ def _kept_render(context, name: str, key: tuple, values: dict) -> str:
     return mark_safe(filled)
 
 
+def page_assets(context) -> str:
+    if not settings.STGY_PAGE_FRAGMENTS:
+        return _render(context, ASSETS, {})
+    key = (ASSETS, *_configuration())
+    kept = _kept.get(key)
+    if kept is None:
+        kept = _kept.put(key, _render(context, ASSETS, {}))
+    return mark_safe(kept)
+
+
 def site_header(context) -> str:
     user = context.get("user")
     if user is None or not user.is_authenticated:
@@ -96,3 +114,15 @@ def site_footer(context) -> str:
 
 def clear() -> None:
     _kept.clear()
+
+
+# What the head's assets are made of, besides the script prefix in the key.
+_ASSET_SETTINGS = frozenset({"STATIC_URL", "STORAGES", "STGY_MAP_TILE_URL", "STGY_MAP_TILE_ATTRIBUTION"})
+
+
+def _setting_changed(*, setting, **_signal) -> None:
+    if setting in _ASSET_SETTINGS:
+        clear()
+
+
+setting_changed.connect(_setting_changed, dispatch_uid="sns.web.kept_chrome")

@@ -27,6 +27,7 @@ from django.contrib import messages
 from django.contrib.auth.views import redirect_to_login
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.functional import LazyObject, empty
 from django.utils.http import url_has_allowed_host_and_scheme
 
 from sns.errors import DomainError
@@ -60,6 +61,7 @@ def page(
     def decorate(fn):
         @wraps(fn)
         def wrapped(request, *args, **kwargs):
+            _unwrap_user(request, load=not public)
             if not public and not request.user.is_authenticated:
                 response = redirect_to_login(request.get_full_path())
             elif not public and not before_agreement and agreement_required(request.user):
@@ -76,6 +78,22 @@ def page(
         return wrapped
 
     return decorate(view) if view is not None else decorate
+
+
+def _unwrap_user(request, *, load: bool) -> None:
+    """Put the user itself in `request.user` in place of the lazy proxy that
+    sns/session_auth.py sets: through the proxy every attribute read first fails on the
+    proxy (an AttributeError made and dropped) before reaching the user, and a page
+    reads the viewer's attributes a few hundred times. A page open to visitors leaves
+    a user that is not loaded yet alone."""
+    user = getattr(request, "user", None)
+    if not isinstance(user, LazyObject):
+        return
+    if user._wrapped is empty:
+        if not load:
+            return
+        user.is_authenticated  # noqa: B018 - loads the user
+    request.user = user._wrapped
 
 
 def _error_response(request, exc: DomainError, fallback: str | None):

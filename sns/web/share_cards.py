@@ -23,12 +23,15 @@ _QUOTE_ICON = mark_safe(
     '<svg class="icon" viewBox="0 0 24 24" aria-hidden="true"><path d="M5 6h6v6H7l-2 5M13 6h6v6h-4l-2 5"/></svg>'
 )
 _QUOTED_CHARS = 280
+# What a card without a reposter or a quote holds there: one immutable empty string
+# rather than a `mark_safe` call (and its lazy-argument check) on every card.
+_NOTHING = mark_safe("")
 
 
 def reposted_by_html(post) -> SafeString:
     reposter = getattr(post, "reposted_by", None)
     if reposter is None:
-        return mark_safe("")
+        return _NOTHING
     return format_html(
         '<p class="reposted-by">{} <a href="{}">{}</a> reposted</p>',
         _REPOST_ICON,
@@ -40,8 +43,10 @@ def reposted_by_html(post) -> SafeString:
 def quoted_html(post) -> SafeString:
     """The quoted post inside the quoting one: author, time, the start of its text and
     a link; "unavailable" when it is deleted or hidden from the viewer."""
-    if not hasattr(post, "quoted"):
-        return mark_safe("")
+    # Set on quotes only (sns/selectors/shares.py), as an instance attribute: looked up
+    # there, as a failed getattr raises and drops an AttributeError on every other card.
+    if "quoted" not in post.__dict__:
+        return _NOTHING
     quoted = post.quoted
     if quoted is None:
         return mark_safe('<p class="quoted unavailable" data-testid="quoted-unavailable">The quoted post is unavailable.</p>')

@@ -72,3 +72,25 @@ def test_a_changed_count_is_on_the_next_view(page_client, settings):
     assert 'data-testid="open-reports">2<' in kept_view(client, settings)
     reports.post_report(make_user("Three"), post.id, reason="spam")
     assert 'data-testid="open-reports">3<' in kept_view(client, settings)
+
+
+def _head(html: str) -> str:
+    return html[html.index("<head>"):html.index("</head>")]
+
+
+def test_the_kept_head_assets_follow_the_static_url_and_the_map_settings(page_client, settings):
+    client = page_client(make_user("Amy"))
+    settings.STGY_PAGE_FRAGMENTS = True
+    fragments.clear()
+    first = _head(client.get("/").content.decode())
+    assert '<link rel="stylesheet" href="/static/stgy.css">' in first
+    assert any(key[0] == kept_chrome.ASSETS for key in kept_chrome._kept._items)  # kept, not rendered each view
+    assert _head(client.get("/").content.decode()) == first
+
+    settings.STATIC_URL = "/assets/"
+    settings.STGY_MAP_TILE_URL = "https://tiles.example/{z}/{x}/{y}.png"
+    reference, kept = (_head(page) for page in _views(client, "/", settings))
+    assert kept == reference
+    assert '<link rel="stylesheet" href="/assets/stgy.css">' in kept and "/static/" not in kept
+    assert '"leafletJs": "/assets/leaflet/leaflet.js"' in kept
+    assert '"tileUrl": "https://tiles.example/{z}/{x}/{y}.png"' in kept

@@ -170,7 +170,7 @@ def test_post_page_query_count_does_not_grow_with_replies(
     assert len(many) == len(few)
 
 
-@pytest.mark.parametrize("action", ["", "like", "unlike", "reply", "edit", "delete", "related"])
+@pytest.mark.parametrize("action", ["", "like", "unlike", "reply", "edit", "delete", "related", "report"])
 def test_post_url_filter_gives_the_same_path_as_the_url_patterns(action):
     from django.urls import reverse
 

@@ -5,13 +5,13 @@ patterns was about a twelfth of the view's CPU (bench/README.md "Round 7 — pag
 
 The parsing and the output are Django's own tag's (a failed reverse is not kept and
 raises, or gives "" with `as`, as before); only `reverse` is remembered, keyed by
-everything it depends on: the name, the arguments, the current app, the URLconf and
-the script prefix."""
+everything it depends on: the name, the arguments, the current app, the request's URLconf
+and the script prefix; a changed ROOT_URLCONF (a test's) empties the store."""
 
 from __future__ import annotations
 
 from django import template
-from django.conf import settings
+from django.core.signals import setting_changed
 from django.template import defaulttags
 from django.urls import get_script_prefix, get_urlconf, reverse
 from django.utils.html import conditional_escape
@@ -34,8 +34,7 @@ def kept_reverse(view_name, args, kwargs, current_app) -> str:
         and (current_app is None or isinstance(current_app, str))
     ):
         return reverse(view_name, args=args, kwargs=kwargs, current_app=current_app)
-    key = (view_name, tuple(args), tuple(sorted(kwargs.items())), current_app,
-           get_urlconf(), settings.ROOT_URLCONF, get_script_prefix())
+    key = (view_name, tuple(args), tuple(sorted(kwargs.items())), current_app, get_urlconf(), get_script_prefix())
     url = _kept.get(key)
     if url is None:
         url = _kept.put(key, reverse(view_name, args=args, kwargs=kwargs, current_app=current_app))
@@ -76,3 +75,14 @@ def url(parser, token):
 
 def clear() -> None:
     _kept.clear()
+
+
+def _setting_changed(*, setting, **_signal) -> None:
+    # The URL patterns themselves: not in the key, as reading a setting on every
+    # `{% url %}` costs more than the reverse it saves would suggest; it changes only
+    # when a test overrides it, and Django's own URL caches are cleared on this signal.
+    if setting == "ROOT_URLCONF":
+        clear()
+
+
+setting_changed.connect(_setting_changed, dispatch_uid="sns.web.templatetags.stgy_urls")

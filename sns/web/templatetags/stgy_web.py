@@ -88,10 +88,9 @@ def page_url(context, param: str, number) -> str:
 def post_card(context, post, compact=False, full=False, hide_reply_to=False) -> str:
     """`{% post_card post compact=True %}`: the card of sns/web/cards.py, put together
     from per-process fragments (sns/web/fragments.py) unless STGY_PAGE_FRAGMENTS is off."""
-    build = fragments.post_card_html if settings.STGY_PAGE_FRAGMENTS else cards.post_card_html
-    return build(
-        post, request=context["request"], compact=bool(compact), full=bool(full), hide_reply_to=bool(hide_reply_to)
-    )
+    request = context["request"]
+    build = fragments.post_card_html if fragments.fragments_on(request) else cards.post_card_html
+    return build(post, request=request, compact=bool(compact), full=bool(full), hide_reply_to=bool(hide_reply_to))
 
 
 @register.simple_tag
@@ -141,6 +140,13 @@ def compose_box(context, next_path) -> str:
     """`{% compose_box request.get_full_path %}`: the include of posts/_compose.html
     with `next`, kept rendered when the form is fresh (sns/web/kept_compose.py)."""
     return kept_compose.compose_box(context, next_path)
+
+
+@register.simple_tag(takes_context=True)
+def page_assets(context) -> str:
+    """The head's icon, stylesheets, scripts and map configuration of templates/base.html,
+    kept rendered per process (sns/web/kept_chrome.py)."""
+    return kept_chrome.page_assets(context)
 
 
 @register.simple_tag(takes_context=True)
