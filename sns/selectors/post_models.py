@@ -84,15 +84,19 @@ class _Statement:
 
 
 @lru_cache(maxsize=8)
-def _statement(vendor: str, focus: bool, neighbours: bool = False) -> _Statement:
-    # `vendor`: the tests switch databases within one process.
+def post_statement(vendor: str, focus: bool, neighbours: bool = False) -> _Statement:
+    """The posts' one statement head (with the focus user's facts, with the previous and
+    next posts' ids), built once per database vendor: the tests switch databases within
+    one process."""
     return _Statement(focus, neighbours)
 
 
-def _read(
+def posts_read(
     where: list[str], params: list, *, focus_user_id: int | None, tail: str = "", tail_params=(), neighbours: bool = False
 ) -> list[Post]:
-    statement = _statement(connection.vendor, focus_user_id is not None, neighbours)
+    """The posts `where` selects (SQL conditions on `post_statement`'s columns), as
+    instances with their owners and facts."""
+    statement = post_statement(connection.vendor, focus_user_id is not None, neighbours)
     head_params = [int(focus_user_id)] * statement.focus_params if focus_user_id is not None else []
     sql = statement.head + (" WHERE " + " AND ".join(where) if where else "") + tail
     return statement.instances(_fetch(sql, [*head_params, *params, *tail_params]))
@@ -100,7 +104,7 @@ def _read(
 
 def _visible(viewer, where: list[str], params: list) -> None:
     if viewer is not None:
-        statement = _statement(connection.vendor, False)
+        statement = post_statement(connection.vendor, False)
         condition, condition_params = viewable_sql(viewer, statement.owner, statement.content)
         where.append(condition)
         params.extend(condition_params)
@@ -112,10 +116,10 @@ def posts_by_ids(viewer, post_ids, *, focus_user_id: int | None = None) -> dict[
     ids = list(dict.fromkeys(int(i) for i in post_ids if i is not None))
     if not ids:
         return {}
-    statement = _statement(connection.vendor, False)
+    statement = post_statement(connection.vendor, False)
     where, params = [f"{statement.id} IN ({', '.join(['%s'] * len(ids))})"], list(ids)
     _visible(viewer, where, params)
-    return {post.id: post for post in _read(where, params, focus_user_id=focus_user_id)}
+    return {post.id: post for post in posts_read(where, params, focus_user_id=focus_user_id)}
 
 
 def followee_posts(viewer, page: Page) -> list[Post]:
@@ -132,20 +136,20 @@ def followee_posts(viewer, page: Page) -> list[Post]:
     newest, newest_params = newest_posts_sql(
         "owner_id", active, page.limit, top=page.end, descending=page.descending
     )
-    statement = _statement(connection.vendor, True)
+    statement = post_statement(connection.vendor, True)
     where, params = [f"{statement.id} IN ({newest})"], list(newest_params)
     _visible(viewer, where, params)
     tail = f" ORDER BY {statement.id} {'DESC' if page.descending else 'ASC'} LIMIT %s OFFSET %s"
-    return _read(where, params, focus_user_id=viewer.id, tail=tail, tail_params=(page.limit, page.offset))
+    return posts_read(where, params, focus_user_id=viewer.id, tail=tail, tail_params=(page.limit, page.offset))
 
 
 def post_with_neighbours(viewer, post_id: int, *, focus_user_id: int | None) -> Post:
     """`post_get(post_id, focus_user_id=…, with_neighbours=True, viewer=viewer)`: one
     post with the same owner's previous and next post ids; not found when hidden."""
-    statement = _statement(connection.vendor, False)
+    statement = post_statement(connection.vendor, False)
     where, params = [f"{statement.id} = %s"], [int(post_id)]
     _visible(viewer, where, params)
-    posts = _read(where, params, focus_user_id=focus_user_id, neighbours=True)
+    posts = posts_read(where, params, focus_user_id=focus_user_id, neighbours=True)
     if not posts:
         raise NotFound("not found")
     return posts[0]
@@ -156,7 +160,7 @@ def posts_page(
 ) -> list[Post]:
     """`posts_list(page=page, reply_to=…, owned_by=…, focus_user_id=…, viewer=viewer)`:
     a post's replies, a user's posts."""
-    statement = _statement(connection.vendor, False)
+    statement = post_statement(connection.vendor, False)
     where: list[str] = []
     params: list = []
     if reply_to is not None:
@@ -171,7 +175,7 @@ def posts_page(
     # planned a post page's replies on every view, about 0.6 ms at 1M posts against
     # 0.05 ms to run them (bench/README.md, "Round 9 — pages4").
     tail = f" ORDER BY {statement.id} {'DESC' if page.descending else 'ASC'} LIMIT {int(page.limit)} OFFSET {int(page.offset)}"
-    return _read(where, params, focus_user_id=focus_user_id, tail=tail)
+    return posts_read(where, params, focus_user_id=focus_user_id, tail=tail)
 
 
 def reply_chain(post: Post, *, limit: int, viewer=None) -> list[Post]:

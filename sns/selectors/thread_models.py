@@ -20,7 +20,7 @@ from django.db.models import F, Window
 from django.db.models.functions import RowNumber
 
 from ..models import Post
-from .post_models import _read, _statement, reply_chain
+from .post_models import post_statement, posts_read, reply_chain
 from .posts import post_queryset
 from .visibility import viewable_posts, viewable_sql
 
@@ -35,9 +35,9 @@ def reply_descendants(viewer, parents: list[Post], *, levels: int, per_parent: i
     if connection.vendor != "postgresql":
         return _descendants_by_level(viewer, parents, levels=levels, per_parent=per_parent, focus_user_id=focus_user_id)
     tree, params = _descendants_sql(viewer, levels, per_parent)
-    statement = _statement(connection.vendor, True)
-    return _read([f"{statement.id} IN ({tree})"], [ids, *params], focus_user_id=focus_user_id,
-                 tail=f" ORDER BY {statement.id}")
+    statement = post_statement(connection.vendor, True)
+    return posts_read([f"{statement.id} IN ({tree})"], [ids, *params], focus_user_id=focus_user_id,
+                      tail=f" ORDER BY {statement.id}")
 
 
 def _descendants_by_level(viewer, parents: list[Post], *, levels: int, per_parent: int, focus_user_id: int) -> list[Post]:
@@ -89,9 +89,9 @@ def ancestors(post: Post, *, limit: int, viewer=None) -> list[Post]:
         return []
     if connection.vendor != "postgresql":
         return reply_chain(post, limit=limit, viewer=viewer)
-    statement = _statement(connection.vendor, False)
+    statement = post_statement(connection.vendor, False)
     chain, params = _ancestors_sql(viewer, limit)
-    found = {p.id: p for p in _read([f"{statement.id} IN ({chain})"], [post.id, *params], focus_user_id=None)}
+    found = {p.id: p for p in posts_read([f"{statement.id} IN ({chain})"], [post.id, *params], focus_user_id=None)}
     # The walk again over the rows read, which keeps reply_chain's order and stops.
     ordered: list[Post] = []
     seen = {post.id}
