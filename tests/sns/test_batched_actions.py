@@ -182,15 +182,15 @@ def test_likes_and_follows_go_in_with_their_counters_in_one_statement():
 
 
 def test_a_batch_reads_the_hourly_window_once_and_counts_its_likes_for_later_ones(human, settings, monkeypatch):
-    from django.core.cache import cache
+    from sns import throttle
 
     settings.STGY_HOURLY_LIKES_COUNT_LIMIT = 4
     ai = make_ai_user("Aiko")
     services.like_add(ai, make_post(human, "earlier").id)
     posts = [make_post(human, f"post {i}") for i in range(4)]
     reads = []
-    original = cache.get_many
-    monkeypatch.setattr(cache, "get_many", lambda keys, *a, **k: reads.append(keys) or original(keys, *a, **k))
+    original = throttle._read_counts
+    monkeypatch.setattr(throttle, "_read_counts", lambda keys: reads.append(keys) or original(keys))
     outcomes = services.likes_add(ai, [p.id for p in posts])
     assert len(reads) == 1  # the window once, not once per like
     assert [type(outcomes[p.id]) for p in posts] == [Like, Like, Like, Throttled]

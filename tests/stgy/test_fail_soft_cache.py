@@ -127,3 +127,21 @@ def test_count_up_without_redis_counts_nothing_and_does_not_fail(settings):
     settings.STGY_CACHE_RETRY_SECONDS = 30
     cache_ = backend(f"redis://127.0.0.1:{free_port()}/0")
     assert cache_.count_up("hits", 1, 120) is None
+
+
+def test_read_counts_reads_what_count_up_and_set_left_in_order(own_redis):
+    cache_ = backend(own_redis.url)
+    cache_.count_up("a", 3, 120)
+    cache_.count_up("c", 1, 120)
+    cache_.count_up("c", 4, 120)
+    cache_.set("b", 2, 120)
+    cache_.set("v2", 9, 120, version=2)
+    assert cache_.read_counts(["a", "missing", "c", "b", "v2"]) == [3, 0, 5, 2, 0]
+    assert cache_.read_counts(["v2", "a"], version=2) == [9, 0]
+    assert cache_.read_counts([]) == []
+
+
+def test_read_counts_without_redis_reads_zeros(settings):
+    settings.STGY_CACHE_RETRY_SECONDS = 30
+    cache_ = backend(f"redis://127.0.0.1:{free_port()}/0")
+    assert cache_.read_counts(["a", "b"]) == [0, 0]
