@@ -12,7 +12,7 @@ from ..access import access_writable, block_annotations, is_blocked_annotated
 from ..compiled_read import CompiledRead, ids_array
 from ..errors import Conflict, DomainError, InvalidInput, NotFound
 from ..models import Block, Follow, Like, Post, User
-from ..sql_statements import insert_rows_sql, update_sql
+from ..sql_statements import compiled_once, insert_rows_sql, update_sql
 from . import hooks, notifications
 
 
@@ -100,21 +100,43 @@ def _apply_each(keys: list[int], check, write, *, conflict: str) -> tuple[dict, 
 def _likes_write(actor: User, post_ids: list[int]) -> dict[int, Like]:
     now = timezone.now()
     likes = [Like(post_id=pid, user_id=actor.id, created_at=now) for pid in post_ids]
-    counters = (Post.objects.filter(pk__in=post_ids), {"like_count": F("like_count") + 1})
     with transaction.atomic():
-        _rows_with_counters(Like, likes, *counters)
+        _rows_with_counters(Like, likes, _like_counters, post_ids)
     return {like.post_id: like for like in likes}
 
 
-def _rows_with_counters(model, rows: list, counted, counts: dict) -> None:
-    """Insert `rows` (as bulk_create, their ids set) and update the `counted` rows'
-    `counts`: on PostgreSQL one statement (the UPDATE as a data-modifying CTE of the
-    INSERT), elsewhere two. A broken unique constraint fails both."""
+class _CounterUpdate:
+    """A counters UPDATE, `build(*args)` giving its queryset and values: its SQL
+    compiled once per process (`compiled_once`, `kinds` per argument) for the INSERT's
+    CTE, or run as `queryset.update` where there is no CTE."""
+
+    def __init__(self, key: str, kinds: tuple[str, ...], build) -> None:
+        self.build = build
+        self._statement = compiled_once(key, kinds, lambda *args: [update_sql(*build(*args))])
+
+    def sql(self, *args) -> tuple[str, list]:
+        [(sql, params)] = self._statement(*args)
+        return sql, params
+
+    def run(self, *args) -> None:
+        counted, values = self.build(*args)
+        counted.update(**values)
+
+
+_like_counters = _CounterUpdate(
+    "like_counters", ("ids",), lambda ids: (Post.objects.filter(pk__in=ids_array(ids)), {"like_count": F("like_count") + 1})
+)
+
+
+def _rows_with_counters(model, rows: list, counters: _CounterUpdate, *args) -> None:
+    """Insert `rows` (as bulk_create, their ids set) and run `counters(*args)`: on
+    PostgreSQL one statement (the UPDATE as a data-modifying CTE of the INSERT),
+    elsewhere two. A broken unique constraint fails both."""
     if connection.vendor != "postgresql":
         model.objects.bulk_create(rows)
-        counted.update(**counts)
+        counters.run(*args)
         return
-    update, update_params = update_sql(counted, counts)
+    update, update_params = counters.sql(*args)
     insert, insert_params = insert_rows_sql(model, rows, [model._meta.pk])
     with connection.cursor() as cursor:
         cursor.execute(f"WITH counted AS ({update}) {insert}", [*update_params, *insert_params])
@@ -155,13 +177,8 @@ def follows_add(actor: User, user_ids: list[int]) -> dict[int, Follow | DomainEr
     Follow, or the error a single follow would have raised."""
     access_writable(actor)
     ids = list(dict.fromkeys(user_ids))
-    targets = {
-        user.id: user
-        for user in User.objects.annotate(
-            **block_annotations(actor, "pk"),
-            already_following=Exists(Follow.objects.filter(follower_id=actor.id, followee_id=OuterRef("pk"))),
-        ).filter(pk__in=[uid for uid in ids if uid != actor.id])
-    }
+    others = [uid for uid in ids if uid != actor.id]
+    targets = {user.id: user for user in (_follow_targets("", actor.id, others) if others else [])}
 
     def check(user_id: int) -> None:
         target = targets.get(user_id)
@@ -183,16 +200,35 @@ def follows_add(actor: User, user_ids: list[int]) -> dict[int, Follow | DomainEr
     return results
 
 
+def _follow_targets_query(_variant: str, actor_id: int, ids) -> QuerySet[User]:
+    return User.objects.annotate(
+        **block_annotations(User(id=actor_id), "pk"),
+        already_following=Exists(Follow.objects.filter(follower_id=actor_id, followee_id=OuterRef("pk"))),
+    ).filter(pk__in=ids_array(ids))
+
+
+# The users to follow with their facts: one statement text for every actor and batch.
+_follow_targets = CompiledRead("follow_targets", ("id", "ids"), _follow_targets_query)
+
+
+def _follow_counted(actor_id: int, added: int, followee_ids, counted_ids) -> tuple[QuerySet[User], dict]:
+    # Both sides' counters in one UPDATE: the follower's followees, the followees' followers.
+    return User.objects.filter(pk__in=ids_array(counted_ids)), {
+        "followee_count": Case(When(pk=actor_id, then=F("followee_count") + added), default=F("followee_count")),
+        "follower_count": Case(
+            When(pk__in=ids_array(followee_ids), then=F("follower_count") + 1), default=F("follower_count")
+        ),
+    }
+
+
+_follow_counters = _CounterUpdate("follow_counters", ("id", "id", "ids", "ids"), _follow_counted)
+
+
 def _follows_write(actor: User, user_ids: list[int]) -> dict[int, Follow]:
     now = timezone.now()
     follows = [Follow(follower_id=actor.id, followee_id=uid, created_at=now) for uid in user_ids]
-    # Both sides' counters in one UPDATE.
-    counts = {
-        "followee_count": Case(When(pk=actor.id, then=F("followee_count") + len(user_ids)), default=F("followee_count")),
-        "follower_count": Case(When(pk__in=user_ids, then=F("follower_count") + 1), default=F("follower_count")),
-    }
     with transaction.atomic():
-        _rows_with_counters(Follow, follows, User.objects.filter(pk__in=[actor.id, *user_ids]), counts)
+        _rows_with_counters(Follow, follows, _follow_counters, actor.id, len(user_ids), user_ids, [actor.id, *user_ids])
     return {follow.followee_id: follow for follow in follows}
 
 

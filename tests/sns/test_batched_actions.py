@@ -210,3 +210,24 @@ def test_follows_add_respects_a_used_up_size_window_of_user_updates(settings):
         services.follow_add(ai, first.id)
     outcomes = services.follows_add(ai, [first.id, second.id])
     assert isinstance(outcomes[first.id], Throttled) and isinstance(outcomes[second.id], Throttled)
+
+
+def test_batches_of_other_sizes_and_actors_count_their_own_rows():
+    """The follows' and likes' statements are compiled once per process: later batches,
+    of another actor and another size, still count exactly their own rows."""
+    first, second = make_ai_user("Aiko"), make_ai_user("Bento")
+    people = [make_user(f"Person {i}") for i in range(4)]
+    posts = [make_post(people[0], f"post {i}") for i in range(3)]
+    services.follows_add(first, [people[0].id])
+    services.follows_add(second, [p.id for p in people[1:]] + [first.id])
+    services.likes_add(first, [posts[0].id, posts[2].id])
+    services.likes_add(second, [posts[2].id])
+    following = dict(User.objects.values_list("id", "followee_count"))
+    followers = dict(User.objects.values_list("id", "follower_count"))
+    assert (following[first.id], following[second.id]) == (1, 4)
+    assert [followers[p.id] for p in people] == [1, 1, 1, 1] and followers[first.id] == 1
+    assert followers[second.id] == 0 and following[people[0].id] == 0
+    likes = dict(Post.objects.filter(pk__in=[p.id for p in posts]).values_list("id", "like_count"))
+    assert [likes[p.id] for p in posts] == [1, 0, 2]
+    assert set(Follow.objects.filter(follower=second).values_list("followee_id", flat=True)) == {
+        *[p.id for p in people[1:]], first.id}
