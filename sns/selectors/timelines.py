@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import functools
+
 from django.db import connection
 from django.db.models import IntegerField, OuterRef, Q, Subquery, Value, Window
 from django.db.models.expressions import RawSQL
@@ -226,25 +228,48 @@ def timeline_rows(user_id: int, *, limit: int, per_followee: int, viewer=None) -
     per_user = min(limit, per_followee)
     if per_user <= 0:
         return [], list(latest)
-    followees = posting_followees(user_id, include_self=False, roots_only=False, limit=limit, viewer=viewer)
     if connection.vendor == "postgresql":
-        # The followees' newest posts straight from the followee statement, nested: no
-        # round trip for the followee list.
-        followees_sql, followees_params = followees
-        newest = _newest_sql("owner_id", f"({followees_sql}) AS k(key)", followees_params, per_user, roots_only=False)
-        wanted = Q(pk__in=RawSQL(*newest))
+        # Compiled once per viewer kind, limit and per-followee count: building and
+        # compiling this union was a tenth of select_posts' Python calls.
+        from ..compiled_read import viewer_variant  # it imports the selectors' row helpers
+
+        kind = "anyone" if viewer is None else viewer_variant(viewer)
+        rows = _timeline_union()(f"{kind}:{limit}:{per_user}", user_id, None if viewer is None else viewer.id)
     else:
-        keys = list(followees)
+        keys = list(posting_followees(user_id, include_self=False, roots_only=False, limit=limit, viewer=viewer))
         if not keys:
             return [], list(latest)
         wanted = newest_posts_q("owner_id", keys, per_user)
-    rows = union_all(_timeline_dicts(viewable_posts(viewer).filter(wanted), source=1)[:limit], latest)
+        rows = union_all(_timeline_dicts(viewable_posts(viewer).filter(wanted), source=1)[:limit], latest)
     by_source: dict[int, list[dict]] = {0: [], 1: []}
     for row in rows:
         by_source[row.pop("src")].append(row)
     for part in by_source.values():
         part.sort(key=lambda r: r["id"], reverse=True)
     return by_source[1], by_source[0]
+
+
+def _timeline_union_query(variant: str, user_id: int, viewer_id: int | None):
+    """PostgreSQL: both lists of `timeline_rows` as one UNION ALL, the followees' newest
+    posts straight from the followee statement, nested (no round trip for the list)."""
+    from ..compiled_read import viewer_of
+
+    kind, limit, per_user = variant.split(":")
+    limit, per_user = int(limit), int(per_user)
+    viewer = None if viewer_id is None else viewer_of(kind, viewer_id)
+    followees_sql, followees_params = posting_followees(
+        user_id, include_self=False, roots_only=False, limit=limit, viewer=viewer
+    )
+    newest = _newest_sql("owner_id", f"({followees_sql}) AS k(key)", followees_params, per_user, roots_only=False)
+    followed = _timeline_dicts(viewable_posts(viewer).filter(pk__in=RawSQL(*newest)), source=1)[:limit]
+    return followed.union(_timeline_dicts(viewable_posts(viewer), source=0)[:limit], all=True)
+
+
+@functools.cache
+def _timeline_union():
+    from ..compiled_read import CompiledRead
+
+    return CompiledRead("timeline_union", ("id", "id"), _timeline_union_query)
 
 
 def _timeline_dicts(qs, *, source: int):
