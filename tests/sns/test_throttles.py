@@ -1,8 +1,11 @@
 """Hourly write throttles per user (sns/throttle.py), AI users included, admins exempt."""
 
-import pytest
+import time
 
-from sns import services
+import pytest
+from django.core.cache import cache
+
+from sns import services, throttle
 from sns.errors import Throttled
 from tests.conftest import login_client
 from tests.factories import make_post, make_user
@@ -98,25 +101,20 @@ def test_vanished_bucket_does_not_fail_the_write(settings, human, monkeypatch):
 def test_the_window_sums_the_last_sixty_minutes_of_counts_and_sizes(settings, human):
     """Buckets of earlier minutes count while inside the hour, in both the count and the
     size window; a bucket just outside the hour does not."""
-    import time as time_module
-
-    from django.core.cache import cache
-
-    from sns import throttle
-
     settings.STGY_HOURLY_POSTS_COUNT_LIMIT = 4
     settings.STGY_HOURLY_POSTS_SIZE_LIMIT = 100
     base = f"throttle:{throttle.POSTS.kind}:{human.id}"
     for _ in range(3):  # again if the minute turned between writing and reading
-        minute = int(time_module.time() // 60)
+        minute = int(time.time() // 60)
         keys = throttle._keys(throttle.POSTS, human.id, minute)
         (n_old, s_old), (n_mid, s_mid) = keys[0], keys[30]
-        cache.clear()
-        cache.set_many({n_old: 2, s_old: 50, n_mid: 1, s_mid: 30,
-                        f"{base}:n:{minute - 60}": 100, f"{base}:s:{minute - 60}": 10_000}, 600)
+        buckets = {n_old: 2, s_old: 50, n_mid: 1, s_mid: 30,
+                   f"{base}:n:{minute - 60}": 100, f"{base}:s:{minute - 60}": 10_000}
+        cache.set_many(buckets, 600)
         window = throttle._Window(throttle.POSTS, human.id)
-        if int(time_module.time() // 60) == minute:
+        if int(time.time() // 60) == minute:
             break
+        cache.delete_many(list(buckets))
     assert (window.done, window.size) == (3, 80)
     window.refuse_if_over(1, 20)
     with pytest.raises(Throttled):
