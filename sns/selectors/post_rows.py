@@ -15,7 +15,7 @@ from __future__ import annotations
 from datetime import datetime, timezone
 from functools import lru_cache
 
-from django.db import connection
+from django.db import DEFAULT_DB_ALIAS, connection, connections
 
 from ..errors import NotFound
 from ..models import Post, PostTag, User
@@ -107,32 +107,36 @@ def _fetch(statement: str, params: list) -> list[tuple]:
 
 def fetch_prepared(statement: str, params: list) -> list[tuple]:
     """The rows of a written read, prepared once per connection on PostgreSQL."""
-    if connection.vendor == "postgresql":
-        with _prepared_cursor() as cursor:
+    # The connection itself, not the `connection` proxy: each attribute read through the
+    # proxy looks the connection up in a context-local store, which raises and drops an
+    # exception (no running event loop) every time; a page view made dozens.
+    database = connections[DEFAULT_DB_ALIAS]
+    if database.vendor == "postgresql":
+        with _prepared_cursor(database) as cursor:
             cursor.execute(statement, params)
             return cursor.fetchall()
-    with connection.cursor() as cursor:
+    with database.cursor() as cursor:
         cursor.execute(statement, params)
         return cursor.fetchall()
 
 
-def _prepared_cursor():
+def _prepared_cursor(db):
     """A cursor whose statements PostgreSQL prepares once per connection and then only
     executes: planning these statements (their per-row subqueries) cost PostgreSQL two
     to five times their execution. Django's own cursors bind parameters client-side,
     which cannot be prepared; this one binds them server-side, and is wrapped as
     Django wraps its cursors (query logging and counting, execute wrappers, errors)."""
-    connection.ensure_connection()
-    database = connection.connection
+    db.ensure_connection()
+    database = db.connection
     if database.prepare_threshold is None:
         # Django connects with preparation off (None), which refuses even an explicit
         # prepare=True; a threshold never reached prepares only what asks for it.
         database.prepare_threshold = 2**31 - 1
     prepared, logged = _prepared_cursor_classes()
-    with connection.wrap_database_errors:
+    with db.wrap_database_errors:
         raw = prepared(database)
-    connection.validate_thread_sharing()
-    return logged(raw, connection) if connection.queries_logged else connection.make_cursor(raw)
+    db.validate_thread_sharing()
+    return logged(raw, db) if db.queries_logged else db.make_cursor(raw)
 
 
 @lru_cache(maxsize=1)
