@@ -155,8 +155,21 @@ def postgres_cpu(db: str | None = None) -> float:
     exited, which is why the benchmarks keep their connections open)."""
     if db is None:
         return cpu_seconds(pids_named("postgres"), reaped=True)
+    return sum(postgres_cpu_each(db).values())
+
+
+def postgres_cpu_each(db: str) -> dict[int, float]:
+    """CPU seconds of each PostgreSQL backend serving `db` now, by pid."""
     pids = psql(f"SELECT pid FROM pg_stat_activity WHERE datname = '{db}'").split()
-    return cpu_seconds([int(p) for p in pids])
+    return {int(p): cpu_seconds([int(p)]) for p in pids}
+
+
+def cpu_grown(before: dict[int, float], after: dict[int, float]) -> float:
+    """The CPU the processes of `after` used since `before` was read (a process new
+    since then, all of its own). A process that ended in between is left out rather
+    than subtracted: web workers close a connection past its CONN_MAX_AGE during a
+    run, and a sum of the live backends' totals then came out below the first."""
+    return sum(cpu - before.get(pid, 0.0) for pid, cpu in after.items())
 
 
 def rss_mb(pids: list[int]) -> float:

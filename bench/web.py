@@ -29,12 +29,13 @@ from .common import (
     exit_on_sigterm,
     PYTHON,
     ROOT,
+    cpu_grown,
     cpu_seconds,
     django_env,
     free_port,
     loadavg,
     machine_cpu,
-    postgres_cpu,
+    postgres_cpu_each,
     psql,
     redis_flush,
     started,
@@ -230,12 +231,12 @@ def main(argv: list[str] | None = None) -> dict:
             runs = []
             for _ in range(args.runs):
                 pids = tree(proc.pid)
-                cpu0, pg0, (busy0, total0) = cpu_seconds(pids), postgres_cpu(args.db), machine_cpu()
+                cpu0, pg0, (busy0, total0) = cpu_seconds(pids), postgres_cpu_each(args.db), machine_cpu()
                 load = loadavg()
                 result = run_wrk(base, script, seconds=args.seconds, connections=args.connections, threads=2)
                 busy1, total1 = machine_cpu()
                 result["gunicorn_cpu_s"] = cpu_seconds(tree(proc.pid)) - cpu0
-                result["postgres_cpu_s"] = postgres_cpu(args.db) - pg0
+                result["postgres_cpu_s"] = cpu_grown(pg0, postgres_cpu_each(args.db))
                 result["machine_busy"] = (busy1 - busy0) / (total1 - total0) if total1 > total0 else 0.0
                 result["loadavg_before"] = load
                 runs.append(result)
