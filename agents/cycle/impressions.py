@@ -77,7 +77,7 @@ def post_impressions(ctx: StageContext) -> dict[str, Any]:
     limit = settings.STGY_AI_USER_POST_TEXT_LIMIT
     items = []
     for post in pending:
-        locale = inputs.dash_locale(post.locale or post.owner_locale or me.locale)
+        locale = inputs.locale_of_post(post.locale, post.owner_locale, me.locale)
         peer_payload = peers.get(post.owner_id, {})
         content = post_prompt_text(post.content, min(limit, IMPRESSION_POST_TEXT_LIMIT))
         item = {

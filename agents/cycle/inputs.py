@@ -32,7 +32,13 @@ def dash_locale(locale: str | None) -> str:
 
 
 def post_locale(post: Post, fallback: str) -> str:
-    return dash_locale(post.locale or post.owner.locale or fallback)
+    return locale_of_post(post.locale, post.owner.locale, fallback)
+
+
+def locale_of_post(locale: str | None, owner_locale: str | None, fallback: str) -> str:
+    """A post's language for a prompt: its own, else its owner's, else `fallback` (for
+    posts read as plain columns as for instances)."""
+    return dash_locale(locale or owner_locale or fallback)
 
 
 def prompt_time(moment) -> str | None:

@@ -99,7 +99,7 @@ def _interest_input(ctx: StageContext) -> dict[str, Any]:
         # stands for it at a fraction of the tokens.
         summary = inputs.summary_text_of(summary)
         posts.append({
-            "locale": inputs.dash_locale(locale or owner_locale or me.locale),
+            "locale": inputs.locale_of_post(locale, owner_locale, me.locale),
             "authorNickname": nickname,
             "summary": truncate_pt(summary, peer_text_limit),
             "content": "" if summary else post_prompt_text(content, peer_text_limit),
