@@ -75,7 +75,7 @@ class HourlyWrites:
     def load(cls, ai_id: int) -> HourlyWrites:
         """One query: the fleet's posts of the hour with this user's among them, and the
         fleet's messages with this user's grouped by recipient, as one UNION ALL."""
-        [(sql, params)] = _load_statement(min_id_at(timezone.now() - timedelta(hours=1)), ai_id)
+        [(sql, params)] = _load_statement(min_id_at(hour_before()), ai_id)
         with connection.cursor() as cursor:
             cursor.execute(sql, params)
             rows = cursor.fetchall()
@@ -134,8 +134,14 @@ class HourlyWrites:
         return None
 
 
+def hour_before(now=None):
+    """Where the hourly windows of this module start, an hour before `now` (by default
+    the present): for a caller that passes `since` to a statement compiled once."""
+    return (timezone.now() if now is None else now) - timedelta(hours=1)
+
+
 def _last_hour_reposts(ai_id: int, since=None):
-    since = timezone.now() - timedelta(hours=1) if since is None else since
+    since = hour_before() if since is None else since
     return Repost.objects.filter(user_id=ai_id, created_at__gte=since)
 
 

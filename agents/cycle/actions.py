@@ -9,7 +9,6 @@ the AI user, so blocks, frozen accounts and throttles apply as to a human.
 from __future__ import annotations
 
 import random
-from datetime import timedelta
 from typing import Any
 
 from django.conf import settings
@@ -18,7 +17,7 @@ from django.utils import timezone
 
 from agents.llm.parsing import parse_reply
 from agents.models import PeerImpression, PostImpression
-from agents.rate_limits import HourlyWrites, hourly_reposts_subquery
+from agents.rate_limits import HourlyWrites, hour_before, hourly_reposts_subquery
 from agents.respond.contact import backoff_refusals
 from agents.prompt_text import post_prompt_text
 from sns import services
@@ -108,7 +107,7 @@ def likes_and_replies(ctx: StageContext) -> dict[str, Any]:
     now = timezone.now()
     ids = [parse_id(r["postId"]) for r in reads]
     variant = viewer_variant(me)
-    found = _stage_posts(variant, me.id, now, now - timedelta(hours=1), ids) if ids else []
+    found = _stage_posts(variant, me.id, now, hour_before(now), ids) if ids else []
     posts = {p.id: p for p in found}
     plan = plan_actions(reads, ctx.details.get("postDecisions") or {}, posts, me.id)
     # The likes' and reposts' notifications recorded together, after both (two statements).
