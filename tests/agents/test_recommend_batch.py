@@ -51,9 +51,16 @@ def test_decode_by_length_skips_other_lengths_and_undecodable_blobs():
     assert np.array_equal(out[4], decode_features(b))
 
 
-def test_similarity_scores_are_exactly_similarity_score_per_element():
+def test_similarity_scores_are_similarity_score_per_element():
+    # numpy's exp takes a SIMD path on some CPUs (AVX-512) whose last bit can differ from
+    # libm's, so the curve is the scalar one to within rounding rather than bit for bit.
     cos = np.concatenate([np.linspace(-1.0, 1.0, 4001), np.random.default_rng(5).uniform(-1, 1, 4000)])
-    assert similarity_scores(cos).tolist() == [similarity_score(float(c)) for c in cos]
+    scores = similarity_scores(cos)
+    expected = np.array([similarity_score(float(c)) for c in cos])
+    assert np.abs(scores - expected).max() <= 4 * np.finfo(np.float64).eps
+    ordered = scores[np.argsort(cos, kind="stable")]
+    assert np.all(np.diff(ordered) >= 0)  # still a ranking: never lower for a higher cosine
+    assert scores[0] == 0.0 and scores[4000] == 1.0
 
 
 def test_sum_cosine_is_exactly_cosine():
