@@ -234,7 +234,7 @@ def timeline_rows(user_id: int, *, limit: int, per_followee: int, viewer=None) -
         from ..compiled_read import viewer_variant  # it imports the selectors' row helpers
 
         kind = "anyone" if viewer is None else viewer_variant(viewer)
-        rows = _timeline_union()(f"{kind}:{limit}:{per_user}", user_id, None if viewer is None else viewer.id)
+        rows = _timeline_union()((kind, limit, per_user), user_id, None if viewer is None else viewer.id)
     else:
         keys = list(posting_followees(user_id, include_self=False, roots_only=False, limit=limit, viewer=viewer))
         if not keys:
@@ -249,13 +249,13 @@ def timeline_rows(user_id: int, *, limit: int, per_followee: int, viewer=None) -
     return by_source[1], by_source[0]
 
 
-def _timeline_union_query(variant: str, user_id: int, viewer_id: int | None):
+def _timeline_union_query(variant: tuple[str, int, int], user_id: int, viewer_id: int | None):
     """PostgreSQL: both lists of `timeline_rows` as one UNION ALL, the followees' newest
-    posts straight from the followee statement, nested (no round trip for the list)."""
+    posts straight from the followee statement, nested (no round trip for the list).
+    `variant` is (viewer kind, limit, per-followee count): what changes the text."""
     from ..compiled_read import viewer_of
 
-    kind, limit, per_user = variant.split(":")
-    limit, per_user = int(limit), int(per_user)
+    kind, limit, per_user = variant
     viewer = None if viewer_id is None else viewer_of(kind, viewer_id)
     followees_sql, followees_params = posting_followees(
         user_id, include_self=False, roots_only=False, limit=limit, viewer=viewer

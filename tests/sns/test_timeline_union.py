@@ -36,7 +36,7 @@ def community():
 def _expected(user, limit, per_user):
     from sns.compiled_read import viewer_variant
 
-    variant = f"{viewer_variant(user)}:{limit}:{per_user}"
+    variant = (viewer_variant(user), limit, per_user)
     rows = list(timelines._timeline_union_query(variant, user.id, user.id))
     parts = {0: [], 1: []}
     for row in rows:
