@@ -18,8 +18,8 @@ from django.db.models import QuerySet
 from django.db.models.expressions import RawSQL
 from django.db.models.query import ModelIterable, ValuesIterable, ValuesListIterable
 
+from .model_rows import RowParts
 from .models import User
-from .selectors.model_rows import RowParts
 from .sql_statements import compiled_once
 
 
