@@ -13,12 +13,10 @@ from django.utils import timezone
 
 from agents.cycle.usage_held import usage_insert_sql
 from agents.models import LlmUsage
+from tests.conftest import requires_postgres
 from tests.factories import make_user
 
-pytestmark = [
-    pytest.mark.django_db,
-    pytest.mark.skipif(connection.vendor != "postgresql", reason="a CTE of the record's save, on PostgreSQL only"),
-]
+pytestmark = [pytest.mark.django_db, requires_postgres]  # a CTE of the record's save, on PostgreSQL only
 
 
 _NOW = timezone.now()  # one time for both writers' rows
