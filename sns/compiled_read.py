@@ -11,15 +11,15 @@ there `CompiledRead` runs the queryset as it is.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 
 from django.db import connection
 from django.db.models import QuerySet
 from django.db.models.expressions import RawSQL
 from django.db.models.query import ModelIterable, ValuesIterable, ValuesListIterable
 
+from .model_rows import RowParts
 from .models import User
-from .selectors.model_rows import RowParts
 from .sql_statements import compiled_once
 
 
@@ -115,39 +115,40 @@ class _ValuesLayout:
 
 # Each statement's layout, kept as compiled_once keeps its text (per database alias and
 # key), so that reads made anew under one key share both.
-_layouts: dict[tuple[str, str], _Layout | _ValuesLayout] = {}
+_layouts: dict[tuple[str, tuple[str, Hashable]], _Layout | _ValuesLayout] = {}
 
 
 class CompiledRead:
     """`read(variant, *args)` gives `list(build(variant, *args))`, its statement compiled
-    once per process, database and `variant` (what else changes the text, such as the
-    viewer's kind). `kinds` as compiled_once's; an "ids" argument goes to `build` as a list, for
-    `ids_array`."""
+    once per process, database and `variant`: whatever else changes the text, such as
+    the viewer's kind or a LIMIT, as any hashable value (a string, a tuple), handed to
+    `build` as it is. `kinds` as compiled_once's; an "ids" argument goes to `build` as a
+    list, for `ids_array`."""
 
     def __init__(self, key: str, kinds: tuple[str, ...], build: Callable[..., QuerySet]) -> None:
         self.key, self.kinds, self.build = key, kinds, build
-        self._statements: dict[str, Callable] = {}
+        self._statements: dict[Hashable, Callable] = {}
 
-    def first(self, variant: str, *args):
+    def first(self, variant: Hashable, *args):
         """The first row of a read built as `queryset[:1]`, or None."""
         rows = self(variant, *args)
         return rows[0] if rows else None
 
-    def __call__(self, variant: str, *args) -> list:
+    def __call__(self, variant: Hashable, *args) -> list:
         if connection.vendor != "postgresql" or any(arg is None for arg in args):
             return list(self.build(variant, *args))
         statements = self._statements.get(variant)
         if statements is None:
             statements = self._statements[variant] = compiled_once(
-                f"{self.key}:{variant}", self.kinds, lambda *marks: self._compile(variant, marks)
+                (self.key, variant), self.kinds, lambda *marks: self._compile(variant, marks)
             )
         [(sql, params)] = statements(*args)
-        layout = _layouts[(connection.alias, f"{self.key}:{variant}")]
+        layout = _layouts[(connection.alias, (self.key, variant))]
         with connection.cursor() as cursor:
             cursor.execute(sql, params)
             return layout.instances(cursor.fetchall())
 
-    def _compile(self, variant: str, marks) -> list[tuple[str, list]]:
+    def _compile(self, variant: Hashable, marks) -> list[tuple[str, list]]:
         queryset = self.build(variant, *marks)
         compiler = queryset.query.get_compiler(connection.alias)
         sql, params = compiler.as_sql()
@@ -155,7 +156,7 @@ class CompiledRead:
             layout = _Layout(compiler)
         else:
             layout = _ValuesLayout(queryset, compiler)
-        _layouts[(connection.alias, f"{self.key}:{variant}")] = layout
+        _layouts[(connection.alias, (self.key, variant))] = layout
         return [(sql, list(params))]
 
 

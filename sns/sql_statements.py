@@ -4,7 +4,7 @@ follows' rows with their counters, a cycle stage's record with its lease)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from datetime import UTC, datetime, timedelta
 
 from django.db import connection
@@ -49,18 +49,19 @@ _KINDS = {
     "ids": lambda i: [_MARK_ID + i, _MARK_ID - 1],
     "text": lambda i: f"{_MARK_KEY}:{i}",
 }
-_compiled: dict[tuple[str, str], list[tuple[str, list]]] = {}
+_compiled: dict[tuple[str, Hashable], list[tuple[str, list]]] = {}
 Parts = list[tuple[str, list]]
 
 
-def compiled_once(key: str, kinds: tuple[str, ...], build: Callable[..., Parts]) -> Callable[..., Parts]:
+def compiled_once(key: Hashable, kinds: tuple[str, ...], build: Callable[..., Parts]) -> Callable[..., Parts]:
     """Statements whose text does not depend on their arguments (`kinds`: "id", "time",
     "json", "ids" or "text" per argument), compiled by Django once per process and database alias:
     the fixed statements every cycle stage runs (its record's save with the lease) cost
     a compile each, a visible part of the cycle's CPU (an "ids" argument is a list of ids
     bound as one array parameter). `build(*args)` returns a list of
     (sql, params); so does the returned function, the same text with the parameters of
-    its own arguments ("text" is a string compared as it is, not a pattern). A None
+    its own arguments ("text" is a string compared as it is, not a pattern). `key` names
+    the statement: a string, or a tuple when a variant is part of it (sns/compiled_read.py). A None
     argument (SQL NULL, another text) is compiled afresh. A
     "json" argument is found again in psycopg's wrapper, so on PostgreSQL only; an
     argument not found among the parameters is refused (ValueError)."""

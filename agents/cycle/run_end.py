@@ -11,7 +11,7 @@ from django.db import connection
 
 from agents.models import AgentState, CycleRun, LlmUsage
 from sns.models import User
-from sns.selectors.model_rows import RowParts
+from sns.model_rows import RowParts
 
 from . import STAGES
 from .schedule import lease_values

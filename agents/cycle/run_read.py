@@ -13,7 +13,7 @@ from django.db import connection
 from agents.models import AgentState, CycleRun, Interest
 from agents.respond.lease import respond_lease_claim_sql
 from sns.models import User
-from sns.selectors.model_rows import RowParts
+from sns.model_rows import RowParts
 
 from .schedule import lease_values
 from .usage_held import usage_from_json, usage_insert_sql

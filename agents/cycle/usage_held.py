@@ -52,6 +52,13 @@ _FIELDS = [f for f in LlmUsage._meta.concrete_fields if not f.primary_key]
 def usage_insert_sql(rows: list[LlmUsage], *, only_if: str = "") -> tuple[str, list]:
     """The INSERT of `rows`, for a CTE; `only_if` a condition on the statement's other
     CTEs (the rows go in only when it holds)."""
+    # Written here rather than by sns/sql_statements.py `insert_rows_sql`: Django's
+    # INSERT is `VALUES (…)` for one row and `SELECT * FROM UNNEST(…)` for more, and
+    # neither form takes the WHERE that `only_if` needs (a carried record's usage rows
+    # go in only when that record is saved, agents/cycle/run_read.py). Its values are
+    # prepared as Django prepares them (`pre_save`, `get_db_prep_save`); the casts give
+    # the bare VALUES list its columns' types. tests/cycle/test_usage_insert.py compares
+    # the rows with bulk_create's.
     qn = connection.ops.quote_name
     columns = ", ".join(qn(f.column) for f in _FIELDS)
     row_sql = "(" + ", ".join(f"%s::{f.db_type(connection)}" for f in _FIELDS) + ")"

@@ -20,7 +20,7 @@ from django.db.models import BigIntegerField, BooleanField, CharField
 
 from ..errors import NotFound
 from ..models import Follow, Post, Repost, User
-from .model_rows import RowParts
+from ..model_rows import RowParts
 from .paging import Page
 from .post_rows import fetch_prepared as _fetch
 from .posts import _post_facts

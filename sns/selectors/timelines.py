@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import functools
-
 from django.db import connection
 from django.db.models import IntegerField, OuterRef, Q, Subquery, Value, Window
 from django.db.models.expressions import RawSQL
 from django.db.models.functions import RowNumber
 
+from ..compiled_read import CompiledRead, viewer_of, viewer_variant
 from ..models import Follow, Like, Post, User
 from .paging import Page, after_pivot, id_order, page_slice, time_then_key, union_all
 from .posts import post_queryset
@@ -231,10 +230,8 @@ def timeline_rows(user_id: int, *, limit: int, per_followee: int, viewer=None) -
     if connection.vendor == "postgresql":
         # Compiled once per viewer kind, limit and per-followee count: building and
         # compiling this union was a tenth of select_posts' Python calls.
-        from ..compiled_read import viewer_variant  # it imports the selectors' row helpers
-
         kind = "anyone" if viewer is None else viewer_variant(viewer)
-        rows = _timeline_union()(f"{kind}:{limit}:{per_user}", user_id, None if viewer is None else viewer.id)
+        rows = _timeline_union((kind, limit, per_user), user_id, None if viewer is None else viewer.id)
     else:
         keys = list(posting_followees(user_id, include_self=False, roots_only=False, limit=limit, viewer=viewer))
         if not keys:
@@ -249,13 +246,11 @@ def timeline_rows(user_id: int, *, limit: int, per_followee: int, viewer=None) -
     return by_source[1], by_source[0]
 
 
-def _timeline_union_query(variant: str, user_id: int, viewer_id: int | None):
+def _timeline_union_query(variant: tuple[str, int, int], user_id: int, viewer_id: int | None):
     """PostgreSQL: both lists of `timeline_rows` as one UNION ALL, the followees' newest
-    posts straight from the followee statement, nested (no round trip for the list)."""
-    from ..compiled_read import viewer_of
-
-    kind, limit, per_user = variant.split(":")
-    limit, per_user = int(limit), int(per_user)
+    posts straight from the followee statement, nested (no round trip for the list).
+    `variant` is (viewer kind, limit, per-followee count): what changes the text."""
+    kind, limit, per_user = variant
     viewer = None if viewer_id is None else viewer_of(kind, viewer_id)
     followees_sql, followees_params = posting_followees(
         user_id, include_self=False, roots_only=False, limit=limit, viewer=viewer
@@ -265,11 +260,7 @@ def _timeline_union_query(variant: str, user_id: int, viewer_id: int | None):
     return followed.union(_timeline_dicts(viewable_posts(viewer), source=0)[:limit], all=True)
 
 
-@functools.cache
-def _timeline_union():
-    from ..compiled_read import CompiledRead
-
-    return CompiledRead("timeline_union", ("id", "id"), _timeline_union_query)
+_timeline_union = CompiledRead("timeline_union", ("id", "id"), _timeline_union_query)
 
 
 def _timeline_dicts(qs, *, source: int):

@@ -4,7 +4,7 @@ import pytest
 
 from sns.models import Post
 from tests.conftest import login_client
-from tests.factories import make_post
+from tests.factories import make_post, make_user
 
 pytestmark = pytest.mark.django_db
 
@@ -195,3 +195,24 @@ def test_listed_posts_carry_their_tags_sorted_and_whole(human):
     rows = {p["id"]: p for p in login_client(human).get("/api/posts?limit=5").json()}
     assert rows[tagged.hex_id]["tags"] == ["alpha beta", "zeta", "日本"]
     assert rows[untagged.hex_id]["tags"] == []
+
+
+def test_count_replies_counts_the_replies_hidden_from_the_caller(human, follower):
+    """countReplies is the stored counter of every reply, as the original's (its trigger
+    counts them all), not the replies the visibility rule lets the caller see
+    (docs/differences.md item 26)."""
+    from sns import services
+
+    root = make_post(human, "root")
+    make_post(follower, "seen", reply_to=root.id)
+    blocker, blockee = make_user("Blocker"), make_user("Blockee")
+    make_post(blocker, "hidden: its owner blocks the caller", reply_to=root.id)
+    make_post(blockee, "hidden: the caller blocks its owner", reply_to=root.id)
+    services.block_add(blocker, human.id)
+    services.block_add(human, blockee.id)
+    client = login_client(human)
+    assert len(_ids(client.get(f"/api/posts?replyTo={root.hex_id}"))) == 1
+    assert client.get(f"/api/posts/{root.hex_id}").json()["countReplies"] == 3
+    assert client.get(f"/api/posts/{root.hex_id}/lite").json()["countReplies"] == 3
+    listed = client.get(f"/api/posts?ownedBy={human.hex_id}").json()
+    assert [p["countReplies"] for p in listed] == [3]

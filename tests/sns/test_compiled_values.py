@@ -3,7 +3,7 @@ the same `values_list` queryset gives, converted alike."""
 
 import pytest
 
-from sns.compiled_read import compiled_values
+from sns.compiled_read import CompiledRead, compiled_values
 from sns import services
 from sns.models import Post
 from sns.selectors import viewable_flag
@@ -65,3 +65,19 @@ def test_reads_made_anew_under_one_key_share_the_compiled_statement():
 
     first = compiled_values("test-made-anew", ("id",), own)(alice.id)
     assert compiled_values("test-made-anew", ("id",), own)(alice.id) == first == [("one",)]
+
+
+def test_each_variant_has_its_own_statement():
+    alice = make_user("alice")
+    for n in range(5):
+        make_post(alice, f"post {n}")
+
+    def newest(variant, owner_id):
+        order, limit = variant
+        return Post.objects.filter(owner_id=owner_id).order_by(order).values_list("content")[:limit]
+
+    read = CompiledRead("test-variants", ("id",), newest)
+    for variant in [("-id", 2), ("id", 2), ("-id", 3), ("-id", 2)]:
+        assert read(variant, alice.id) == list(newest(variant, alice.id))
+    assert read(("-id", 3), alice.id) == [("post 4",), ("post 3",), ("post 2",)]
+    assert read(("id", 2), alice.id) == [("post 0",), ("post 1",)]

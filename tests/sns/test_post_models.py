@@ -8,10 +8,10 @@ from __future__ import annotations
 import pytest
 from django.db.models import Q
 
-from sns import services
+from sns import model_rows, services
 from sns.errors import DomainError
 from sns.models import Follow, Post, Repost, User
-from sns.selectors import Page, model_rows, post_models, posts_by_followees
+from sns.selectors import Page, post_models, posts_by_followees
 from sns.selectors.posts import post_queryset
 from sns.selectors.visibility import viewable_q
 from tests.sns.test_post_rows import community  # noqa: F401 (the seeded community)

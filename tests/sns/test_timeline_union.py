@@ -6,6 +6,7 @@ import pytest
 from django.db import connection
 from django.utils import timezone
 
+from sns.compiled_read import viewer_variant
 from sns.models import Block, Follow, Mute, MutedWord
 from sns.selectors import timelines
 from tests.factories import make_post, make_user
@@ -34,9 +35,7 @@ def community():
 
 
 def _expected(user, limit, per_user):
-    from sns.compiled_read import viewer_variant
-
-    variant = f"{viewer_variant(user)}:{limit}:{per_user}"
+    variant = (viewer_variant(user), limit, per_user)
     rows = list(timelines._timeline_union_query(variant, user.id, user.id))
     parts = {0: [], 1: []}
     for row in rows:

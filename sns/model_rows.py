@@ -5,8 +5,9 @@ decimals; nothing for most columns on PostgreSQL).
 A statement's columns are described once, as its parts in order — a model's concrete
 fields under a table alias, or one value read as an ORM expression or field — and the
 converters each column needs are worked out once per database, not per row. Used by the pages' post
-reads (sns/selectors/post_models.py) and the agent cycle's run reads
-(agents/cycle/run_read.py, agents/cycle/run_end.py).
+reads (sns/selectors/post_models.py), the reads compiled once (sns/compiled_read.py) and
+the agent cycle's run reads (agents/cycle/run_read.py, agents/cycle/run_end.py). Outside
+the selectors package so that compiled_read, which the selectors use, does not load it.
 """
 
 from __future__ import annotations

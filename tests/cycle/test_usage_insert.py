@@ -1,0 +1,62 @@
+"""The usage rows' own INSERT (agents/cycle/usage_held.py `usage_insert_sql`, written
+by hand for its `only_if` condition): the rows it writes are those bulk_create writes,
+value for value, and with a condition that does not hold it writes none."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from decimal import Decimal
+
+import pytest
+from django.db import connection
+from django.utils import timezone
+
+from agents.cycle.usage_held import usage_insert_sql
+from agents.models import LlmUsage
+from tests.conftest import requires_postgres
+from tests.factories import make_user
+
+pytestmark = [pytest.mark.django_db, requires_postgres]  # a CTE of the record's save, on PostgreSQL only
+
+
+_NOW = timezone.now()  # one time for both writers' rows
+
+
+def _rows(user, marker: str) -> list[LlmUsage]:
+    now = _NOW
+    return [
+        LlmUsage(created_at=now, user=user, stage="new_post", task=marker, provider="offline", model="m",
+                 prompt_tokens=12, completion_tokens=3, cost=Decimal("0.000125"), outcome="ok"),
+        LlmUsage(created_at=now - timedelta(seconds=1), user=None, task=marker, provider="p", model="m2",
+                 cost=Decimal("1.5"), latency_ms=40, attempts=2, outcome="error", error="timeout {x} %s 'q'"),
+    ]
+
+
+def _written(marker: str) -> list[dict]:
+    fields = [f.attname for f in LlmUsage._meta.concrete_fields if not f.primary_key]
+    return list(LlmUsage.objects.filter(task=marker).order_by("created_at").values(*fields))
+
+
+def _run_in_cte(rows, only_if: str = "") -> None:
+    sql, params = usage_insert_sql(rows, only_if=only_if)
+    with connection.cursor() as cursor:
+        cursor.execute(f"WITH usage AS ({sql}) SELECT 1", params)
+
+
+@pytest.mark.parametrize("count", [1, 2])
+def test_the_rows_are_those_bulk_create_writes(count):
+    user = make_user("Counted")
+    LlmUsage.objects.bulk_create(_rows(user, "by-django")[:count])
+    _run_in_cte(_rows(user, "by-hand")[:count])
+    by_django, by_hand = _written("by-django"), _written("by-hand")
+    assert len(by_hand) == count
+    for row in (*by_django, *by_hand):
+        row.pop("task")
+    assert by_hand == by_django
+
+
+def test_the_rows_go_in_only_when_the_condition_holds():
+    user = make_user("Counted")
+    _run_in_cte(_rows(user, "refused"), only_if="1 = 0")
+    _run_in_cte(_rows(user, "taken"), only_if="1 = 1")
+    assert (len(_written("refused")), len(_written("taken"))) == (0, 2)
