@@ -170,3 +170,18 @@ def test_a_rename_and_a_new_mention_show_at_once(community, page_client, setting
     # The author line shows the new name; "@alice" names nobody any more and is text.
     assert '<span class="nickname">Alicia</span>' in page
     assert not mention.search(page) and "@alice" in page
+
+
+def test_a_text_holding_the_kept_cards_markers_is_written_as_it_is(community, page_client, settings):
+    """A kept card is a %-format with marked holes (sns/web/fragments.py): a post whose
+    text holds a percent sign, a %-format or a hole's marker shows that text, cold and warm."""
+    users, first, _reply, _carol = community
+    text = "Half off: 50% and %(token)s and %s and \ue000ago\ue001 too"
+    services.post_update(users["alice"], first.id, content=text)
+    client = page_client(users["bob"])
+    fragments.clear()
+    for _ in range(2):
+        home = _changes_show(client, "/", settings)
+        page = _changes_show(client, f"/posts/{first.hex_id}", settings)
+        for html in (home, page):
+            assert "Half off: 50% and %(token)s and %s and" in html
