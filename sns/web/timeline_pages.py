@@ -81,6 +81,7 @@ def _timeline(request):
         # The followees' posts with their reposts (docs/shares.md).
         posts = paged(request, lambda p: shares.following_with_reposts(viewer, p), from_top=True)
     shares.shares_attach(viewer, posts.items)
+    cards = list(posts.items)
     form = bound_form(
         request, PostForm, initial={"locale": viewer.locale}, action=reverse("web:compose")
     )
@@ -91,6 +92,11 @@ def _timeline(request):
             "tab": tab,
             "tag": tag,
             "posts": posts,
+            # Read once here rather than looked up on `posts` by the template, whose
+            # look-ups try `posts[name]` first and drop the TypeError it raises.
+            "cards": cards,
+            # Whether the page polls for newer posts: the first page of a live tab.
+            "live": tab != "foryou" and not tag and posts.number == 0 and bool(cards),
             # The live check counts posts newer than the newest shown; a repost can put
             # an older post first.
             "live_after": id_to_hex(max((p.id for p in posts.items), default=0)),

@@ -93,6 +93,17 @@ def post_card(context, post, compact=False, full=False, hide_reply_to=False) -> 
     return build(post, request=request, compact=bool(compact), full=bool(full), hide_reply_to=bool(hide_reply_to))
 
 
+@register.simple_tag(takes_context=True)
+def post_cards(context, posts) -> str:
+    """`{% post_cards posts %}`: the timeline's cards, each as `{% post_card post %}` writes
+    it and laid out as the `{% for %}` loop around that tag laid them out (each on its own
+    line, indented): one tag for the page rather than a loop iteration, a tag call and
+    its argument look-ups per card, about twenty calls of template machinery a card."""
+    request = context["request"]
+    build = fragments.post_card_html if fragments.fragments_on(request) else cards.post_card_html
+    return mark_safe("".join([f"\n    {build(post, request=request)}\n  " for post in posts]))
+
+
 @register.simple_tag
 def user_name(user) -> str:
     """`{% user_name u %}`: avatar, nickname and AI badge, as on a post card."""
