@@ -17,7 +17,7 @@ from sns import selectors
 from sns.selectors import reports as selectors_reports
 from sns.ids import id_to_hex
 from sns.markdown import render_html
-from sns.web import cards, display, fragments, kept_chrome, kept_compose, theme
+from sns.web import cards, display, fragments, kept_chrome, kept_compose, kept_tabs, theme
 
 register = template.Library()
 for _helper in (display.is_long, display.post_url, display.profile_url, display.hue, display.ago):
@@ -151,6 +151,13 @@ def compose_box(context, next_path) -> str:
     """`{% compose_box request.get_full_path %}`: the include of posts/_compose.html
     with `next`, kept rendered when the form is fresh (sns/web/kept_compose.py)."""
     return kept_compose.compose_box(context, next_path)
+
+
+@register.simple_tag(takes_context=True)
+def timeline_tabs(context) -> str:
+    """`{% timeline_tabs %}`: the include of timeline/_tabs.html (the home timeline's
+    tabs and the opening of its section), kept rendered (sns/web/kept_tabs.py)."""
+    return kept_tabs.timeline_tabs(context)
 
 
 @register.simple_tag(takes_context=True)
