@@ -416,13 +416,13 @@ def clear() -> None:
     """Forget every kept fragment, rendering and widget (the tests' cold start)."""
     from sns import markdown
 
-    from . import kept_chrome, kept_compose, kept_post_meta, kept_tabs, kept_widgets
+    from . import kept_chrome, kept_compose, kept_post_page, kept_tabs, kept_widgets
 
     kept_widgets.clear()
     kept_chrome.clear()
     kept_compose.clear()
     kept_tabs.clear()
-    kept_post_meta.clear()
+    kept_post_page.clear()
     _kept_cards.clear()
     for cached in (_author_fragment, _time_fragment, _body_fragment, _has_link_cards, _tags_fragment):
         cached.cache_clear()

@@ -1,7 +1,7 @@
 """Includes kept rendered per process: a part of a page whose template costs hundreds of
 calls but whose output is the same for every view with the same values (the home
-timeline's tabs, a post page's times and links; sns/web/kept_tabs.py,
-kept_post_meta.py). Each is rendered once per key, everything it reads but its
+timeline's tabs, a post page's times and links and its reply box;
+sns/web/kept_tabs.py, kept_post_page.py). Each is rendered once per key, everything it reads but its
 holes, and the URLconf and script prefix its URLs are reversed with; a hole (a value
 that changes on every view) is rendered as a marker (private-use characters, as in
 sns/web/kept_compose.py) and written in on every request as the template would have
@@ -35,10 +35,14 @@ class KeptInclude:
         with context.push(**values):
             return template.render(context)
 
-    def render(self, context, key: tuple, holes: dict):
+    def render(self, context, key: tuple | None, holes: dict):
         """The include in `context`; `key`: a flat tuple of everything it reads but
-        `holes` (name → the value the template would write)."""
-        if not settings.STGY_PAGE_FRAGMENTS or any(type(part) is str and _MARK in part for part in key):
+        `holes` (name → the value the template would write), None for not kept."""
+        if (
+            key is None
+            or not settings.STGY_PAGE_FRAGMENTS
+            or any(type(part) is str and _MARK in part for part in key)
+        ):
             return self._include(context, {})
         key = (*key, get_urlconf(), get_script_prefix())
         kept = self._kept.get(key)

@@ -17,7 +17,7 @@ from sns import selectors
 from sns.selectors import reports as selectors_reports
 from sns.ids import id_to_hex
 from sns.markdown import render_html
-from sns.web import cards, display, fragments, kept_chrome, kept_compose, kept_post_meta, kept_tabs, theme
+from sns.web import cards, display, fragments, kept_chrome, kept_compose, kept_post_page, kept_tabs, theme
 
 register = template.Library()
 for _helper in (display.is_long, display.post_url, display.profile_url, display.hue, display.ago):
@@ -163,8 +163,15 @@ def timeline_tabs(context) -> str:
 @register.simple_tag(takes_context=True)
 def post_meta(context) -> str:
     """`{% post_meta %}`: the include of posts/_meta.html (a post page's times and
-    links), kept rendered (sns/web/kept_post_meta.py)."""
-    return kept_post_meta.post_meta(context)
+    links), kept rendered (sns/web/kept_post_page.py)."""
+    return kept_post_page.post_meta(context)
+
+
+@register.simple_tag(takes_context=True)
+def reply_box(context) -> str:
+    """`{% reply_box %}`: the include of posts/_reply_box.html (a post page's reply
+    form, or the note that replies are off), kept rendered (sns/web/kept_post_page.py)."""
+    return kept_post_page.reply_box(context)
 
 
 @register.simple_tag(takes_context=True)
