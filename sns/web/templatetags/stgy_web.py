@@ -7,11 +7,15 @@ sns.markdown.render_html (markdown-it with raw HTML off, then the nh3 sanitiser)
 from __future__ import annotations
 
 import json
+from functools import lru_cache
 
 from django import template
 from django.conf import settings
+from django.template.defaultfilters import stringfilter
 from django.urls import NoReverseMatch, reverse
+from django.utils import translation
 from django.utils.safestring import mark_safe
+from django.utils.text import Truncator
 
 from sns import selectors
 from sns.selectors import reports as selectors_reports
@@ -66,6 +70,20 @@ def optional_url(name: str, *args) -> str:
         return reverse(name, args=args)
     except NoReverseMatch:
         return ""
+
+
+@register.filter(is_safe=True)
+@stringfilter
+def kept_truncatechars(value: str, length) -> str:
+    """`truncatechars`, remembered per text, length and language (its "…" is translated):
+    Django's Truncator looks at the text character by character, a hundred-odd calls for
+    a post page's title."""
+    return _truncated(value, int(length), translation.get_language())
+
+
+@lru_cache(maxsize=4096)
+def _truncated(text: str, length: int, language: str | None) -> str:
+    return Truncator(text).chars(length)
 
 
 @register.filter
