@@ -9,6 +9,7 @@ from functools import lru_cache
 from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.timesince import timesince
+from django.utils.timezone import is_aware
 
 
 def is_long(text, compact=False) -> bool:
@@ -49,9 +50,8 @@ def hue(user_id) -> int:
     return zlib.crc32(str(user_id).encode()) % 8
 
 
-# Under four weeks `timesince(depth=1)` names the first non-zero of weeks, days, hours
-# and minutes (no calendar month fits), in English "1\xa0minute" / "2\xa0minutes".
-_UNDER_FOUR_WEEKS = 28 * 24 * 60 * 60
+# `timesince(depth=1)` names the first non-zero of years, months, weeks, days, hours and
+# minutes, in English "1\xa0minute" / "2\xa0minutes".
 _UNITS = ((7 * 24 * 60 * 60, "week"), (24 * 60 * 60, "day"), (60 * 60, "hour"), (60, "minute"))
 _ENGLISH = frozenset({"en", "en-us"})
 
@@ -77,13 +77,35 @@ def ago_at(moment, now, *, english: bool) -> str:
     if seconds < 60:
         return "just now"
     # Django's timesince, through lazy translations, was most of a card's "… ago";
-    # the English under four weeks is written here (compared in tests/web/test_ago.py).
-    if seconds < _UNDER_FOUR_WEEKS and english:
-        for size, unit in _UNITS:
-            count = int(seconds // size)
-            if count:
-                return f"{count}\xa0{unit}{'' if count == 1 else 's'} ago"
+    # the English is written here (compared in tests/web/test_ago.py).
+    if english:
+        return f"{_english_since(moment, now)} ago"
     return f"{timesince(moment, now, depth=1)} ago"
+
+
+def _unit(count: int, unit: str) -> str:
+    return f"{count}\xa0{unit}{'' if count == 1 else 's'}"
+
+
+def _english_since(moment, now) -> str:
+    """`timesince(moment, now, depth=1)` in English, for a moment a minute or more ago."""
+    # As Django's timesince counts: in `moment`'s time zone, whole calendar months and
+    # years first, then the time left.
+    if is_aware(now) and is_aware(moment):
+        now = now.astimezone(moment.tzinfo)
+    months = (now.year - moment.year) * 12 + now.month - moment.month
+    if moment.day > now.day or (moment.day == now.day and moment.time() > now.time()):
+        months -= 1
+    if months >= 12:
+        return _unit(months // 12, "year")
+    if months:
+        return _unit(months, "month")
+    seconds = (now - moment).total_seconds()
+    for size, unit in _UNITS:
+        count = int(seconds // size)
+        if count:
+            return _unit(count, unit)
+    return _unit(0, "minute")
 
 
 def time_title(local) -> str:

@@ -1,9 +1,11 @@
 """A card's "… ago" (sns/web/display.py `ago`) is Django's `timesince(depth=1)` with
-" ago", whatever the age and the active language."""
+" ago", whatever the age, the calendar, the time zones and the active language."""
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import datetime, timedelta
+from datetime import timezone as dt_timezone
+from zoneinfo import ZoneInfo
 
 from django.utils import timezone, translation
 from django.utils.timesince import timesince
@@ -57,3 +59,18 @@ def test_ago_at_a_given_now_is_timesince_at_that_now():
                 assert ago_at(moment, now, english=english) == expected, (language, seconds)
     assert ago_at(now - timedelta(hours=5), now, english=True) == "5\xa0hours ago"
     assert ago_at(None, now, english=True) == ""
+
+
+def test_months_and_years_are_counted_as_timesince_counts_them():
+    # Calendar months and years (a month from January 31st, a leap day, a year-end),
+    # in UTC as the cards' times are and in a zone with summer time; every 7 hours 13
+    # minutes over three years before each now. English is the test settings' language.
+    for zone in (dt_timezone.utc, ZoneInfo("America/New_York")):
+        for now in (datetime(2024, 3, 1, 0, 30, tzinfo=zone), datetime(2025, 1, 31, 23, 59, tzinfo=zone),
+                    datetime(2024, 2, 29, 12, 0, tzinfo=zone), datetime(2026, 11, 2, 1, 30, tzinfo=zone)):
+            for step in range(0, 3 * 365 * 24 * 60, 7 * 60 + 13):
+                moment = now - timedelta(minutes=step + 1)
+                # ... and the moment in another zone than now's, whose calendar counts
+                for moment in (moment, moment.astimezone(ZoneInfo("Asia/Tokyo"))):
+                    expected = f"{timesince(moment, now, depth=1)} ago"
+                    assert ago_at(moment, now, english=True) == expected, (now, moment)
