@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from django.db import connection
+from django.db import DEFAULT_DB_ALIAS, connection, connections
 from django.db.models import Field, Model
 from django.db.models.base import ModelState
 from django.db.models.expressions import RawSQL
@@ -46,26 +46,31 @@ class RowParts:
                 self.spans.append((None, start, start + 1, None, None))
         self._converters = {}
 
-    def converters(self) -> list[tuple[int, list]]:
+    def converters(self, database=None) -> list[tuple[int, list]]:
         """The converters of the columns that have any, worked out once per database
-        vendor (the tests switch databases within one process)."""
-        vendor = connection.vendor
+        vendor (the tests switch databases within one process). `database`: the default
+        connection, if the caller has it already."""
+        if database is None:
+            database = _default()
+        vendor = database.vendor
         found = self._converters.get(vendor)
         if found is None:
             found = self._converters[vendor] = [
                 (i, functions)
                 for i, expression in enumerate(self.expressions)
-                if (functions := connection.ops.get_db_converters(expression) + expression.get_db_converters(connection))
+                if (functions := database.ops.get_db_converters(expression) + expression.get_db_converters(database))
             ]
         return found
 
-    def converted(self, row, converters=None) -> list:
+    def converted(self, row, converters=None, database=None) -> list:
         """The row's values as the ORM would hand them to a model."""
+        if database is None:
+            database = connection
         row = list(row)
-        for i, functions in self.converters() if converters is None else converters:
+        for i, functions in self.converters(database) if converters is None else converters:
             value = row[i]
             for convert in functions:
-                value = convert(value, self.expressions[i], connection)
+                value = convert(value, self.expressions[i], database)
             row[i] = value
         return row
 
@@ -76,8 +81,9 @@ class RowParts:
 
     def values_of(self, rows) -> list[list]:
         """`values` of each row, the converters and instance makers looked up once."""
-        converters = self.converters()
-        db = connection.alias
+        database = _default()
+        converters = self.converters(database)
+        db = database.alias
         spans = [
             (maker(model) if model else None, start, end, names, pk)
             for model, start, end, names, pk in self.spans
@@ -85,7 +91,7 @@ class RowParts:
         result = []
         for row in rows:
             if converters:
-                row = self.converted(row, converters)
+                row = self.converted(row, converters, database)
             items = []
             for make, start, end, names, pk in spans:
                 if make is None:
@@ -96,6 +102,13 @@ class RowParts:
                     items.append(make(db, names, row[start:end]))
             result.append(items)
         return result
+
+
+def _default():
+    # The connection itself rather than the `connection` proxy, whose every attribute
+    # read looks the connection up in a context-local store (sns/selectors/post_rows.py
+    # `fetch_prepared` says what that costs): looked up once per read.
+    return connections[DEFAULT_DB_ALIAS]
 
 
 def maker(model):

@@ -92,19 +92,22 @@ def post_statement(vendor: str, focus: bool, neighbours: bool = False) -> _State
 
 
 def posts_read(
-    where: list[str], params: list, *, focus_user_id: int | None, tail: str = "", tail_params=(), neighbours: bool = False
+    where: list[str], params: list, *, focus_user_id: int | None, tail: str = "", tail_params=(), neighbours: bool = False,
+    vendor: str | None = None,
 ) -> list[Post]:
     """The posts `where` selects (SQL conditions on `post_statement`'s columns), as
-    instances with their owners and facts."""
-    statement = post_statement(connection.vendor, focus_user_id is not None, neighbours)
+    instances with their owners and facts. `vendor`: the database's, if the caller has
+    read it already (each read of the `connection` proxy looks the connection up in a
+    context-local store; sns/selectors/post_rows.py `fetch_prepared`)."""
+    statement = post_statement(vendor or connection.vendor, focus_user_id is not None, neighbours)
     head_params = [int(focus_user_id)] * statement.focus_params if focus_user_id is not None else []
     sql = statement.head + (" WHERE " + " AND ".join(where) if where else "") + tail
     return statement.instances(_fetch(sql, [*head_params, *params, *tail_params]))
 
 
-def _visible(viewer, where: list[str], params: list) -> None:
+def _visible(viewer, statement: _Statement, where: list[str], params: list) -> None:
+    # `statement`: any of post_statement's, whose column names are the same.
     if viewer is not None:
-        statement = post_statement(connection.vendor, False)
         condition, condition_params = viewable_sql(viewer, statement.owner, statement.content)
         where.append(condition)
         params.extend(condition_params)
@@ -116,10 +119,11 @@ def posts_by_ids(viewer, post_ids, *, focus_user_id: int | None = None) -> dict[
     ids = list(dict.fromkeys(int(i) for i in post_ids if i is not None))
     if not ids:
         return {}
-    statement = post_statement(connection.vendor, False)
+    vendor = connection.vendor
+    statement = post_statement(vendor, False)
     where, params = [f"{statement.id} IN ({', '.join(['%s'] * len(ids))})"], list(ids)
-    _visible(viewer, where, params)
-    return {post.id: post for post in posts_read(where, params, focus_user_id=focus_user_id)}
+    _visible(viewer, statement, where, params)
+    return {post.id: post for post in posts_read(where, params, focus_user_id=focus_user_id, vendor=vendor)}
 
 
 def followee_posts(viewer, page: Page) -> list[Post]:
@@ -129,27 +133,31 @@ def followee_posts(viewer, page: Page) -> list[Post]:
     if page.limit <= 0:
         return []
     active = posting_followees(viewer.id, include_self=True, roots_only=False, limit=page.limit, viewer=viewer)
-    if connection.vendor != "postgresql":
+    vendor = connection.vendor
+    if vendor != "postgresql":
         active = list(active)
         if not active:
             return []
     newest, newest_params = newest_posts_sql(
         "owner_id", active, page.limit, top=page.end, descending=page.descending
     )
-    statement = post_statement(connection.vendor, True)
+    statement = post_statement(vendor, True)
     where, params = [f"{statement.id} IN ({newest})"], list(newest_params)
-    _visible(viewer, where, params)
+    _visible(viewer, statement, where, params)
     tail = f" ORDER BY {statement.id} {'DESC' if page.descending else 'ASC'} LIMIT %s OFFSET %s"
-    return posts_read(where, params, focus_user_id=viewer.id, tail=tail, tail_params=(page.limit, page.offset))
+    return posts_read(
+        where, params, focus_user_id=viewer.id, tail=tail, tail_params=(page.limit, page.offset), vendor=vendor
+    )
 
 
 def post_with_neighbours(viewer, post_id: int, *, focus_user_id: int | None) -> Post:
     """`post_get(post_id, focus_user_id=…, with_neighbours=True, viewer=viewer)`: one
     post with the same owner's previous and next post ids; not found when hidden."""
-    statement = post_statement(connection.vendor, False)
+    vendor = connection.vendor
+    statement = post_statement(vendor, False)
     where, params = [f"{statement.id} = %s"], [int(post_id)]
-    _visible(viewer, where, params)
-    posts = posts_read(where, params, focus_user_id=focus_user_id, neighbours=True)
+    _visible(viewer, statement, where, params)
+    posts = posts_read(where, params, focus_user_id=focus_user_id, neighbours=True, vendor=vendor)
     if not posts:
         raise NotFound("not found")
     return posts[0]
@@ -160,7 +168,8 @@ def posts_page(
 ) -> list[Post]:
     """`posts_list(page=page, reply_to=…, owned_by=…, focus_user_id=…, viewer=viewer)`:
     a post's replies, a user's posts."""
-    statement = post_statement(connection.vendor, False)
+    vendor = connection.vendor
+    statement = post_statement(vendor, False)
     where: list[str] = []
     params: list = []
     if reply_to is not None:
@@ -169,13 +178,13 @@ def posts_page(
     if owned_by is not None:
         where.append(f"{statement.owner} = %s")
         params.append(int(owned_by))
-    _visible(viewer, where, params)
+    _visible(viewer, statement, where, params)
     # The limit and offset written in, not bound: with them as parameters PostgreSQL
     # judged its generic plan (the same index scan) dearer than planning anew, and
     # planned a post page's replies on every view, about 0.6 ms at 1M posts against
     # 0.05 ms to run them (bench/README.md, "Round 9 — pages4").
     tail = f" ORDER BY {statement.id} {'DESC' if page.descending else 'ASC'} LIMIT {int(page.limit)} OFFSET {int(page.offset)}"
-    return posts_read(where, params, focus_user_id=focus_user_id, tail=tail)
+    return posts_read(where, params, focus_user_id=focus_user_id, tail=tail, vendor=vendor)
 
 
 def reply_chain(post: Post, *, limit: int, viewer=None) -> list[Post]:

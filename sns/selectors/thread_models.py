@@ -32,12 +32,13 @@ def reply_descendants(viewer, parents: list[Post], *, levels: int, per_parent: i
     ids = [post.id for post in parents if post.reply_count]
     if not ids or levels <= 0 or per_parent <= 0:
         return []
-    if connection.vendor != "postgresql":
+    vendor = connection.vendor
+    if vendor != "postgresql":
         return _descendants_by_level(viewer, parents, levels=levels, per_parent=per_parent, focus_user_id=focus_user_id)
     tree, params = _descendants_sql(viewer, levels, per_parent)
-    statement = post_statement(connection.vendor, True)
+    statement = post_statement(vendor, True)
     return posts_read([f"{statement.id} IN ({tree})"], [ids, *params], focus_user_id=focus_user_id,
-                      tail=f" ORDER BY {statement.id}")
+                      tail=f" ORDER BY {statement.id}", vendor=vendor)
 
 
 def _descendants_by_level(viewer, parents: list[Post], *, levels: int, per_parent: int, focus_user_id: int) -> list[Post]:
@@ -87,11 +88,14 @@ def ancestors(post: Post, *, limit: int, viewer=None) -> list[Post]:
     parent hidden from `viewer` or a cycle; one statement on PostgreSQL."""
     if post.reply_to is None or limit <= 0:
         return []
-    if connection.vendor != "postgresql":
+    vendor = connection.vendor
+    if vendor != "postgresql":
         return reply_chain(post, limit=limit, viewer=viewer)
-    statement = post_statement(connection.vendor, False)
+    statement = post_statement(vendor, False)
     chain, params = _ancestors_sql(viewer, limit)
-    found = {p.id: p for p in posts_read([f"{statement.id} IN ({chain})"], [post.id, *params], focus_user_id=None)}
+    found = {
+        p.id: p for p in posts_read([f"{statement.id} IN ({chain})"], [post.id, *params], focus_user_id=None, vendor=vendor)
+    }
     # The walk again over the rows read, which keeps reply_chain's order and stops.
     ordered: list[Post] = []
     seen = {post.id}

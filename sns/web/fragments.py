@@ -204,7 +204,7 @@ def _facts(post, view: _View, compact: bool, full: bool, hide_reply_to: bool) ->
         post.like_count, getattr(post, "is_liked_by_focus", False), post.allow_likes, post.reply_count,
         (share.reposted, share.bookmarked, share.reposts) if share else None,
         not compact and (post.allow_replies or view.viewer.is_admin),
-        not (compact or full) and reader_id is not None and reader_id != post.owner_id,
+        not (compact or full) and reader_id is not None and reader_id != owner.id,
         compact, full, hide_reply_to, view.zone,
     )
 
