@@ -53,6 +53,8 @@ def hue(user_id) -> int:
 # `timesince(depth=1)` names the first non-zero of years, months, weeks, days, hours and
 # minutes, in English "1\xa0minute" / "2\xa0minutes".
 _UNITS = ((7 * 24 * 60 * 60, "week"), (24 * 60 * 60, "day"), (60 * 60, "hour"), (60, "minute"))
+# A whole calendar month is at least 28 days on the clock: under that, no month to count.
+_SHORTEST_MONTH = 28 * 24 * 60 * 60
 _ENGLISH = frozenset({"en", "en-us"})
 
 
@@ -79,7 +81,7 @@ def ago_at(moment, now, *, english: bool) -> str:
     # Django's timesince, through lazy translations, was most of a card's "… ago";
     # the English is written here (compared in tests/web/test_ago.py).
     if english:
-        return f"{_english_since(moment, now)} ago"
+        return f"{_english_since(moment, now, seconds)} ago"
     return f"{timesince(moment, now, depth=1)} ago"
 
 
@@ -87,20 +89,23 @@ def _unit(count: int, unit: str) -> str:
     return f"{count}\xa0{unit}{'' if count == 1 else 's'}"
 
 
-def _english_since(moment, now) -> str:
-    """`timesince(moment, now, depth=1)` in English, for a moment a minute or more ago."""
-    # As Django's timesince counts: in `moment`'s time zone, whole calendar months and
-    # years first, then the time left.
-    if is_aware(now) and is_aware(moment):
+def _english_since(moment, now, seconds: float) -> str:
+    """`timesince(moment, now, depth=1)` in English, for a moment `seconds` (a minute or
+    more) before `now`."""
+    # As Django's timesince counts: in `moment`'s time zone (the cards' times and now
+    # are both UTC, nothing to convert), whole calendar months and years first, then
+    # the time left.
+    if moment.tzinfo is not now.tzinfo and is_aware(now) and is_aware(moment):
         now = now.astimezone(moment.tzinfo)
-    months = (now.year - moment.year) * 12 + now.month - moment.month
-    if moment.day > now.day or (moment.day == now.day and moment.time() > now.time()):
-        months -= 1
-    if months >= 12:
-        return _unit(months // 12, "year")
-    if months:
-        return _unit(months, "month")
-    seconds = (now - moment).total_seconds()
+        seconds = (now - moment).total_seconds()
+    if seconds >= _SHORTEST_MONTH:
+        months = (now.year - moment.year) * 12 + now.month - moment.month
+        if moment.day > now.day or (moment.day == now.day and moment.time() > now.time()):
+            months -= 1
+        if months >= 12:
+            return _unit(months // 12, "year")
+        if months:
+            return _unit(months, "month")
     for size, unit in _UNITS:
         count = int(seconds // size)
         if count:
