@@ -92,8 +92,8 @@ def post_statement(vendor: str, focus: bool, neighbours: bool = False) -> _State
 
 
 def posts_read(
-    where: list[str], params: list, *, focus_user_id: int | None, tail: str = "", tail_params=(), neighbours: bool = False,
-    vendor: str | None = None,
+    where: list[str], params: list, *, focus_user_id: int | None, tail: str = "", tail_params=(),
+    neighbours: bool = False, vendor: str | None = None,
 ) -> list[Post]:
     """The posts `where` selects (SQL conditions on `post_statement`'s columns), as
     instances with their owners and facts. `vendor`: the database's, if the caller has

@@ -93,9 +93,8 @@ def ancestors(post: Post, *, limit: int, viewer=None) -> list[Post]:
         return reply_chain(post, limit=limit, viewer=viewer)
     statement = post_statement(vendor, False)
     chain, params = _ancestors_sql(viewer, limit)
-    found = {
-        p.id: p for p in posts_read([f"{statement.id} IN ({chain})"], [post.id, *params], focus_user_id=None, vendor=vendor)
-    }
+    chain_posts = posts_read([f"{statement.id} IN ({chain})"], [post.id, *params], focus_user_id=None, vendor=vendor)
+    found = {p.id: p for p in chain_posts}
     # The walk again over the rows read, which keeps reply_chain's order and stops.
     ordered: list[Post] = []
     seen = {post.id}

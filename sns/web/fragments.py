@@ -1,21 +1,17 @@
 """The post card of the pages, built from per-process fragments.
 
-A page shows 20 to 50 cards and most of what a card holds is the same for every reader
-and every view: the rendered body, the author line, the tags. Those parts are kept per
-process, keyed by every value they are made from (the post's text, the mentions it
-links, its language, the author's nickname, avatar and AI tier, the tag names), so an
-edit, a rename or a retag makes a new key and the old entry is simply never asked for
-again: nothing to invalidate, nothing stale. What depends on the reader or the moment
-(the "… ago" time, the like and share forms with their counts, state and CSRF token,
-the report link, the reposter, the quoted post, the link cards whose previews arrive
-later) is put together on every view.
-
-A whole card is kept too, as a skeleton: its HTML with a `%(name)s` hole where each
-part drawn on every view goes (`_HOLES`), keyed by everything else it is made from
-(`_Facts`: the post's and author's values above, and the counts and the reader's own
-like, repost, bookmark, quote and report state). A warm card is then its facts read off
-the post, one look-up and one %-format, rather than a hundred-odd calls of escaping and
-joining a card (bench/README.md, "Round 13 — pages9").
+A page shows 20 to 50 cards and most of what a card holds is the same for every view
+of the same post: the rendered body, the author line, the tags, and for readers in the
+same position (whether they liked or reposted it, may quote or report it) the counts and forms
+too. So a whole card is kept per process as a skeleton: its HTML with a `%(name)s` hole
+where each part drawn on every view goes (`_HOLES`: the "… ago" time, the reposter, the
+quoted post, the link cards whose previews arrive later, the forms' CSRF token and
+`next`), keyed by everything else it is made from (`_Facts`). An edit, a like, a rename
+or a retag makes a new key and the old entry is simply never asked for again: nothing
+to invalidate, nothing stale. A warm card is its facts read off the post, one look-up
+and one %-format, rather than a hundred-odd calls of escaping and joining
+(bench/README.md, "Round 13 — pages9"). The body, author line, time and tags are also
+kept one by one, for the skeletons still to build and the cards not kept.
 
 The HTML is byte for byte that of sns/web/cards.py's `post_card_html`, which stays as
 the reference (tests/web/test_page_html.py renders pages both ways and compares).
@@ -158,7 +154,7 @@ def _forms(request) -> _Forms:
 
 
 class _Facts(NamedTuple):
-    """Everything a card is made from but the parts drawn on every view (`_Holes`): the
+    """Everything a card is made from but the parts drawn on every view (`_HOLES`): the
     key of its kept skeleton. The skeleton is built from these alone, so a value that
     changes (an edit, a like, a rename, a retag, the reader's own like or bookmark, a
     newly resolvable mention) is a new key, never a stale card."""
