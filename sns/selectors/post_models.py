@@ -22,7 +22,7 @@ from ..errors import NotFound
 from ..models import Follow, Post, Repost, User
 from ..model_rows import RowParts
 from .paging import Page
-from .post_rows import fetch_prepared as _fetch
+from .post_rows import fetch_prepared as _fetch, neighbour_ids_sql
 from .posts import _post_facts
 from .timelines import newest_posts_sql, posting_followees
 from .visibility import viewable_sql
@@ -54,12 +54,7 @@ class _Statement:
         self.id = f"{post_table}.{qn(Post._meta.pk.column)}"
         self.owner = f"{post_table}.{qn(Post._meta.get_field('owner').column)}"
         if neighbours:
-            # post_get(with_neighbours=True)'s older_id and newer_id.
-            same_owner = f"SELECT nb.{qn('id')} FROM {post_table} nb WHERE nb.{qn(Post._meta.get_field('owner').column)} = {self.owner}"
-            select += [
-                f"({same_owner} AND nb.{qn('id')} < {self.id} ORDER BY nb.{qn('id')} DESC LIMIT 1)",
-                f"({same_owner} AND nb.{qn('id')} > {self.id} ORDER BY nb.{qn('id')} ASC LIMIT 1)",
-            ]
+            select += neighbour_ids_sql(self.id, self.owner)
             self.facts += ["older_id", "newer_id"]
             outputs += [BigIntegerField(), BigIntegerField()]
         self.content = f"{post_table}.{qn(Post._meta.get_field('content').column)}"

@@ -60,12 +60,8 @@ def _sql() -> dict[str, str]:
     focus = ", " + ", ".join(
         [facts.liked, facts.replied, facts.owner_blocks, col(User, "block_strangers"), facts.owner_follows]
     )
-    owner_column = qn(Post._meta.get_field("owner").column)
-    same_owner = f"SELECT nb.{qn('id')} FROM {post} nb WHERE nb.{owner_column} = {col(Post, 'owner')}"
-    detail = (
-        f", {col(Post, 'content')}, ({same_owner} AND nb.{qn('id')} < {col(Post, 'id')} ORDER BY nb.{qn('id')} DESC LIMIT 1)"
-        f", ({same_owner} AND nb.{qn('id')} > {col(Post, 'id')} ORDER BY nb.{qn('id')} ASC LIMIT 1)"
-    )
+    older, newer = neighbour_ids_sql(col(Post, "id"), col(Post, "owner"))
+    detail = f", {col(Post, 'content')}, {older}, {newer}"
     tag_table = qn(PostTag._meta.db_table)
     content = col(Post, "content")
     return {
@@ -86,6 +82,22 @@ def _sql() -> dict[str, str]:
             f"UPPER({content}::text) LIKE UPPER(%s)" if connection.vendor == "postgresql" else f"{content} LIKE %s ESCAPE '\\'"
         ),
     }
+
+
+def neighbour_ids_sql(post_id: str, owner: str) -> tuple[str, str]:
+    """post_get(with_neighbours=True)'s older_id and newer_id: the same owner's previous
+    and next post ids, as subqueries correlated with the outer post's `post_id` and
+    `owner` columns (as written in the outer statement). Used by the API's rows here and
+    the pages' instances (sns/selectors/post_models.py)."""
+    qn = connection.ops.quote_name
+    nb_id = f"nb.{qn(Post._meta.pk.column)}"
+    same_owner = (
+        f"SELECT {nb_id} FROM {qn(Post._meta.db_table)} nb WHERE nb.{qn(Post._meta.get_field('owner').column)} = {owner}"
+    )
+    return (
+        f"({same_owner} AND {nb_id} < {post_id} ORDER BY {nb_id} DESC LIMIT 1)",
+        f"({same_owner} AND {nb_id} > {post_id} ORDER BY {nb_id} ASC LIMIT 1)",
+    )
 
 
 def _select(focus_user_id: int | None, detail: bool = False) -> tuple[str, list]:
