@@ -61,6 +61,15 @@ def _unused(request):  # the chain's next step, which the lean path never calls
     raise AssertionError("not called")
 
 
+def _releasing(request, response):
+    """`response`, which empties the request's attributes once the server has sent it
+    (after `request.close`). Several refer back to the request — the messages storage,
+    `request.auser`, the lazy user — so without this every request, and all it had
+    loaded (the session, the user), was left to the garbage collector."""
+    response._resource_closers.append(request.__dict__.clear)
+    return response
+
+
 class LeanHandler(WSGIHandler):
     def load_middleware(self, is_async=False):
         super().load_middleware(is_async)
@@ -84,9 +93,9 @@ class LeanHandler(WSGIHandler):
                 response._resource_closers.append(request.close)
                 if response.status_code >= 400:  # a failed read, logged as Django's get_response logs it
                     log_response("%s: %s", response.reason_phrase, request.path, response=response, request=request)
-                return response
+                return _releasing(request, response)
             request = self.request_class(request.environ)
-        return super().get_response(request)
+        return _releasing(request, super().get_response(request))
 
     def _lean(self, request):
         """The hot read's response with every outer middleware's part in it, or None for

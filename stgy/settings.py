@@ -81,7 +81,9 @@ WSGI_APPLICATION = "stgy.wsgi.application"
 
 TEMPLATES = [
     {
-        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        # Django's, letting go of a render's context without the garbage collector.
+        "BACKEND": "stgy.template_backend.DjangoTemplates",
+        "NAME": "django",
         "DIRS": [BASE_DIR / "templates"],
         "APP_DIRS": True,
         "OPTIONS": {

@@ -3,19 +3,19 @@ the CSRF token, so they work without JavaScript."""
 
 from __future__ import annotations
 
-from django.middleware.csrf import get_token
 from django.utils.functional import SimpleLazyObject
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
 
+from .csrf_tokens import masked_token
 from .display import post_url
 
 
 def csrf_token(request) -> str:
-    # get_token masks the secret anew on every call; one masked token serves a page.
+    # The secret is masked anew on every call; one masked token serves a page.
     token = getattr(request, "_stgy_card_csrf_token", None)
     if token is None:
-        token = request._stgy_card_csrf_token = get_token(request)
+        token = request._stgy_card_csrf_token = masked_token(request)
     return token
 
 

@@ -25,13 +25,11 @@ from __future__ import annotations
 from django.conf import settings
 from django.core.signals import setting_changed
 from django.template.base import render_value_in_context
-from django.urls import get_script_prefix, get_urlconf
-from django.utils.translation import get_language
 from django.utils.safestring import mark_safe
 
 from sns.selectors.header_counts import header_counts
 
-from .kept_store import KeptStore
+from .kept_store import KeptStore, configuration
 from .templatetags.stgy_urls import kept_reverse
 
 ASSETS = "_page_assets.html"
@@ -52,10 +50,10 @@ def _render(context, name: str, values: dict) -> str:
         return template.render(context)
 
 
-def _configuration() -> tuple:
+def _configuration(context) -> tuple:
     # The active language too: the pages are English-only today, but a skeleton holds
     # the templates' translated strings, so a language switched on later keeps its own.
-    return (get_script_prefix(), get_urlconf(), settings.ROOT_URLCONF, get_language())
+    return configuration(getattr(context, "request", None))
 
 
 def _kept_render(context, name: str, key: tuple, values: dict) -> str:
@@ -67,7 +65,7 @@ def _kept_render(context, name: str, key: tuple, values: dict) -> str:
     # A marker is truthy, so only a truthy value is one: a falsy count renders as
     # itself (its `{% if %}` shows nothing), and which are truthy is part of the key.
     shown = tuple(bool(value) for value in values.values())
-    key = (name, *key, shown, *_configuration())
+    key = (name, *key, shown, *_configuration(context))
     skeleton = _kept.get(key)
     if skeleton is None:
         markers = {field: _marker(field) if value else value for field, value in values.items()}
@@ -82,7 +80,7 @@ def _kept_render(context, name: str, key: tuple, values: dict) -> str:
 def page_assets(context) -> str:
     if not settings.STGY_PAGE_FRAGMENTS:
         return _render(context, ASSETS, {})
-    key = (ASSETS, *_configuration())
+    key = (ASSETS, *_configuration(context))
     kept = _kept.get(key)
     if kept is None:
         kept = _kept.put(key, _render(context, ASSETS, {}))
@@ -97,7 +95,7 @@ def site_header(context) -> str:
     values = {
         "unread": counts.unread,
         "unread_dm": counts.unread_dm,
-        "nav_profile": kept_reverse("web:profile", [user.hex_id], {}, None),
+        "nav_profile": kept_reverse("web:profile", [user.hex_id], {}, None, getattr(context, "request", None)),
         "nav_nickname": user.nickname,
     }
     admin = bool(user.is_admin)

@@ -14,12 +14,11 @@ cards (sns/web/fragments.py)."""
 from __future__ import annotations
 
 from django.conf import settings
-from django.urls import get_script_prefix, get_urlconf
 from django.utils.html import conditional_escape
 from django.utils.safestring import mark_safe
 
 from .forms import PostForm
-from .kept_store import KeptStore
+from .kept_store import KeptStore, configuration
 
 TEMPLATE = "posts/_compose.html"
 _NEXT = "\ue000next\ue001"
@@ -59,7 +58,7 @@ def compose_box(context, next_path) -> str:
         return _include(context, next_path)
     token, owner = str(token), f"/api/media/{user.hex_id}/"
     key = (user.locale, settings.STGY_CONTENT_LENGTH_LIMIT, tuple(form.fields), form.prefix, form.auto_id,
-           _choices(context.get("locale_choices")), get_script_prefix(), get_urlconf(), settings.ROOT_URLCONF)
+           _choices(context.get("locale_choices")), *configuration(getattr(context, "request", None)))
     skeleton = _kept.get(key)
     if skeleton is None:
         html = _include(context, _NEXT)

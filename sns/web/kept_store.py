@@ -5,6 +5,10 @@ its limit is emptied rather than allowed to grow."""
 
 from __future__ import annotations
 
+from django.conf import settings
+from django.urls import get_script_prefix, get_urlconf
+from django.utils.translation import get_language
+
 
 class KeptStore:
     def __init__(self, limit: int):
@@ -26,3 +30,24 @@ class KeptStore:
 
     def __len__(self) -> int:
         return len(self._items)
+
+
+_CONFIGURATION = "_stgy_kept_configuration"
+
+
+def configuration(request=None) -> tuple:
+    """What every kept rendering depends on besides its own key: the script prefix, the
+    URLconf (the request's and the root one) and the active language. Each of the three
+    look-ups is a context-local read of a few µs (asgiref's `Local`, which first asks
+    for a running event loop and drops the error), and a home view made some forty of
+    them through its kept `{% url %}`s, header, footer and compose box; none of them
+    changes while a request is served, so they are read once per request and kept on
+    it. Without a request (a template rendered outside one) they are read each time."""
+    if request is not None:
+        kept = request.__dict__.get(_CONFIGURATION)
+        if kept is not None:
+            return kept
+    kept = (get_script_prefix(), get_urlconf(), settings.ROOT_URLCONF, get_language())
+    if request is not None:
+        request.__dict__[_CONFIGURATION] = kept
+    return kept

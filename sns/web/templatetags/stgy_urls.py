@@ -5,18 +5,19 @@ patterns was about a twelfth of the view's CPU (bench/README.md "Round 7 — pag
 
 The parsing and the output are Django's own tag's (a failed reverse is not kept and
 raises, or gives "" with `as`, as before); only `reverse` is remembered, keyed by
-everything it depends on: the name, the arguments, the current app, the request's URLconf
-and the script prefix; a changed ROOT_URLCONF (a test's) empties the store."""
+everything it depends on: the name, the arguments, the current app and the request's
+configuration (its URLconf and script prefix, sns/web/kept_store.py `configuration`); a
+changed ROOT_URLCONF (a test's) empties the store."""
 
 from __future__ import annotations
 
 from django import template
 from django.core.signals import setting_changed
 from django.template import defaulttags
-from django.urls import get_script_prefix, get_urlconf, reverse
+from django.urls import reverse
 from django.utils.html import conditional_escape
 
-from ..kept_store import KeptStore
+from ..kept_store import KeptStore, configuration
 
 register = template.Library()
 
@@ -24,9 +25,12 @@ register = template.Library()
 # viewer), so the store is emptied rather than allowed to grow.
 _kept = KeptStore(4096)
 _PLAIN = (str, int)
+_UNSET = object()
 
 
-def kept_reverse(view_name, args, kwargs, current_app) -> str:
+def kept_reverse(view_name, args, kwargs, current_app, request=None) -> str:
+    """`reverse`, kept; `request` is the one being served, whose configuration
+    (kept_store.configuration) is read once."""
     if not (
         isinstance(view_name, str)
         and all(type(a) in _PLAIN for a in args)
@@ -34,7 +38,7 @@ def kept_reverse(view_name, args, kwargs, current_app) -> str:
         and (current_app is None or isinstance(current_app, str))
     ):
         return reverse(view_name, args=args, kwargs=kwargs, current_app=current_app)
-    key = (view_name, tuple(args), tuple(sorted(kwargs.items())), current_app, get_urlconf(), get_script_prefix())
+    key = (view_name, tuple(args), tuple(sorted(kwargs.items())), current_app, *configuration(request))
     url = _kept.get(key)
     if url is None:
         url = _kept.put(key, reverse(view_name, args=args, kwargs=kwargs, current_app=current_app))
@@ -48,16 +52,16 @@ class KeptURLNode(defaulttags.URLNode):
         args = [arg.resolve(context) for arg in self.args]
         kwargs = {k: v.resolve(context) for k, v in self.kwargs.items()}
         view_name = self.view_name.resolve(context)
-        try:
-            current_app = context.request.current_app
-        except AttributeError:
-            try:
-                current_app = context.request.resolver_match.namespace
-            except AttributeError:
-                current_app = None
+        # Django's node's choice of the current app, without raising and catching an
+        # AttributeError for the `current_app` a request rarely has.
+        request = getattr(context, "request", None)
+        current_app = getattr(request, "current_app", _UNSET)
+        if current_app is _UNSET:
+            match = getattr(request, "resolver_match", None)
+            current_app = getattr(match, "namespace", None)
         url = ""
         try:
-            url = kept_reverse(view_name, args, kwargs, current_app)
+            url = kept_reverse(view_name, args, kwargs, current_app, request)
         except NoReverseMatch:
             if self.asvar is None:
                 raise
