@@ -38,7 +38,7 @@ from sns.mentions import mention_links
 from .card_forms import csrf_token
 from .cards import _REPLY_ICON, avatar_html
 from .display import ago_at, in_english, is_long, post_url, profile_url, time_title
-from .kept_store import KeptStore
+from .kept_store import MARK, KeptStore, marker
 from .link_cards import card_targets, link_cards_html, without_macros
 from .share_cards import _BOOKMARK_ICON, _QUOTE_ICON, _REPOST_ICON, quoted_html
 
@@ -209,10 +209,8 @@ def _facts(post, view: _View, compact: bool, full: bool, hide_reply_to: bool) ->
 # the quoted post (set on the instance by the share reads, sns/selectors/shares.py),
 # the link cards (whose previews arrive later), and the forms' CSRF token and `next`.
 _HOLES = ("ago", "by", "quoted", "cards", "token", "back")
-# A hole's marker in the HTML a skeleton is made from: private-use characters, which
-# escaping and the Markdown renderer leave alone (as sns/web/kept_compose.py's markers).
-_MARK = "\ue000"
-_MARKERS = {name: f"{_MARK}{name}\ue001" for name in _HOLES}
+# A hole's marker in the HTML a skeleton is made from (sns/web/kept_store.py `marker`).
+_MARKERS = {name: marker(name) for name in _HOLES}
 # One entry per post version and kind of reader; a skeleton is the card's size (a few
 # kilobytes), as many as the body fragments above.
 _kept_cards = KeptStore(_CACHED_FRAGMENTS)
@@ -223,7 +221,7 @@ def _skeleton(facts: _Facts) -> tuple[str, bool] | None:
     cards; None when it is not kept (a text too long to keep, or one holding a marker)."""
     texts = (facts.content, facts.owner_nickname, facts.owner_avatar or "", facts.reply_to_nickname or "",
              facts.locale, *facts.tags)
-    if len(facts.content) > _KEPT_BODY_CHARS or any(_MARK in text for text in texts):
+    if len(facts.content) > _KEPT_BODY_CHARS or any(MARK in text for text in texts):
         return None
     html_ = _card(facts, _MARKERS).replace("%", "%%")
     for name, marker in _MARKERS.items():

@@ -29,25 +29,15 @@ from django.utils.safestring import mark_safe
 
 from sns.selectors.header_counts import header_counts
 
-from .kept_store import KeptStore, configuration
+from .kept_store import KeptStore, configuration, marker, render_include
 from .templatetags.stgy_urls import kept_reverse
 
 ASSETS = "_page_assets.html"
 HEADER = "_site_header.html"
 FOOTER = "_site_footer.html"
-_TOKEN = "\ue000csrf\ue001"
+_TOKEN = marker("csrf")
 # One entry per kind of viewer, theme and configuration.
 _kept = KeptStore(256)
-
-
-def _marker(name: str) -> str:
-    return f"\ue000{name}\ue001"
-
-
-def _render(context, name: str, values: dict) -> str:
-    template = context.template.engine.get_template(name)
-    with context.push(**values):
-        return template.render(context)
 
 
 def _configuration(context) -> tuple:
@@ -61,29 +51,29 @@ def _kept_render(context, name: str, key: tuple, values: dict) -> str:
     the request has a CSRF token, else through the template engine (the reference)."""
     token = context.get("csrf_token")
     if not (settings.STGY_PAGE_FRAGMENTS and token and str(token) != "NOTPROVIDED"):
-        return _render(context, name, values)
+        return render_include(context, name, values)
     # A marker is truthy, so only a truthy value is one: a falsy count renders as
     # itself (its `{% if %}` shows nothing), and which are truthy is part of the key.
     shown = tuple(bool(value) for value in values.values())
     key = (name, *key, shown, *_configuration(context))
     skeleton = _kept.get(key)
     if skeleton is None:
-        markers = {field: _marker(field) if value else value for field, value in values.items()}
-        skeleton = _kept.put(key, _render(context, name, {**markers, "csrf_token": _TOKEN}))
+        markers = {field: marker(field) if value else value for field, value in values.items()}
+        skeleton = _kept.put(key, render_include(context, name, {**markers, "csrf_token": _TOKEN}))
     filled = skeleton.replace(_TOKEN, str(token))
     for field, value in values.items():
         if value:
-            filled = filled.replace(_marker(field), str(render_value_in_context(value, context)))
+            filled = filled.replace(marker(field), str(render_value_in_context(value, context)))
     return mark_safe(filled)
 
 
 def page_assets(context) -> str:
     if not settings.STGY_PAGE_FRAGMENTS:
-        return _render(context, ASSETS, {})
+        return render_include(context, ASSETS, {})
     key = (ASSETS, *_configuration(context))
     kept = _kept.get(key)
     if kept is None:
-        kept = _kept.put(key, _render(context, ASSETS, {}))
+        kept = _kept.put(key, render_include(context, ASSETS, {}))
     return mark_safe(kept)
 
 

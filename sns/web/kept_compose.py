@@ -18,21 +18,12 @@ from django.utils.html import conditional_escape
 from django.utils.safestring import mark_safe
 
 from .forms import PostForm
-from .kept_store import KeptStore, configuration
+from .kept_store import KeptStore, configuration, marker, render_include
 
 TEMPLATE = "posts/_compose.html"
-_NEXT = "\ue000next\ue001"
-_TOKEN = "\ue000csrf\ue001"
-_OWNER = "\ue000owner\ue001"
+_NEXT, _TOKEN, _OWNER = marker("next"), marker("csrf"), marker("owner")
 # One entry per language and configuration.
 _kept = KeptStore(256)
-
-
-def _include(context, next_path) -> str:
-    """What `{% include "posts/_compose.html" with next=… %}` writes."""
-    template = context.template.engine.get_template(TEMPLATE)
-    with context.push(next=next_path):
-        return template.render(context)
 
 
 def _keepable(form, user) -> bool:
@@ -55,13 +46,13 @@ def compose_box(context, next_path) -> str:
     form, user = context.get("form"), context.get("user")
     token = context.get("csrf_token")
     if not (settings.STGY_PAGE_FRAGMENTS and next_path and token and user is not None and _keepable(form, user)):
-        return _include(context, next_path)
+        return render_include(context, TEMPLATE, {"next": next_path})
     token, owner = str(token), f"/api/media/{user.hex_id}/"
     key = (user.locale, settings.STGY_CONTENT_LENGTH_LIMIT, tuple(form.fields), form.prefix, form.auto_id,
            _choices(context.get("locale_choices")), *configuration(getattr(context, "request", None)))
     skeleton = _kept.get(key)
     if skeleton is None:
-        html = _include(context, _NEXT)
+        html = render_include(context, TEMPLATE, {"next": _NEXT})
         skeleton = _kept.put(key, html.replace(token, _TOKEN).replace(owner, f"/api/media/{_OWNER}/"))
     filled = (
         skeleton.replace(_NEXT, conditional_escape(next_path))

@@ -2,26 +2,19 @@
 calls but whose output is the same for every view with the same values (the home
 timeline's tabs, a post page's times and links and its reply box;
 sns/web/kept_tabs.py, kept_post_page.py). Each is rendered once per key, everything it reads but its
-holes, and the URLconf and script prefix its URLs are reversed with; a hole (a value
-that changes on every view) is rendered as a marker (private-use characters, as in
-sns/web/kept_compose.py) and written in on every request as the template would have
-written it, escaped. A key holding the marker's character, and every include with
+holes, and the request's configuration (sns/web/kept_store.py `configuration`: the URLconf
+and script prefix its URLs are reversed with, the language), as every kept rendering is; a
+hole (a value that changes on every view) is rendered as a marker (kept_store `marker`) and
+written in on every request as the template would have written it, escaped. A key holding the marker's character, and every include with
 STGY_PAGE_FRAGMENTS off, is rendered as before; nothing is ever stale, only unused."""
 
 from __future__ import annotations
 
 from django.conf import settings
-from django.urls import get_script_prefix, get_urlconf
 from django.utils.html import conditional_escape
 from django.utils.safestring import mark_safe
 
-from .kept_store import KeptStore
-
-_MARK = "\ue000"
-
-
-def _marker(name: str) -> str:
-    return f"{_MARK}{name}\ue001"
+from .kept_store import MARK, KeptStore, configuration, marker, render_include
 
 
 class KeptInclude:
@@ -29,27 +22,21 @@ class KeptInclude:
         self.template_name = template_name
         self._kept = KeptStore(limit)
 
-    def _include(self, context, values: dict) -> str:
-        """What `{% include template_name %}` writes, with `values` set."""
-        template = context.template.engine.get_template(self.template_name)
-        with context.push(**values):
-            return template.render(context)
-
     def render(self, context, key: tuple | None, holes: dict):
         """The include in `context`; `key`: a flat tuple of everything it reads but
         `holes` (name → the value the template would write), None for not kept."""
         if (
             key is None
             or not settings.STGY_PAGE_FRAGMENTS
-            or any(type(part) is str and _MARK in part for part in key)
+            or any(type(part) is str and MARK in part for part in key)
         ):
-            return self._include(context, {})
-        key = (*key, get_urlconf(), get_script_prefix())
+            return render_include(context, self.template_name, {})
+        key = (*key, *configuration(getattr(context, "request", None)))
         kept = self._kept.get(key)
         if kept is None:
-            kept = self._kept.put(key, self._include(context, {name: _marker(name) for name in holes}))
+            kept = self._kept.put(key, render_include(context, self.template_name, {name: marker(name) for name in holes}))
         for name, value in holes.items():
-            kept = kept.replace(_marker(name), conditional_escape(value))
+            kept = kept.replace(marker(name), conditional_escape(value))
         return mark_safe(kept)
 
     def clear(self) -> None:

@@ -16,7 +16,7 @@ of which was a few hundred calls of a view (bench/README.md "Round 13 — pages9
 from __future__ import annotations
 
 from django.conf import settings
-from django.utils import timezone, translation
+from django.utils import timezone
 
 from .forms import ReplyForm
 from .kept_includes import KeptInclude
@@ -46,7 +46,7 @@ def reply_box(context) -> str:
     key = None
     if _fresh(form):
         key = (post.id, bool(post.allow_replies), settings.STGY_CONTENT_LENGTH_LIMIT, tuple(form.fields),
-               form.prefix, form.auto_id, translation.get_language())
+               form.prefix, form.auto_id)
     return _reply_box.render(context, key, {"csrf_token": str(context.get("csrf_token"))})
 
 

@@ -10,6 +10,23 @@ from django.urls import get_script_prefix, get_urlconf
 from django.utils.translation import get_language
 
 
+# Where a kept rendering has a hole (a value written in on every view), its HTML holds a
+# marker: private-use characters, which escaping and the Markdown renderer leave alone and
+# which a page never holds otherwise; a rendering whose own text holds MARK is not kept.
+MARK = "\ue000"
+
+
+def marker(name: str) -> str:
+    return f"{MARK}{name}\ue001"
+
+
+def render_include(context, template_name: str, values: dict) -> str:
+    """What `{% include template_name %}` writes in `context`, with `values` set."""
+    template = context.template.engine.get_template(template_name)
+    with context.push(**values):
+        return template.render(context)
+
+
 class KeptStore:
     def __init__(self, limit: int):
         self.limit = limit
