@@ -107,8 +107,13 @@ def post_card(context, post, compact=False, full=False, hide_reply_to=False) -> 
     """`{% post_card post compact=True %}`: the card of sns/web/cards.py, put together
     from per-process fragments (sns/web/fragments.py) unless STGY_PAGE_FRAGMENTS is off."""
     request = context["request"]
-    build = fragments.post_card_html if fragments.fragments_on(request) else cards.post_card_html
+    build = _card_builder(request)
     return build(post, request=request, compact=bool(compact), full=bool(full), hide_reply_to=bool(hide_reply_to))
+
+
+def _card_builder(request):
+    """The fragment-built card, or with STGY_PAGE_FRAGMENTS off sns/web/cards.py's reference."""
+    return fragments.post_card_html if fragments.fragments_on(request) else cards.post_card_html
 
 
 @register.simple_tag(takes_context=True)
@@ -118,7 +123,7 @@ def post_cards(context, posts) -> str:
     line, indented): one tag for the page rather than a loop iteration, a tag call and
     its argument look-ups per card, about twenty calls of template machinery a card."""
     request = context["request"]
-    build = fragments.post_card_html if fragments.fragments_on(request) else cards.post_card_html
+    build = _card_builder(request)
     return mark_safe("".join([f"\n    {build(post, request=request)}\n  " for post in posts]))
 
 
