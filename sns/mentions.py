@@ -58,7 +58,28 @@ def mentions_resolve(names: list[str], queryset=None) -> dict[str, User]:
 
 def mention_links(text: str) -> dict[str, str]:
     """Lower-cased name → the user's hex id, for the renderer; no query without "@"."""
-    return {name: user.hex_id for name, user in mentions_resolve(mention_names(text)).items()}
+    return mention_links_of([text])[0]
+
+
+def mention_links_of(texts) -> list[dict[str, str]]:
+    """`mention_links` of each text, the names of all of them looked up in one query."""
+    names_of = [mention_names(text) for text in texts]
+    found = mentions_resolve(list(dict.fromkeys(name for names in names_of for name in names)))
+    return [{name: found[name].hex_id for name in names if name in found} for names in names_of]
+
+
+def mentions_attach(posts) -> None:
+    """Give every post of a page its `mention_links` (whom its text's mentions link to):
+    one query for the page, rather than one per card that mentions someone."""
+    posts = list(posts)
+    for post, links in zip(posts, mention_links_of([post.content for post in posts])):
+        post.mention_links = links
+
+
+def post_mention_links(post) -> dict[str, str]:
+    """`mention_links` of the post's text: as mentions_attach left it, else looked up now."""
+    links = post.__dict__.get("mention_links")
+    return mention_links(post.content) if links is None else links
 
 
 def mentions_neutralise(text: str, allowed: set[str]) -> str:

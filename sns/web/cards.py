@@ -23,7 +23,8 @@ from django.utils.safestring import SafeString, mark_safe
 
 from sns.ids import id_to_hex
 from sns.markdown import render_html
-from sns.mentions import mention_links
+from sns.mentions import mentions_attach, post_mention_links
+from sns.selectors import shares
 
 from .card_forms import toggle_form_html
 from .display import ago, hue, is_long, post_url, profile_url, time_title
@@ -33,6 +34,15 @@ from .link_cards import link_cards_html, without_macros
 _REPLY_ICON = mark_safe(
     '<svg class="icon" viewBox="0 0 24 24" aria-hidden="true"><path d="M4 5h16v11H9l-5 4z"/></svg>'
 )
+
+
+def cards_attach(viewer, posts) -> list:
+    """What a page's cards read besides the posts, for all of them at once: their share
+    facts and quoted posts (sns/selectors/shares.py `shares_attach`) and whom their
+    mentions link to (sns/mentions.py `mentions_attach`)."""
+    posts = shares.shares_attach(viewer, posts)
+    mentions_attach(posts)
+    return posts
 
 
 def avatar_html(user, large: bool = False) -> SafeString:
@@ -80,7 +90,7 @@ def _time_html(post) -> SafeString:
 def _body_html(post, *, compact: bool, full: bool) -> SafeString:
     # sanitised by render_html; known @nicknames link to the user (sns/mentions.py)
     text = without_macros(post.content)  # link-card lines become the cards below
-    body = mark_safe(render_html(text, mentions=mention_links(post.content)))
+    body = mark_safe(render_html(text, mentions=post_mention_links(post)))
     long = not full and is_long(post.content, compact)
     html = format_html(
         '<div class="markdown post-body{}" lang="{}">{}</div>{}',

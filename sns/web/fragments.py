@@ -33,7 +33,7 @@ from django.utils.safestring import SafeString
 
 from sns.ids import id_to_datetime, id_to_hex
 from sns.markdown import render_html
-from sns.mentions import mention_links
+from sns.mentions import post_mention_links
 
 from .card_forms import csrf_token
 from .cards import _REPLY_ICON, avatar_html
@@ -183,9 +183,10 @@ class _Facts(NamedTuple):
     zone: object  # the active time zone, which the time's title and datetime use
 
 
-def _mentions(content: str) -> tuple:
-    # mention_links finds nothing and makes no query without an "@" (sns/mentions.py).
-    return tuple(sorted(mention_links(content).items())) if "@" in content else ()
+def _mentions(post, content: str) -> tuple:
+    # Without an "@" there is nothing to link (sns/mentions.py); a page's posts come with
+    # their links attached (sns/web/cards.py `cards_attach`).
+    return tuple(sorted(post_mention_links(post).items())) if "@" in content else ()
 
 
 def _facts(post, view: _View, compact: bool, full: bool, hide_reply_to: bool) -> _Facts:
@@ -196,7 +197,7 @@ def _facts(post, view: _View, compact: bool, full: bool, hide_reply_to: bool) ->
     return _Facts(
         post.id, owner.id, owner.nickname, owner.avatar, owner.ai_model if owner.is_ai else None,
         post.reply_to, getattr(post, "reply_to_owner_nickname", None),
-        content, _mentions(content), post.effective_locale, tuple(post.tag_names),
+        content, _mentions(post, content), post.effective_locale, tuple(post.tag_names),
         post.like_count, getattr(post, "is_liked_by_focus", False), post.allow_likes, post.reply_count,
         (share.reposted, share.bookmarked, share.reposts) if share else None,
         not compact and (post.allow_replies or view.viewer.is_admin),

@@ -11,13 +11,14 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from sns import selectors, services
-from sns.selectors import post_models, shares, thread_models
+from sns.selectors import post_models, thread_models
 from sns.selectors import publication as selectors_publication
 from sns.access import access_post
 from sns.extensions import page_extras
 from sns.ids import id_to_hex, parse_id
 from sns.reply_tree import reply_tree, reply_tree_nodes
 
+from .cards import cards_attach
 from .forms import LOCALE_CHOICES, PostForm, ReplyForm
 from .pageview import back_url, bound_form, page, paged, refused_form
 
@@ -78,7 +79,7 @@ def _post_detail(request, post_hex):
     ancestors = thread_models.ancestors(post, limit=ANCESTOR_LIMIT, viewer=viewer)
     # The replies' own conversations, a few levels deep (sns/reply_tree.py).
     tree = reply_tree(list(replies.items), viewer=viewer)
-    shares.shares_attach(viewer, [post, *ancestors, *(node.post for node in reply_tree_nodes(tree))])
+    cards_attach(viewer, [post, *ancestors, *(node.post for node in reply_tree_nodes(tree))])
     context = {
         "post": post,
         "ancestors": ancestors,

@@ -11,6 +11,7 @@ from sns import selectors, services
 from sns.ids import parse_id
 from sns.selectors import shares
 
+from .cards import cards_attach
 from .forms import LOCALE_CHOICES, PostForm
 from .pageview import back_url, bound_form, page, paged
 
@@ -57,7 +58,7 @@ def post_quote(request, post_hex):
     if request.method == "POST" and form.is_valid():
         post = services.quote_create(viewer, quoted.id, **form.service_fields())
         return redirect("web:post", post.hex_id)
-    shares.shares_attach(viewer, [quoted])
+    cards_attach(viewer, [quoted])
     return render(
         request,
         "posts/quote.html",
@@ -70,5 +71,5 @@ def post_quote(request, post_hex):
 def bookmarks(request):
     viewer = request.user
     posts = paged(request, lambda p: shares.bookmarks_list(viewer, page=p))
-    shares.shares_attach(viewer, posts.items)
+    cards_attach(viewer, posts.items)
     return render(request, "posts/bookmarks.html", {"posts": posts})

@@ -20,7 +20,7 @@ from sns.search.query import parse_query, search_owner
 from sns.ids import id_to_hex
 from sns.selectors import Page, shares
 
-from .cards import user_name_html
+from .cards import cards_attach, user_name_html
 from .forms import LOCALE_CHOICES, PostForm
 from .landing import landing
 from .pageview import bound_form, page, paged, safe_next
@@ -80,7 +80,7 @@ def _timeline(request):
         tab = "following"
         # The followees' posts with their reposts (docs/shares.md).
         posts = paged(request, lambda p: shares.following_with_reposts(viewer, p), from_top=True)
-    shares.shares_attach(viewer, posts.items)
+    cards_attach(viewer, posts.items)
     cards = list(posts.items)
     form = bound_form(
         request, PostForm, initial={"locale": viewer.locale}, action=reverse("web:compose")

@@ -7,13 +7,14 @@ from django.shortcuts import redirect, render
 from django.urls import NoReverseMatch, reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from sns.selectors import post_models, shares
+from sns.selectors import post_models
 from sns import selectors, services
 from sns.services import mutes as mute_services
 from sns.selectors import boundaries as selectors_boundaries
 from sns.ids import parse_id
 from sns.privacy import can_see_private
 
+from .cards import cards_attach
 from .message_forms import StopForm
 from .pageview import back_url, page, paged
 
@@ -47,7 +48,7 @@ def profile(request, user_hex):
     posts = paged(
         request, lambda p: post_models.posts_page(viewer, p, focus_user_id=viewer.id, owned_by=user.id)
     )
-    shares.shares_attach(viewer, posts.items)
+    cards_attach(viewer, posts.items)
     return render(
         request,
         "users/profile.html",

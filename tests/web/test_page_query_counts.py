@@ -10,6 +10,7 @@ import pytest
 from django.db import connection
 
 from sns import services
+from sns.models import User
 from tests.factories import make_post, make_user
 
 pytestmark = pytest.mark.django_db
@@ -54,6 +55,34 @@ def test_the_post_page_runs_a_pinned_number_of_statements(busy, page_client, pag
     reply = make_post(reader, "a reply to the root", reply_to=root.id)
     # One more statement: the ancestor the reply's page shows above it.
     assert len(page_queries(client, f"/posts/{reply.hex_id}")) == POST_PAGE[connection.vendor] + 1
+
+
+def test_a_pages_mentions_are_looked_up_in_one_statement(busy, page_client, page_queries):
+    """Whom the cards' @mentions link to is read for the whole page at once: one more
+    statement than a page without mentions, however many cards mention someone."""
+    reader, root = busy
+    bob = root.owner  # posts[0], the root of the replies, is Bob's
+    assert bob.nickname == "Bob"
+    # Mentions of Alice, not of the reader: a mention of the reader would add its
+    # notification to the header's reads.
+    alice = User.objects.get(nickname="Alice")
+    client = page_client(reader)
+    mention_of_alice = f'<a href="/users/{alice.hex_id}" rel="nofollow noopener noreferrer">@'
+    without = len(page_queries(client, "/"))
+    make_post(bob, "hello @Alice")
+    assert len(page_queries(client, "/")) == without + 1
+    for i in range(5):
+        make_post(bob, f"@alice and @[Nobody Here] number {i}")
+    queries = page_queries(client, "/")
+    assert len(queries) == without + 1, "\n".join(q[:150] for q in queries)
+    assert client.get("/").content.decode().count(mention_of_alice) == 6
+
+    in_replies = len(page_queries(client, f"/posts/{root.hex_id}"))
+    for i in range(3):
+        make_post(alice, f"@Bob reply {i}", reply_to=root.id)
+    assert len(page_queries(client, f"/posts/{root.hex_id}")) == in_replies + 1
+    mention_of_bob = f'<a href="/users/{bob.hex_id}" rel="nofollow noopener noreferrer">@Bob</a>'
+    assert client.get(f"/posts/{root.hex_id}").content.decode().count(mention_of_bob) == 3
 
 
 @pytest.mark.skipif(connection.vendor != "postgresql", reason="PostgreSQL's plan cache")
