@@ -23,13 +23,13 @@ from agents.llm.parsing import parse_peer_impressions, parse_post_impressions
 from agents.models import PeerImpression, PostImpression
 from agents.textmeasure import truncate_pt
 from agents.prompt_text import post_prompt_text
+from agents.runs import inputs
+from agents.runs.llm_calls import LlmJob, run_jobs, scaled
 from sns.ids import id_to_datetime, id_to_hex, parse_id
 from sns.models import User
 from sns.selectors import newest_posts_q, viewable_posts
 
-from . import inputs
 from .context import StageContext
-from .llm_calls import LlmJob, run_jobs, scaled
 
 BATCH = 10  # items per call: a cycle's reads (STGY_AI_USER_READ_POST_LIMIT) fit in one
 # What an impression needs of a long post: its start; the summary, sent with a cut post,

@@ -18,7 +18,10 @@ from django.db.models import Count, OuterRef, Subquery, Sum
 from django.utils import timezone
 
 from agents.models import CycleRun, Interest, LlmUsage
-from agents.respond.turn import WritingTurnBusy, turn_give, turn_give_with_record, turn_take
+from agents.runs.lease import lease_claim, lease_claim_sql, lease_row_create
+from agents.runs.record import run_save_with_lease, stage_record_save
+from agents.runs.turn import WritingTurnBusy, turn_give, turn_take
+from agents.runs.usage_held import usage_holding, usage_to_json
 from sns.models import User
 from sns.sql_statements import insert_sql
 
@@ -31,9 +34,7 @@ from .interest import interest_snapshot, interest_update
 from .new_post import new_post
 from .run_end import run_end_postgresql
 from .run_read import run_read, run_read_taking_turn
-from .schedule import lease_claim, lease_claim_sql, lease_row_create, run_save_with_lease
 from .select_posts import select_posts
-from .usage_held import usage_holding, usage_to_json
 
 log = logging.getLogger(__name__)
 
@@ -126,7 +127,7 @@ def _stage_run(
 
     def record_save(result: dict[str, Any]) -> dict[str, Any]:
         record = _stage_record(ctx, result, started)
-        _record_save(run, record, holds_turn=holds_turn, usage=usage)
+        stage_record_save(run, record, holds_turn=holds_turn, usage=usage)
         return record
 
     ctx.record_save = record_save
@@ -152,7 +153,7 @@ def _stage_run(
         if usage:
             unsaved["usage"] = usage_to_json(usage)
         return record, unsaved
-    _record_save(run, record, holds_turn=holds_turn, usage=usage)
+    stage_record_save(run, record, holds_turn=holds_turn, usage=usage)
     return record, None
 
 
@@ -163,26 +164,6 @@ def _stage_record(ctx: StageContext, result: dict[str, Any], started: float, *, 
         record["notes"] = ctx.notes
     ctx.run.stages[ctx.stage] = record
     return record
-
-
-def _record_save(run: CycleRun, record: dict[str, Any], *, holds_turn: bool, usage: list) -> None:
-    # The lease is renewed with the stage's record, in the same statement: a live
-    # cycle keeps it for one lease period after each stage, a dead one loses it. A
-    # writing stage gives the writing turn back in that statement too. The stage's
-    # usage rows go in with it, once.
-    rows = list(usage)
-    usage.clear()
-    if holds_turn:
-        try:
-            kept = turn_give_with_record(run, ["stages", "details"], usage=rows)
-        except Exception:
-            turn_give(run.user_id, run.pk)  # never keep the respond path waiting
-            raise
-    else:
-        kept = run_save_with_lease(run, ["stages", "details"], usage=rows)
-    if not kept:
-        record.setdefault("notes", {})["lease"] = "lost (expired and taken by another run)"
-        run.save(update_fields=["stages"])
 
 
 def _usage_total(aggregate) -> Subquery:

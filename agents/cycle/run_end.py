@@ -10,11 +10,11 @@ import datetime
 from django.db import connection
 
 from agents.models import AgentState, CycleRun, LlmUsage
+from agents.runs.lease import lease_values
 from sns.models import User
 from sns.model_rows import RowParts
 
 from . import STAGES
-from .schedule import lease_values
 
 # The totals as cycle_end used to annotate them, each COALESCEd to 0 as it set them.
 _TOTALS = (

@@ -11,12 +11,10 @@ from typing import Any
 from django.db import connection
 
 from agents.models import AgentState, CycleRun, Interest
-from agents.respond.lease import respond_lease_claim_sql
+from agents.runs.lease import lease_values, respond_lease_claim_sql
+from agents.runs.usage_held import usage_from_json, usage_insert_sql
 from sns.models import User
 from sns.model_rows import RowParts
-
-from .schedule import lease_values
-from .usage_held import usage_from_json, usage_insert_sql
 
 # The three rows a stage needs, each under its alias; the interest may be missing.
 _ROWS = ((CycleRun, "r"), (User, "u"), (Interest, "i"))

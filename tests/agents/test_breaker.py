@@ -17,7 +17,7 @@ from django.test import override_settings
 
 from agents.embeddings import embed_features
 from agents.llm import gateway
-from agents.cycle.llm_calls import LlmJob, run_jobs
+from agents.runs.llm_calls import LlmJob, run_jobs
 from agents.llm.breaker import OPEN_UNTIL_KEY, READ_REUSE_SECONDS, BreakerRead, breaker_read, breaker_reset, state_store
 from agents.llm.errors import LlmRequestError, LlmTransientError, LlmUnavailable
 from agents.models import LlmUsage

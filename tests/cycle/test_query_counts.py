@@ -33,7 +33,7 @@ pytestmark = pytest.mark.django_db
 # reading stage's save rides on the next stage's read instead (agents/cycle/run.py
 # `stage_execute_chained`), so select_posts, post_impressions and peer_impressions
 # cost one statement each for their record; and on PostgreSQL every stage's LLM usage
-# rows go in with its record's save (agents/cycle/usage_held.py), not in an INSERT of
+# rows go in with its record's save (agents/runs/usage_held.py), not in an INSERT of
 # their own. PostgreSQL shares
 # other round trips SQLite cannot too (UNION ALL of limited parts, both tag tables in one
 # statement, followees' posts straight from the followee subquery, the newest
@@ -42,7 +42,7 @@ pytestmark = pytest.mark.django_db
 # more), so a cycle never answers where the respond path already has; the reply's row,
 # its tags, the author's and the parent's counters and its summary row are one
 # statement on PostgreSQL (sns/services/post_insert.py), five on SQLite, and the reply and new-post prompts'
-# tags ride on their posts' reads (agents/cycle/inputs.py `tags_json`); before the replies are
+# tags ride on their posts' reads (agents/runs/inputs.py `tags_json`); before the replies are
 # generated, the back-off rule reads the newest replies and messages between the AI
 # user and every candidate's author (one UNION ALL on PostgreSQL whatever their number,
 # two queries per candidate on SQLite; the authors' AI boundaries ride on the posts'
@@ -52,7 +52,7 @@ pytestmark = pytest.mark.django_db
 # wrote it rides on its read of the AI user's own posts). Each writing stage takes
 # the writing turn and gives it back with its record: on PostgreSQL the claim rides on
 # the stage's read of the record (agents/cycle/run_read.py) and the release and "are
-# events owed?" on the record's statement (agents/respond/turn.py); on SQLite they are
+# events owed?" on the record's statement (agents/runs/record.py); on SQLite they are
 # three more. The interest is saved in one statement, without a read after it, and the
 # stage's record (with the lease's renewal) in the same transaction as its last write
 # (agents/cycle/context.py `record_now`). On PostgreSQL cycle_end is one statement

@@ -1,6 +1,6 @@
 """A reading stage's record saved by the next stage's read (agents/cycle/run.py
 `stage_execute_chained`, agents/cycle/run_read.py), and every stage's usage rows saved
-with its record (agents/cycle/usage_held.py): the record is the one the stage
+with its record (agents/runs/usage_held.py): the record is the one the stage
 returned, exactly, and the usage rows go in once, with it; a stage task delivered
 twice never puts older details back; a lost lease is still noted; the Celery chain
 passes the record on."""
@@ -111,7 +111,7 @@ def test_the_chain_passes_the_record_on_and_an_old_result_carries_none(model_ser
 def test_only_the_stage_s_own_calls_are_held():
     """A respond run that a stage's write ran inline (the embedded mode) saves its own
     usage rows: the hold is for that run's stage only, and ends with it."""
-    from agents.cycle.usage_held import usage_held, usage_holding
+    from agents.runs.usage_held import usage_held, usage_holding
 
     with usage_holding(5, "new_post") as held:
         assert usage_held(5, "new_post") is held

@@ -1,4 +1,4 @@
-"""The usage rows' own INSERT (agents/cycle/usage_held.py `usage_insert_sql`, written
+"""The usage rows' own INSERT (agents/runs/usage_held.py `usage_insert_sql`, written
 by hand for its `only_if` condition): the rows it writes are those bulk_create writes,
 value for value, and with a condition that does not hold it writes none."""
 
@@ -11,7 +11,7 @@ import pytest
 from django.db import connection
 from django.utils import timezone
 
-from agents.cycle.usage_held import usage_insert_sql
+from agents.runs.usage_held import usage_insert_sql
 from agents.models import LlmUsage
 from tests.conftest import requires_postgres
 from tests.factories import make_user

@@ -8,7 +8,7 @@ import os
 
 import pytest
 
-from agents.cycle import inputs
+from agents.runs import inputs
 from agents.models import AttentionEvent, CycleRun, LlmUsage, PostImpression
 from agents.prompts import render_agent_prompt
 from agents.respond.run import respond_run

@@ -1,4 +1,4 @@
-"""One writer at a time (agents/respond/turn.py): a respond run and the same AI user's
+"""One writer at a time (agents/runs/turn.py): a respond run and the same AI user's
 cycle writing stages never write at once. A respond run finding a writing stage at work
 leaves its event owed and returns; the stage, on its way out, has it answered. A
 writing stage finding a respond run at work waits, and past the wait records a skip."""
@@ -14,9 +14,9 @@ from django.db import connection
 from agents.cycle.run import WRITING_STAGES, cycle_begin, stage_execute
 from agents.cycle.run_read import run_read_taking_turn
 from agents.models import AgentState, CycleRun
-from agents.respond.lease import respond_lease_claim, respond_lease_release
+from agents.runs.lease import respond_lease_claim, respond_lease_release
 from agents.respond.run import respond_run
-from agents.respond.turn import writing_turn
+from agents.runs.turn import writing_turn
 from sns.models import Post
 
 from .helpers import conversation

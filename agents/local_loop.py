@@ -49,7 +49,7 @@ class LocalAgentLoop:
         from agents.respond.sweep import respond_sweep
         from agents.summaries.sweep import summaries_sweep
 
-        from .schedule import due_user_ids
+        from agents.cycle.schedule import due_user_ids
 
         for sweep in (summaries_sweep, respond_sweep):
             try:
@@ -67,7 +67,7 @@ class LocalAgentLoop:
         return started
 
     def _cycle(self, user_id: int) -> None:
-        from .run import run_cycle_sync
+        from agents.cycle.run import run_cycle_sync
 
         try:
             run = run_cycle_sync(user_id)
