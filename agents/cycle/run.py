@@ -1,10 +1,9 @@
 """Begin, execute and end one AI user's cycle.
 
-The run record is both the observable history of the cycle and the state its stage
-tasks pass on (they carry the run id, and a reading stage's record until the next
-stage saves it). A shared wrapper records each stage's outcome, duration and error and
-always returns, so the chain never breaks and every stage runs with whatever state
-exists.
+The run record is both the observable history of the cycle and the state its stages
+pass on: the stage tasks carry only the run's id, and each stage saves its own record.
+A shared wrapper records each stage's outcome, duration and error and always returns,
+so the chain never breaks and every stage runs with whatever state exists.
 """
 
 from __future__ import annotations
@@ -21,7 +20,7 @@ from agents.models import CycleRun, Interest, LlmUsage
 from agents.runs.lease import lease_claim, lease_claim_sql, lease_row_create
 from agents.runs.record import run_save_with_lease, stage_record_save
 from agents.runs.turn import WritingTurnBusy, turn_give, turn_take
-from agents.runs.usage_held import usage_holding, usage_to_json
+from agents.runs.usage_held import usage_holding
 from sns.models import User
 from sns.sql_statements import insert_sql
 
@@ -91,35 +90,20 @@ def cycle_begin(user_id: int) -> CycleRun | None:
 
 
 def stage_execute(run_id: int, stage: str) -> dict[str, Any]:
-    """Run one stage and save its record; the record."""
-    return stage_execute_chained(run_id, stage, None, leave_unsaved=False)[0]
-
-
-def stage_execute_chained(
-    run_id: int, stage: str, unsaved: dict[str, Any] | None, *, leave_unsaved: bool = True
-) -> tuple[dict[str, Any], dict[str, Any] | None]:
-    """Run one stage of a chain: save the previous stage's `unsaved` record with this
-    stage's read of the run, and return this stage's record with what the next stage
-    must save, or None when it is saved here.
-
-    On PostgreSQL a reading stage (not a writing one, whose save also gives the
-    writing turn back) that is not the last leaves its record and details to the next
-    stage's read, one statement instead of two (agents/cycle/run_read.py); the save is
-    conditional, so a stage task delivered twice never puts older details back."""
+    """Run one stage of the run and save its record; the record. A stage already
+    recorded (a redelivered task) is not run again."""
     writing = stage in WRITING_STAGES
-    run, turn_taken = run_read_taking_turn(run_id, unsaved) if writing else (run_read(run_id, unsaved), False)
+    run, turn_taken = run_read_taking_turn(run_id) if writing else (run_read(run_id), False)
     recorded = run.stages.get(stage)
     if recorded and recorded.get("outcome") in ("ok", "skipped", "failed"):
         if turn_taken:
             turn_give(run.user_id, run.pk)
-        return recorded, None  # a redelivered stage task: the work is done and recorded
+        return recorded  # a redelivered stage task: the work is done and recorded
     with usage_holding(run.pk, stage) as usage:  # the stage's usage rows go in with its record
-        return _stage_run(run, stage, turn_taken, usage, leave_unsaved=leave_unsaved)
+        return _stage_run(run, stage, turn_taken, usage)
 
 
-def _stage_run(
-    run: CycleRun, stage: str, turn_taken: bool, usage: list, *, leave_unsaved: bool
-) -> tuple[dict[str, Any], dict[str, Any] | None]:
+def _stage_run(run: CycleRun, stage: str, turn_taken: bool, usage: list) -> dict[str, Any]:
     writing = stage in WRITING_STAGES
     ctx = StageContext(run=run, stage=stage)
     started = time.monotonic()
@@ -143,18 +127,13 @@ def _stage_run(
         else:
             result = STAGE_FUNCTIONS[stage](ctx) or {}
         if ctx.recorded is not None:
-            return ctx.recorded, None  # saved by the stage with its own last write
+            return ctx.recorded  # saved by the stage with its own last write
         record = _stage_record(ctx, result, started)
     except Exception as exc:  # the chain never breaks: record and go on
         log.warning("stage %s of run %s failed: %s", stage, run.pk, exc, exc_info=True)
         record = _stage_record(ctx, {"error": f"{type(exc).__name__}: {exc}"[:2000]}, started, failed=True)
-    if leave_unsaved and not writing and stage != STAGES[-1] and connection.vendor == "postgresql":
-        unsaved = {"stage": stage, "record": record, "details": run.details}
-        if usage:
-            unsaved["usage"] = usage_to_json(usage)
-        return record, unsaved
     stage_record_save(run, record, holds_turn=holds_turn, usage=usage)
-    return record, None
+    return record
 
 
 def _stage_record(ctx: StageContext, result: dict[str, Any], started: float, *, failed: bool = False) -> dict[str, Any]:
@@ -215,7 +194,6 @@ def run_cycle_sync(user_id: int) -> CycleRun | None:
     run = cycle_begin(user_id)
     if run is None:
         return None
-    unsaved = None
     for stage in STAGES:
-        _, unsaved = stage_execute_chained(run.pk, stage, unsaved)
+        stage_execute(run.pk, stage)
     return cycle_end(run.pk)
