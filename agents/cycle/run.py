@@ -91,13 +91,17 @@ def cycle_begin(user_id: int) -> CycleRun | None:
 
 def stage_execute(run_id: int, stage: str) -> dict[str, Any]:
     """Run one stage of the run and save its record; the record. A stage already
-    recorded (a redelivered task) is not run again."""
+    recorded (a redelivered task) is not run again, nor any stage of a run that has
+    ended (the stale-lease sweep ended it while this task waited for redelivery)."""
     writing = stage in WRITING_STAGES
     run, turn_taken = run_read_taking_turn(run_id) if writing else (run_read(run_id), False)
     recorded = run.stages.get(stage)
-    if recorded and recorded.get("outcome") in ("ok", "skipped", "failed"):
+    ended = run.status != CycleRun.Status.RUNNING
+    if ended or (recorded and recorded.get("outcome") in ("ok", "skipped", "failed")):
         if turn_taken:
             turn_give(run.user_id, run.pk)
+        if ended and not recorded:  # ended by the stale-lease sweep (agents/runs/stale.py)
+            return {"outcome": "skipped", "skipped": f"the run has ended ({run.status})"}
         return recorded  # a redelivered stage task: the work is done and recorded
     with usage_holding(run.pk, stage) as usage:  # the stage's usage rows go in with its record
         return _stage_run(run, stage, turn_taken, usage)
@@ -152,10 +156,12 @@ def _usage_total(aggregate) -> Subquery:
 
 
 def cycle_end(run_id: int) -> CycleRun:
+    """End the run: its totals, status and missing stages written, its lease released.
+    A run already ended (a redelivered task, or the stale-lease sweep) is left as it is."""
     if connection.vendor == "postgresql":
         run = run_end_postgresql(run_id, timezone.now())  # the read and the save in one statement
-        if run is None:
-            raise CycleRun.DoesNotExist(f"run {run_id}")
+        if run is None:  # not running (or no such run: DoesNotExist)
+            return CycleRun.objects.select_related("user").get(pk=run_id)
         return run
     # The usage totals ride on the run's read (one query, not two).
     run = (
@@ -169,6 +175,8 @@ def cycle_end(run_id: int) -> CycleRun:
         )
         .get(pk=run_id)
     )
+    if run.status != CycleRun.Status.RUNNING:
+        return run
     run.llm_calls = run.usage_calls or 0
     run.prompt_tokens = run.usage_prompt or 0
     run.completion_tokens = run.usage_completion or 0

@@ -7,14 +7,13 @@ agents/runs/lease.py's.
 from __future__ import annotations
 
 import random
-from datetime import timedelta
 
 from django.conf import settings
 from django.db.models import Q
 from django.utils import timezone
 
 from agents.budget import budget_tokens_sum, tokens_used_today, utc_day_start
-from agents.models import AgentState, CycleRun, LlmUsage
+from agents.models import AgentState, LlmUsage
 from agents.runs.lease import next_interval
 from sns.models import User
 
@@ -48,15 +47,6 @@ def ensure_states() -> None:
     AgentState.objects.bulk_create(rows, ignore_conflicts=True)
 
 
-def stale_runs_close() -> int:
-    """Runs still "running" long after their lease lapsed belong to a dead worker whose
-    redelivery never came; mark them failed so the activity page tells the truth."""
-    cutoff = timezone.now() - timedelta(seconds=3 * settings.STGY_AI_USER_LOCK_SECONDS)
-    return CycleRun.objects.filter(status=CycleRun.Status.RUNNING, started_at__lt=cutoff).update(
-        status=CycleRun.Status.FAILED, finished_at=timezone.now()
-    )
-
-
 def due_user_ids(limit: int = 500) -> list[int]:
     """AI users to start now: active, due, not running, within budget; each one claimed
     by pushing its next run forward so the next dispatcher tick does not send it again.
@@ -68,7 +58,6 @@ def due_user_ids(limit: int = 500) -> list[int]:
     if not gateway.ai_enabled() or dispatch_paused() or site_over_budget():
         return []
     ensure_states()
-    stale_runs_close()
     now = timezone.now()
     candidates = list(
         AgentState.objects.filter(

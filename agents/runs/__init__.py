@@ -12,5 +12,6 @@
   stage or a respond run goes; `usage_held.py`: a stage's usage rows held for its record;
 - `inputs.py` (with `viewable.py`): the prompt inputs both assemble (profile excerpt,
   reply context, summaries, impressions, conversation turns);
-- `contact.py`: the person's boundaries and the back-off rule.
+- `contact.py`: the person's boundaries and the back-off rule;
+- `stale.py`: the stale-lease sweep that ends runs whose worker died.
 """

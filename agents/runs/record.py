@@ -25,6 +25,12 @@ from .turn import turn_give
 from .usage_held import usage_insert_sql, usage_save_elsewhere
 
 
+def _running(run_id: int):
+    """The run's row while it runs: once ended (by cycle_end, or by the stale-lease sweep,
+    stale.py), a late stage of it writes nothing more on its record."""
+    return CycleRun.objects.filter(pk=run_id, status=CycleRun.Status.RUNNING)
+
+
 def _lease_queryset(user_id: int, run_id: int):
     return AgentState.objects.filter(user_id=user_id, lease_run=run_id)
 
@@ -36,7 +42,7 @@ def _record_parts(user_id: int, run_id: int, lease: dict, run_values: dict) -> l
     """The lease's update and the run's, as SQL."""
     return [
         update_sql(_lease_queryset(user_id, run_id), lease),
-        update_sql(CycleRun.objects.filter(pk=run_id), run_values),
+        update_sql(_running(run_id), run_values),
     ]
 
 
@@ -61,7 +67,7 @@ def run_save_with_lease(run: CycleRun, fields: list[str], *, release: bool = Fal
     run_values = {name: getattr(run, name) for name in fields}
     if connection.vendor != "postgresql":
         usage_save_elsewhere(list(usage))
-        CycleRun.objects.filter(pk=run.pk).update(**run_values)
+        _running(run.pk).update(**run_values)
         return bool(_lease_queryset(run.user_id, run.pk).update(**values))
     if not release and list(fields) == _RECORD_FIELDS:
         parts = _record_statements(run.user_id, run.pk, values["lease_until"], *run_values.values())
@@ -94,7 +100,7 @@ def _turn_record_parts(mine: int, renew, user_id: int, *values, fields=_RECORD_F
         update_sql(
             AgentState.objects.filter(Q(lease_run=mine) | Q(respond_lease_run=mine), user_id=user_id), state_values
         ),
-        update_sql(CycleRun.objects.filter(pk=mine), dict(zip(fields, values, strict=True))),
+        update_sql(_running(mine), dict(zip(fields, values, strict=True))),
         owed.query.get_compiler(connection.alias).as_sql(),
     ]
 
@@ -159,7 +165,7 @@ def stage_record_save(run: CycleRun, record: dict[str, Any], *, holds_turn: bool
         kept = run_save_with_lease(run, ["stages", "details"], usage=rows)
     if not kept:
         record.setdefault("notes", {})["lease"] = "lost (expired and taken by another run)"
-        run.save(update_fields=["stages"])
+        _running(run.pk).update(stages=run.stages)
 
 
 def run_record_json(run: CycleRun) -> dict[str, Any]:
