@@ -146,9 +146,8 @@ def run(*, cycles: int, warmup: int, seed: int) -> dict:
     from django.db import connection
 
     from agents.cycle import STAGES
-    from sns.models import Post, User
-
     from agents.cycle.schedule import ensure_states
+    from sns.models import Post, User
 
     ensure_states()
     meter = Meter()

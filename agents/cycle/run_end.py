@@ -11,8 +11,8 @@ from django.db import connection
 
 from agents.models import AgentState, CycleRun, LlmUsage
 from agents.runs.lease import lease_values
-from sns.models import User
 from sns.model_rows import RowParts
+from sns.models import User
 
 from . import STAGES
 

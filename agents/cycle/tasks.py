@@ -11,7 +11,7 @@ from celery import chain, shared_task
 
 from . import STAGES
 
-_TASK_OPTIONS = dict(acks_late=True, reject_on_worker_lost=True)
+_TASK_OPTIONS = {"acks_late": True, "reject_on_worker_lost": True}
 
 
 @shared_task(name="agents.dispatch_cycles", **_TASK_OPTIONS)

@@ -10,11 +10,11 @@ from typing import Any
 from django.conf import settings
 
 from agents.llm.parsing import parse_respond
+from agents.prompt_text import post_prompt_text
 from agents.relationships import relationship_annotated
 from agents.runs import inputs
 from agents.runs.llm_calls import LlmJob, fluctuated_length
 from agents.textmeasure import truncate_pt
-from agents.prompt_text import post_prompt_text
 from sns.models import User
 
 from .facts import EventFacts

@@ -5,7 +5,8 @@ for a whole batch of posts in a few queries."""
 from __future__ import annotations
 
 import json
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 from django.conf import settings
 from django.db import connection
@@ -13,11 +14,11 @@ from django.db.models import TextField
 from django.db.models.expressions import RawSQL
 
 from agents.models import Interest, PostImpression, PostSummary
+from agents.prompt_text import post_prompt_text
 from agents.tags import parse_tags_field
 from agents.textmeasure import truncate_pt
-from agents.prompt_text import post_prompt_text
-from sns.media.embeds import images_as_alt_text
 from sns.api.presenters import iso
+from sns.media.embeds import images_as_alt_text
 from sns.models import Post, User
 from sns.selectors import newest_posts_q, viewable_posts
 

@@ -10,8 +10,8 @@ from django.utils import timezone
 
 from agents.cycle.run import cycle_begin, cycle_end
 from agents.cycle.schedule import due_user_ids
-from agents.runs.lease import next_interval
 from agents.models import AgentState, CycleRun, LlmUsage
+from agents.runs.lease import next_interval
 from sns.models import User
 from tests.factories import make_ai_user
 

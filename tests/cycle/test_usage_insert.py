@@ -10,8 +10,8 @@ import pytest
 from django.db import connection
 from django.utils import timezone
 
-from agents.runs.usage_held import usage_insert_sql
 from agents.models import LlmUsage
+from agents.runs.usage_held import usage_insert_sql
 from tests.conftest import requires_postgres
 from tests.factories import make_user
 

@@ -97,10 +97,10 @@ def strongly_connected(graph: dict[str, set[str]]) -> list[set[str]]:
     stack: list[str] = []
     found: list[set[str]] = []
     counter = 0
-    for root in graph:
+    for root, targets in graph.items():
         if root in index:
             continue
-        work = [(root, iter(sorted(graph[root])))]
+        work = [(root, iter(sorted(targets)))]
         index[root] = low[root] = counter
         counter += 1
         stack.append(root)
