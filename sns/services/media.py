@@ -5,9 +5,10 @@ delete, with the original's limits, key layout and error texts. Every refusal is
 from __future__ import annotations
 
 import logging
+import math
 import re
 import uuid
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 from django.conf import settings
 from django.utils import timezone as dj_timezone
@@ -46,7 +47,7 @@ def _valid_size(size_bytes) -> int:
         number = float(size_bytes if size_bytes is not None else 0)
     except (TypeError, ValueError):
         raise InvalidInput("invalid sizeBytes") from None
-    if not number > 0 or number != number or number == float("inf"):
+    if not number > 0 or math.isnan(number) or math.isinf(number):
         raise InvalidInput("invalid sizeBytes")
     return int(number)
 
@@ -101,11 +102,11 @@ def _load_staged(bucket: str, key: str, size_limit: int | None) -> tuple[bytes, 
     return data, mime
 
 
-def _store_finished(bucket: str, master_key: str, thumb_key: str, clean: images.CleanImage,
-                    thumb: bytes) -> None:
+def _store_finished(bucket: str, master_key: str, thumb_key: str,
+                    clean: images.CleanImage) -> None:
     try:
         storage.write(bucket, master_key, clean.data, clean.mime)
-        storage.write(bucket, thumb_key, thumb, "image/webp")
+        storage.write(bucket, thumb_key, clean.thumb, "image/webp")
     except Exception:
         for key in (master_key, thumb_key):
             storage.delete(bucket, key)
@@ -123,18 +124,17 @@ def image_finalize(actor: User, user_id: int, staging_key) -> dict:
     skip = _skips_byte_limits(actor, target)
     data, mime = _load_staged(bucket, key, None if skip else settings.STGY_MEDIA_IMAGE_BYTE_LIMIT)
     try:
-        clean = images.clean(data, mime)
-        thumb = images.thumbnail(clean.data, settings.STGY_MEDIA_THUMB_MAX_PIXELS_IMAGE)
+        clean = images.clean(data, mime, settings.STGY_MEDIA_THUMB_MAX_PIXELS_IMAGE)
         limit_monthly = settings.STGY_MEDIA_IMAGE_BYTE_LIMIT_PER_MONTH
         if limit_monthly and not skip:
             used = image_quota(actor, user_id)["bytesTotal"]
-            if used + len(clean.data) + len(thumb) > limit_monthly:
+            if used + len(clean.data) + len(clean.thumb) > limit_monthly:
                 raise InvalidInput("monthly quota exceeded")
     except InvalidInput:
         storage.delete(bucket, key)
         raise
-    master_key = keys.image_master_key(user_hex, key, mime, datetime.now(timezone.utc))
-    _store_finished(bucket, master_key, keys.image_thumb_key(master_key), clean, thumb)
+    master_key = keys.image_master_key(user_hex, key, mime, datetime.now(UTC))
+    _store_finished(bucket, master_key, keys.image_thumb_key(master_key), clean)
     storage.delete(bucket, key)
     MediaImage.objects.update_or_create(
         key=master_key,
@@ -185,7 +185,7 @@ def image_quota(actor: User, user_id: int, yyyymm: str | None = None) -> dict:
         if not (year >= 1970 and 1 <= month <= 12):
             raise InvalidInput("invalid month")
     else:
-        now = datetime.now(timezone.utc)
+        now = datetime.now(UTC)
         year, month, yyyymm = now.year, now.month, keys.yyyymm(now)
     user_hex, rev = id_to_hex(target.id), keys.rev_mm(year, month)
     bucket = storage.images_bucket()
@@ -279,14 +279,13 @@ def profile_finalize(actor: User, user_id: int, slot: str, staging_key) -> dict:
     bucket = storage.profiles_bucket()
     data, mime = _load_staged(bucket, key, settings.STGY_MEDIA_AVATAR_BYTE_LIMIT or None)
     try:
-        clean = images.clean(data, mime)
-        thumb = images.thumbnail(clean.data, settings.STGY_MEDIA_THUMB_MAX_PIXELS_ICON)
+        clean = images.clean(data, mime, settings.STGY_MEDIA_THUMB_MAX_PIXELS_ICON)
     except InvalidInput:
         storage.delete(bucket, key)
         raise
     _delete_profile_objects(bucket, user_hex, slot)
     master_key = keys.profile_master_key(user_hex, slot, mime)
-    _store_finished(bucket, master_key, keys.profile_thumb_key(user_hex, slot), clean, thumb)
+    _store_finished(bucket, master_key, keys.profile_thumb_key(user_hex, slot), clean)
     storage.delete(bucket, key)
     User.objects.filter(pk=target.pk).update(avatar=f"{bucket}/{master_key}", updated_at=dj_timezone.now())
     return _meta(bucket, master_key, len(clean.data), mime, clean.width, clean.height)
@@ -343,5 +342,5 @@ def media_delete_all(user_hex: str) -> None:
             for prefix in prefixes:
                 for obj in storage.list_objects(bucket, prefix):
                     storage.delete(bucket, obj.key)
-    except Exception:  # noqa: BLE001 - storage errors of any backend
+    except Exception:
         log.exception("could not delete the stored media of %s", user_hex)
