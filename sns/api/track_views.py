@@ -21,6 +21,7 @@ from .media_views import (
     FinalizeInput,
     PresignInput,
     _bytes,
+    absolute_urls,
     list_params,
 )
 from .params import body
@@ -36,7 +37,8 @@ TRACK_BYTES = {(200, mime): OpenApiTypes.BINARY for mime in ("application/octet-
 class TracksView(APIView):
     @extend_schema(parameters=LIST_PARAMETERS, responses={200: schema.LIST, **READ_ERRORS})
     def get(self, request, user_id):
-        return Response(tracks.track_list(request.user, parse_id(user_id), *list_params(request)))
+        return Response(absolute_urls(request, tracks.track_list(request.user, parse_id(user_id),
+                                                                 *list_params(request))))
 
 
 class TracksQuotaView(APIView):
@@ -62,7 +64,8 @@ class TracksFinalizeView(APIView):
     @extend_schema(request=FinalizeInput, responses={200: FINALIZED, **WRITE_ERRORS})
     def post(self, request, user_id):
         data = body(request, FinalizeInput)
-        return Response(tracks.track_finalize(request.user, parse_id(user_id), data["key"]))
+        return Response(absolute_urls(request, tracks.track_finalize(request.user, parse_id(user_id),
+                                                                     data["key"])))
 
 
 class TrackView(APIView):

@@ -48,7 +48,7 @@ def test_fit_upload_makes_master_preview_and_row(human, settings):
     rev, name = master["key"].split("/")[2:]
     assert master["previewKey"] == preview["key"] == f"{human.hex_id}/previews/{rev}/{name[:-4]}.trjgz"
     assert preview["contentType"] == "application/gzip" and preview["previewUrl"] == preview["publicUrl"]
-    assert master["publicUrl"] == f"/storage/{BUCKET}/{master['key']}"
+    assert master["publicUrl"] == f"http://testserver/storage/{BUCKET}/{master['key']}"
     # The preview is TrackJSON with the original's reference points and series.
     document = json.loads(gzip.decompress(storage.read(BUCKET, preview["key"])))
     assert [p["role"] for p in document["poi"]] == ["start", "end", "midway", "centroid", "furthest"]
