@@ -257,6 +257,7 @@ CELERY_BEAT_SCHEDULE = {
     "agents-summary-sweep": {"task": "agents.sweep_summaries", "schedule": timedelta(minutes=5)},
     "agents-respond-sweep": {"task": "agents.sweep_respond", "schedule": timedelta(minutes=1)},
     "sns-purge-notifications": {"task": "sns.purge_notifications", "schedule": timedelta(hours=6)},
+    "sns-sweep-staged-media": {"task": "sns.sweep_staged_media", "schedule": timedelta(minutes=10)},
 }
 
 # --- REST framework / OpenAPI ---
@@ -536,6 +537,10 @@ STGY_MEDIA_INPUT_MAX_DIMENSION = _num("STGY_MEDIA_INPUT_MAX_DIMENSION", 10000)
 STGY_MEDIA_THUMB_MAX_PIXELS_IMAGE = _num("STGY_MEDIA_THUMB_MAX_PIXELS_IMAGE", 512 * 512)
 STGY_MEDIA_THUMB_MAX_PIXELS_ICON = _num("STGY_MEDIA_THUMB_MAX_PIXELS_ICON", 128 * 128)
 STGY_MEDIA_UPLOAD_EXPIRES_SECONDS = _num("STGY_MEDIA_UPLOAD_EXPIRES_SECONDS", 300)
+# A staged upload (bytes sent to a presigned URL) that no finalize took is deleted after
+# this many seconds by the beat task sns.sweep_staged_media; until then it counts against
+# its owner's monthly quota (docs/media.md §2).
+STGY_MEDIA_STAGING_TTL_SECONDS = max(60, _num("STGY_MEDIA_STAGING_TTL_SECONDS", 3600))
 STGY_HOURLY_IMAGE_POSTS_COUNT_LIMIT = _num("STGY_HOURLY_IMAGE_POSTS_COUNT_LIMIT", 60)
 # Non-public networks an admin's image import may still fetch from (CIDRs, comma-separated).
 STGY_MEDIA_IMPORT_ALLOWED_NETWORKS = env.list("STGY_MEDIA_IMPORT_ALLOWED_NETWORKS", default=[])

@@ -20,6 +20,7 @@ from ..ids import id_to_hex
 from ..media import images, keys, remote, signing, storage
 from ..models import User
 from ..models_media import MediaImage
+from . import media_usage
 
 log = logging.getLogger(__name__)
 IMAGE_POSTS = throttle.Limit("image-posts", "STGY_HOURLY_IMAGE_POSTS_COUNT_LIMIT", None, "too often image posts")
@@ -40,6 +41,15 @@ def _skips_byte_limits(actor: User, target: User) -> bool:
 def _check_slot(slot: str) -> None:
     if slot not in SLOTS:
         raise InvalidInput("invalid slot")
+
+
+def _upload_quota(actor: User, target: User) -> dict | None:
+    """What the local store's upload endpoint checks again when the bytes arrive (many
+    presigned URLs asked for at once each saw the quota before any upload)."""
+    limit = settings.STGY_MEDIA_IMAGE_BYTE_LIMIT_PER_MONTH
+    if not limit or _skips_byte_limits(actor, target):
+        return None
+    return {"kind": media_usage.IMAGES, "user": id_to_hex(target.id), "limit": limit}
 
 
 def _valid_size(size_bytes) -> int:
@@ -78,7 +88,8 @@ def image_presign(actor: User, user_id: int, filename, size_bytes, site_url: str
         if used + size > settings.STGY_MEDIA_IMAGE_BYTE_LIMIT_PER_MONTH:
             raise InvalidInput("monthly quota exceeded")
     key = f"staging/{id_to_hex(target.id)}/{uuid.uuid4()}{keys.EXTENSIONS[mime]}"
-    return signing.presign(storage.images_bucket(), key, mime, None if skip else limit_single, site_url)
+    return signing.presign(storage.images_bucket(), key, mime, None if skip else limit_single, site_url,
+                           quota=_upload_quota(actor, target))
 
 
 def _load_staged(bucket: str, key: str, size_limit: int | None) -> tuple[bytes, str]:
@@ -127,7 +138,8 @@ def image_finalize(actor: User, user_id: int, staging_key) -> dict:
         clean = images.clean(data, mime, settings.STGY_MEDIA_THUMB_MAX_PIXELS_IMAGE)
         limit_monthly = settings.STGY_MEDIA_IMAGE_BYTE_LIMIT_PER_MONTH
         if limit_monthly and not skip:
-            used = image_quota(actor, user_id)["bytesTotal"]
+            # The staged upload counts in `used` already (docs/media.md §2); it becomes these.
+            used = media_usage.used_bytes(media_usage.IMAGES, user_hex) - len(data)
             if used + len(clean.data) + len(clean.thumb) > limit_monthly:
                 raise InvalidInput("monthly quota exceeded")
     except InvalidInput:
@@ -181,20 +193,17 @@ def image_quota(actor: User, user_id: int, yyyymm: str | None = None) -> dict:
     if yyyymm:
         if not _YYYYMM.match(yyyymm):
             raise InvalidInput("invalid yyyymm")
-        year, month = int(yyyymm[:4]), int(yyyymm[4:])
-        if not (year >= 1970 and 1 <= month <= 12):
+        if not (int(yyyymm[:4]) >= 1970 and 1 <= int(yyyymm[4:]) <= 12):
             raise InvalidInput("invalid month")
     else:
-        now = datetime.now(UTC)
-        year, month, yyyymm = now.year, now.month, keys.yyyymm(now)
-    user_hex, rev = id_to_hex(target.id), keys.rev_mm(year, month)
-    bucket = storage.images_bucket()
-    masters = sum(o.size for o in storage.list_objects(bucket, f"{user_hex}/masters/{rev}/"))
-    thumbs = sum(o.size for o in storage.list_objects(bucket, f"{user_hex}/thumbs/{rev}/"))
+        yyyymm = media_usage.this_month()
+    user_hex = id_to_hex(target.id)
+    masters, thumbs = media_usage.month_bytes(media_usage.IMAGES, user_hex, yyyymm)
+    staged = media_usage.staged_bytes(media_usage.IMAGES, user_hex) if yyyymm == media_usage.this_month() else 0
     skip = _skips_byte_limits(actor, target)
     return {
         "userId": user_hex, "yyyymm": yyyymm, "bytesMasters": masters, "bytesThumbs": thumbs,
-        "bytesTotal": masters + thumbs,
+        "bytesStaged": staged, "bytesTotal": masters + thumbs + staged,
         "limitSingleBytes": None if skip else (settings.STGY_MEDIA_IMAGE_BYTE_LIMIT or None),
         "limitMonthlyBytes": None if skip else (settings.STGY_MEDIA_IMAGE_BYTE_LIMIT_PER_MONTH or None),
     }
@@ -258,8 +267,11 @@ def profile_presign(actor: User, user_id: int, slot: str, filename, size_bytes, 
     mime = keys.mime_for_filename(filename if isinstance(filename, str) else "")
     if mime is None:
         raise InvalidInput("unsupported content type")
+    quota = _upload_quota(actor, target)
+    if quota and media_usage.used_bytes(media_usage.IMAGES, quota["user"]) + size > quota["limit"]:
+        raise InvalidInput("monthly quota exceeded")  # a staged avatar counts as an image does
     key = f"profiles-staging/{id_to_hex(target.id)}/{slot}/{uuid.uuid4()}{keys.EXTENSIONS[mime]}"
-    return signing.presign(storage.profiles_bucket(), key, mime, limit or None, site_url)
+    return signing.presign(storage.profiles_bucket(), key, mime, limit or None, site_url, quota=quota)
 
 
 def _delete_profile_objects(bucket: str, user_hex: str, slot: str) -> None:

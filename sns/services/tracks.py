@@ -6,10 +6,9 @@ throttle (403), and a refused upload leaves nothing behind."""
 from __future__ import annotations
 
 import logging
-
 import re
 import uuid
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
@@ -21,6 +20,7 @@ from ..ids import id_to_hex
 from ..media import fit, keys, signing, storage, trackjson
 from ..models import User
 from ..models_media import MediaTrack
+from . import media_usage
 from .media import _target, _valid_size, deletable_master_key, masters_page, read_user_object
 
 TRACK_POSTS = throttle.Limit("track-posts", "STGY_HOURLY_IMAGE_POSTS_COUNT_LIMIT", None, "too often track posts")
@@ -55,10 +55,6 @@ def _json_limits() -> dict:
             "maxDepth": settings.STGY_MEDIA_TRACK_JSON_DEPTH_LIMIT}
 
 
-def _this_month() -> str:
-    return keys.yyyymm(datetime.now(timezone.utc))
-
-
 def track_presign(actor: User, user_id: int, filename, size_bytes, site_url: str = "") -> dict:
     target = _target(actor, user_id, write=True)
     throttle.throttle_check(actor, TRACK_POSTS, count=False)
@@ -69,11 +65,13 @@ def track_presign(actor: User, user_id: int, filename, size_bytes, site_url: str
     if kind is None:
         raise InvalidInput("unsupported track file")
     monthly = _limit_monthly(actor, target)
-    if monthly and _used_bytes(target, _this_month())[2] + size > monthly:
+    user_hex = id_to_hex(target.id)
+    if monthly and media_usage.used_bytes(media_usage.TRACKS, user_hex) + size > monthly:
         raise InvalidInput("monthly quota exceeded")
     ext, mime = KINDS[kind]
-    key = f"tracks-staging/{id_to_hex(target.id)}/{uuid.uuid4()}{ext}"
-    return signing.presign(storage.tracks_bucket(), key, mime, _limit_single(), site_url)
+    key = f"tracks-staging/{user_hex}/{uuid.uuid4()}{ext}"
+    quota = {"kind": media_usage.TRACKS, "user": user_hex, "limit": monthly} if monthly else None
+    return signing.presign(storage.tracks_bucket(), key, mime, _limit_single(), site_url, quota=quota)
 
 
 def _preview(kind: str, data: bytes) -> tuple[dict, bytes]:
@@ -98,7 +96,7 @@ def _place_label(lon: float, lat: float) -> str | None:
         from ..geo.service import geocoder
 
         places = geocoder().decode(lon, lat, "ja")
-    except Exception:  # noqa: BLE001 - labels are decoration; a geocoder fault must not refuse a track
+    except Exception:  # labels are decoration; a geocoder fault must not refuse a track
         log.exception("no place label for %s,%s", lon, lat)
         return None
     addresses = places[0]["addresses"] if places else []
@@ -150,9 +148,10 @@ def track_finalize(actor: User, user_id: int, staging_key) -> dict:
             document, preview = _preview(kind, data)
         except trackjson.TrackError:
             raise InvalidInput("invalid track data") from None
-        now = datetime.now(timezone.utc)
+        now = datetime.now(UTC)
         monthly = _limit_monthly(actor, target)
-        if monthly and _used_bytes(target, keys.yyyymm(now))[2] + len(data) + len(preview) > monthly:
+        # The staged file counts in the use already (docs/media.md §2); it becomes the master.
+        if monthly and media_usage.used_bytes(media_usage.TRACKS, user_hex) + len(preview) > monthly:
             raise InvalidInput("monthly quota exceeded")
     except InvalidInput:
         storage.delete(bucket, key)
@@ -196,25 +195,19 @@ def track_list(actor: User, user_id: int, offset: int, limit: int, after: str | 
     return rows
 
 
-def _used_bytes(target: User, yyyymm: str) -> tuple[int, int, int]:
-    user_hex, rev = id_to_hex(target.id), keys.rev_mm(int(yyyymm[:4]), int(yyyymm[4:]))
-    bucket = storage.tracks_bucket()
-    masters = sum(o.size for o in storage.list_objects(bucket, f"{user_hex}/masters/{rev}/"))
-    previews = sum(o.size for o in storage.list_objects(bucket, f"{user_hex}/previews/{rev}/"))
-    return masters, previews, masters + previews
-
-
 def track_quota(actor: User, user_id: int, yyyymm: str | None = None) -> dict:
     target = _target(actor, user_id, write=False)
     if yyyymm:
         if not _YYYYMM.match(yyyymm) or not (int(yyyymm[:4]) >= 1970 and 1 <= int(yyyymm[4:]) <= 12):
             raise InvalidInput("invalid month")
     else:
-        yyyymm = _this_month()
-    masters, previews, total = _used_bytes(target, yyyymm)
+        yyyymm = media_usage.this_month()
+    user_hex = id_to_hex(target.id)
+    masters, previews = media_usage.month_bytes(media_usage.TRACKS, user_hex, yyyymm)
+    staged = media_usage.staged_bytes(media_usage.TRACKS, user_hex) if yyyymm == media_usage.this_month() else 0
     return {
-        "userId": id_to_hex(target.id), "yyyymm": yyyymm, "bytesMasters": masters,
-        "bytesPreviews": previews, "bytesTotal": total, "limitSingleBytes": _limit_single(),
+        "userId": user_hex, "yyyymm": yyyymm, "bytesMasters": masters, "bytesPreviews": previews,
+        "bytesStaged": staged, "bytesTotal": masters + previews + staged, "limitSingleBytes": _limit_single(),
         "limitMonthlyBytes": _limit_monthly(actor, target),
     }
 
