@@ -1,10 +1,12 @@
-"""Periodic housekeeping of the social network (Celery beat, stgy/settings.py)."""
+"""The social network's Celery tasks: periodic housekeeping (beat, stgy/settings.py) and work
+that leaves the request (a link preview's fetch)."""
 
 from __future__ import annotations
 
 from celery import shared_task
 
 from . import services
+from .linksnippets import fetching as link_snippets
 from .services import media_usage
 
 
@@ -18,3 +20,9 @@ def purge_notifications() -> int:
 def sweep_staged_media() -> int:
     """Staged uploads older than STGY_MEDIA_STAGING_TTL_SECONDS; returns objects deleted."""
     return media_usage.staged_sweep()
+
+
+@shared_task(name="sns.fetch_link_snippet")
+def fetch_link_snippet(url: str, site_host: str, token: str, keep_old: bool) -> None:
+    """A link preview's fetch (sns/linksnippets/fetching.py), out of the request."""
+    link_snippets.fetch(url, site_host, token, keep_old)
