@@ -1,5 +1,5 @@
 """The social network's Celery tasks: periodic housekeeping (beat, stgy/settings.py) and work
-that leaves the request (a link preview's fetch)."""
+that leaves the request (a link preview's fetch, a track's parsing)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from celery import shared_task
 
 from . import services
 from .linksnippets import fetching as link_snippets
-from .services import media_usage
+from .services import media_usage, track_processing
 
 
 @shared_task(name="sns.purge_notifications")
@@ -26,3 +26,9 @@ def sweep_staged_media() -> int:
 def fetch_link_snippet(url: str, site_host: str, token: str, keep_old: bool) -> None:
     """A link preview's fetch (sns/linksnippets/fetching.py), out of the request."""
     link_snippets.fetch(url, site_host, token, keep_old)
+
+
+@shared_task(name="sns.process_track")
+def process_track(upload_id: int) -> str:
+    """A track finalize's parsing and writes (sns/services/track_processing.py)."""
+    return track_processing.track_process(upload_id)

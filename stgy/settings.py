@@ -553,6 +553,12 @@ STGY_MEDIA_TRACK_JSON_FEATURE_LIMIT = _num("STGY_MEDIA_TRACK_JSON_FEATURE_LIMIT"
 STGY_MEDIA_TRACK_JSON_POINT_LIMIT = _num("STGY_MEDIA_TRACK_JSON_POINT_LIMIT", 100000) or 100000
 STGY_MEDIA_TRACK_JSON_PROPERTY_VALUE_LIMIT = _num("STGY_MEDIA_TRACK_JSON_PROPERTY_VALUE_LIMIT", 1000000) or 1000000
 STGY_MEDIA_TRACK_JSON_DEPTH_LIMIT = _num("STGY_MEDIA_TRACK_JSON_DEPTH_LIMIT", 32) or 32
+# A track's parsing runs in the task sns.process_track (docs/media.md §9): a FIT file may
+# hold at most this many messages of any kind and take at most this many seconds to decode.
+STGY_MEDIA_TRACK_FIT_MESSAGE_LIMIT = _num("STGY_MEDIA_TRACK_FIT_MESSAGE_LIMIT", 250_000) or 250_000
+STGY_MEDIA_TRACK_PARSE_SECONDS = _num("STGY_MEDIA_TRACK_PARSE_SECONDS", 20.0, float) or 20.0
+# How long finalize waits for that task before answering 202 "processing".
+STGY_MEDIA_TRACK_FINALIZE_WAIT_MS = _num("STGY_MEDIA_TRACK_FINALIZE_WAIT_MS", 2000)
 # Map tiles for maps in posts, e.g. "https://tile.openstreetmap.org/{z}/{x}/{y}.png" with its
 # attribution. Unset: maps are drawn on a blank background and no page asks another host.
 STGY_MAP_TILE_URL = env.str("STGY_MAP_TILE_URL", default="")

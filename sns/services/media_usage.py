@@ -18,6 +18,7 @@ from datetime import UTC, datetime, timedelta
 from django.conf import settings
 
 from ..media import keys, storage
+from ..models_media import TrackUpload
 
 log = logging.getLogger(__name__)
 IMAGES, TRACKS = "images", "tracks"
@@ -61,9 +62,11 @@ def used_bytes(kind: str, user_hex: str) -> int:
 
 def staged_sweep(now: datetime | None = None) -> int:
     """Delete the staged uploads older than STGY_MEDIA_STAGING_TTL_SECONDS in every
-    staging folder; returns how many. A store that fails is logged and the others are
-    still swept (the next run retries)."""
+    staging folder, and the track finalizes (TrackUpload rows) begun before then;
+    returns how many objects. A store that fails is logged and the others are still
+    swept (the next run retries)."""
     cutoff = (now or datetime.now(UTC)) - timedelta(seconds=settings.STGY_MEDIA_STAGING_TTL_SECONDS)
+    TrackUpload.objects.filter(created_at__lt=cutoff).delete()
     deleted = 0
     for bucket, prefix in _staging(IMAGES) + _staging(TRACKS):
         try:

@@ -269,14 +269,19 @@ def test_a_frozen_user_cannot_upload(settings):
 
 
 def test_a_racing_second_finalize_of_one_upload_makes_no_second_track(human, settings):
+    from sns.models_media import TrackUpload
+    from sns.services.track_processing import track_process
+
     client = login_client(human)
     key = _staged(client, human, make_fit(), "ride.fit")
-    # The other finalize has committed its row and not yet removed the staged file.
-    MediaTrack.objects.create(preview_key=f"{human.hex_id}/previews/797394/x.trjgz",
-                              master_key=f"{human.hex_id}/masters/797394/x.fit", staging_key=key,
-                              owner=human, min_lon=0, min_lat=0, max_lon=1, max_lat=1, distance_m=1,
-                              point_count=2, lines=[])
+    # The other finalize has committed its upload row and not yet parsed the file.
+    other = TrackUpload.objects.create(staging_key=key, owner=human, master_key=f"{human.hex_id}/masters/797394/x.fit",
+                                       preview_key=f"{human.hex_id}/previews/797394/x.trjgz", size=1)
     response = finalize(client, human, key, "tracks")
     assert (response.status_code, response.json()) == (400, {"error": "not found"})
-    assert MediaTrack.objects.count() == 1
-    assert [f for f in _files(settings) if "/masters/" in f or "/previews/" in f] == []
+    assert MediaTrack.objects.count() == 0 and storage.read(BUCKET, key) is not None
+    # Its task, delivered twice, makes one track.
+    assert [track_process(other.id), track_process(other.id)] == ["done", "done"]
+    assert MediaTrack.objects.filter(staging_key=key).count() == 1
+    assert [f for f in _files(settings) if "/masters/" in f or "/previews/" in f] == [
+        f"stgy-tracks/{human.hex_id}/masters/797394/x.fit", f"stgy-tracks/{human.hex_id}/previews/797394/x.trjgz"]
