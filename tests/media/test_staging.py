@@ -115,3 +115,22 @@ def test_the_sweep_is_on_the_beat_schedule():
     entries = [e for e in django_settings.CELERY_BEAT_SCHEDULE.values() if e["task"] == "sns.sweep_staged_media"]
     assert len(entries) == 1 and entries[0]["schedule"].total_seconds() <= 15 * 60
     assert "sns.sweep_staged_media" in celery_app.tasks
+
+
+def test_the_sweep_also_removes_old_track_finalizes(human, settings):
+    """A TrackUpload (docs/media.md §9) only answers the finalize's poll; it goes with
+    the staged uploads, whatever its state."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from sns.models_media import TrackUpload
+
+    settings.STGY_MEDIA_STAGING_TTL_SECONDS = 3600
+    rows = [TrackUpload.objects.create(staging_key=f"tracks-staging/{human.hex_id}/{n}.fit", owner=human,
+                                       master_key="m", preview_key="p", state=state)
+            for n, state in enumerate(("done", "processing", "refused"))]
+    TrackUpload.objects.filter(pk__in=[rows[0].pk, rows[1].pk]).update(
+        created_at=timezone.now() - timedelta(seconds=3601))
+    sweep_staged_media.apply()
+    assert list(TrackUpload.objects.values_list("state", flat=True)) == ["refused"]
