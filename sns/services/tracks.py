@@ -116,10 +116,14 @@ def _staged_size(bucket: str, key: str) -> int:
 
 
 def _wait(upload: TrackUpload, seconds: float) -> TrackUpload:
+    """The upload once its task has finished, or as it is after `seconds` (0: at once,
+    unread)."""
     deadline = time.monotonic() + seconds
-    while upload.state == TrackUpload.PROCESSING and time.monotonic() < deadline:
-        time.sleep(_POLL_SECONDS)
+    while time.monotonic() < deadline:
         upload.refresh_from_db(fields=["state", "error", "size", "preview_size"])
+        if upload.state != TrackUpload.PROCESSING:
+            break
+        time.sleep(min(_POLL_SECONDS, max(0.0, deadline - time.monotonic())))
     return upload
 
 
