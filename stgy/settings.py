@@ -5,8 +5,8 @@ unless a provider is chosen). Production sets DATABASE_URL, REDIS_URL, SECRET_KE
 DEBUG=false; `.env.example` lists every variable.
 """
 
-from datetime import timedelta
 import importlib.util
+from datetime import timedelta
 from pathlib import Path
 
 import environ
