@@ -9,8 +9,12 @@ class AgentsConfig(AppConfig):
     def ready(self):
         # The rulebook's seam (sns/extensions.py): agents answers its signals and adds
         # its extras to the pages; sns never imports agents.
+        from sns.extensions import register_task_submitter
+
         from . import hooks
+        from .runner import submit_task
         from .web import extras
 
         hooks.connect()
         extras.register()
+        register_task_submitter(submit_task)
