@@ -488,6 +488,9 @@ STGY_MAIL_GLOBAL_LIMIT_PER_MIN = _num("STGY_MAIL_GLOBAL_LIMIT_PER_MIN", 100)
 STGY_HOURLY_GLOBAL_SIGNUP_COUNT_LIMIT = _num("STGY_HOURLY_GLOBAL_SIGNUP_COUNT_LIMIT", 60)
 STGY_VERIFICATION_TTL_SECONDS = _num("STGY_VERIFICATION_TTL_SECONDS", 900)
 STGY_VERIFICATION_MAX_ATTEMPTS = _num("STGY_VERIFICATION_MAX_ATTEMPTS", 5)
+# Seconds after logging in during which a session may change its own password without
+# giving the current one (GitHub's "sudo mode"; sns/access.py, docs/accounts.md §6).
+STGY_PASSWORD_CHANGE_RECENT_LOGIN_SECONDS = _num("STGY_PASSWORD_CHANGE_RECENT_LOGIN_SECONDS", 600)
 
 # Embedded mode runs tasks on a background thread; tests set this to run them inline.
 STGY_EAGER_TASKS_INLINE = env.bool("STGY_EAGER_TASKS_INLINE", default=False)

@@ -11,7 +11,12 @@ from django.db.models import F
 from django.utils import timezone
 
 from .. import throttle
-from ..access import access_admin, access_user_self_or_admin, access_writable
+from ..access import (
+    access_admin,
+    access_own_password_change,
+    access_user_self_or_admin,
+    access_writable,
+)
 from ..errors import Conflict, Forbidden, InvalidInput
 from ..mdtree import make_snippet
 from ..passwords import NotBlankValidator
@@ -180,8 +185,17 @@ def user_update(
     size = 0
     if email is not _UNSET:
         new_email = _clean_email(email)
-        if new_email != user.email and User.objects.filter(email=new_email).exists():
-            raise Conflict("email is already in use")
+        if new_email != user.email:
+            # A person's address changes only by the code mailed to the new one
+            # (sns/services/accounts.py); the original's clients send the unchanged
+            # address back with every profile save, which stays accepted.
+            if not actor.is_admin:
+                raise Forbidden(
+                    "forbidden to change email without verification: "
+                    "use /users/{id}/email/start and /email/verify"
+                )
+            if User.objects.filter(email=new_email).exists():
+                raise Conflict("email is already in use")
         user.email = new_email
     if nickname is not _UNSET:
         user.nickname = _clean_nickname(nickname)
@@ -217,9 +231,25 @@ def user_update(
     return user
 
 
-def user_set_password(actor: User, user_id: int, password) -> None:
+def user_set_password(
+    actor: User, user_id: int, password, *, current_password=None, logged_in_at=None
+) -> None:
+    """`current_password` and `logged_in_at` (when the actor's session logged in) are
+    the proof a person changing their own password gives (sns/access.py
+    `access_own_password_change`); an admin setting someone else's needs neither."""
     access_writable(actor)
     user = access_user_self_or_admin(actor, user_id)
+    if not isinstance(password, str) or not password:
+        raise InvalidInput("password required")
+    if user.id == actor.id:
+        if current_password:
+            # Each guess of the current password costs one of the hourly updates.
+            throttle.throttle_check(actor, throttle.USER_UPDATES)
+        access_own_password_change(
+            user,
+            current_password=current_password if isinstance(current_password, str) else None,
+            logged_in_at=logged_in_at,
+        )
     user.set_password(_clean_password(password, user, self_service=not actor.is_admin))
     user.updated_at = timezone.now()
     user.save(update_fields=["password", "updated_at"])

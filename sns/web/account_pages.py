@@ -6,14 +6,13 @@ is kept in the session, never in the page."""
 from __future__ import annotations
 
 from django.contrib import messages
-from django.contrib.auth import login
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods
 
-from sns import auth_backend
 from sns.selectors import agreements as selectors_agreements
 from sns.services import accounts, agreements
+from sns.services.sessions import session_begin
 
 from .account_forms import CodeForm, EmailForm, ResetForm, SignupEmailForm, SignupFinishForm
 from .auth_pages import _terms_for
@@ -103,7 +102,7 @@ def signup_finish(request):
         latest = selectors_agreements.agreement_latest_id()
         if latest is not None:
             agreements.agreement_accept(user, latest)
-        login(request, user, backend=auth_backend.PATH)
+        session_begin(request, user)
         messages.success(request, f"Welcome to STGY, {user.nickname}!")
         return redirect("web:home")
     return _step(

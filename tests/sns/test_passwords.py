@@ -7,7 +7,7 @@ import pytest
 from sns.errors import InvalidInput
 from sns.models import User
 from tests.accounts.mailbox import sign_up_through_the_code
-from tests.conftest import login_client
+from tests.conftest import PASSWORD, login_client
 from tests.web.account_steps import sign_up_on_the_pages
 
 pytestmark = pytest.mark.django_db
@@ -41,11 +41,15 @@ def test_a_good_password_with_spaces_inside_is_kept_as_typed():
 def test_changing_ones_own_password_to_ones_nickname_is_refused(human):
     client = login_client(human)
     response = client.put(
-        f"/api/users/{human.hex_id}/password", {"password": human.nickname + "!!!"}, format="json"
+        f"/api/users/{human.hex_id}/password",
+        {"password": human.nickname + "!!!", "currentPassword": PASSWORD},
+        format="json",
     )
     assert response.status_code == 400 and "similar" in response.json()["error"]
     response = client.put(
-        f"/api/users/{human.hex_id}/password", {"password": " " * 10}, format="json"
+        f"/api/users/{human.hex_id}/password",
+        {"password": " " * 10, "currentPassword": PASSWORD},
+        format="json",
     )
     assert response.status_code == 400 and "blank" in response.json()["error"]
 

@@ -163,6 +163,7 @@ def test_password_change_needs_the_current_password_and_keeps_the_session(page_c
             "new_password": "another-good-one",
             "new_password2": "another-good-one",
         },
+        follow=True,
     )
     assert response.status_code == 200 and "not correct" in text_of(response)
 

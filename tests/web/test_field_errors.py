@@ -87,12 +87,13 @@ def test_password_reset_code_refusal(page_client, human):
 
 def test_password_change_refusals(page_client, human):
     client = page_client(human)
-    # The form's own check, rendered at once.
+    # The rulebook's check of the current password (sns/access.py), the API's too.
     response = client.post(
         "/settings/password",
         {"current_password": "nope-nope", "new_password": "x", "new_password2": "x"},
+        follow=True,
     )
-    assert field_error(response, "current_password") == "The current password is not correct."
+    assert field_error(response, "current_password") == "Current password is not correct"
     # The rulebook's refusal of the new password, after a redirect.
     response = client.post(
         "/settings/password",
