@@ -12,6 +12,7 @@ from rest_framework.views import APIView
 
 from sns.errors import InvalidInput
 from sns.ids import id_to_hex, parse_id
+from sns.mail_limits import client_of
 from sns.services import accounts
 from sns.textguard import refuse_invalid
 
@@ -61,6 +62,7 @@ class SignupStartView(APIView):
             password=data["password"],
             locale=data.get("locale"),
             timezone_name=data.get("timezone"),
+            client=client_of(request),
         )
         return Response({"signupId": str(row.id)}, status=status.HTTP_201_CREATED)
 
@@ -103,7 +105,9 @@ class EmailStartView(APIView):
         target_id = parse_id(user_id)
         data = body(request, self.InputSerializer)
         _needed(data, ("email",), "email required")
-        row = accounts.email_change_start(request.user, target_id, data["email"])
+        row = accounts.email_change_start(
+            request.user, target_id, data["email"], client=client_of(request)
+        )
         return Response({"updateEmailId": str(row.id)}, status=status.HTTP_201_CREATED)
 
 
@@ -148,7 +152,7 @@ class PasswordResetStartView(APIView):
     def post(self, request):
         data = body(request, self.InputSerializer)
         _needed(data, ("email",), "email required")
-        row, web_code = accounts.password_reset_start(data["email"])
+        row, web_code = accounts.password_reset_start(data["email"], client=client_of(request))
         return Response(
             {"resetPasswordId": str(row.id), "webCode": web_code}, status=status.HTTP_201_CREATED
         )

@@ -51,10 +51,13 @@ def _taken(email: str) -> bool:
 # ----------------------------------------------------------------------------- sign-up
 
 
-def signup_start(*, email, password=None, locale=None, timezone_name=None) -> EmailVerification:
+def signup_start(
+    *, email, password=None, locale=None, timezone_name=None, client=None
+) -> EmailVerification:
     """Send a sign-up code to `email`. `password` (the API takes it here, the pages
     after the code) is checked now, against the e-mail and the nickname the account
-    will start with, and kept only as a hash."""
+    will start with, and kept only as a hash. `client` is the asking client's address
+    (`mail_limits.client_of`), for its mail budget."""
     email = _address(email)
     fields = {
         "locale": _or_invalid(normalize_locale, locale or "en-US", "invalid locale"),
@@ -64,7 +67,7 @@ def signup_start(*, email, password=None, locale=None, timezone_name=None) -> Em
     if password is not None:
         probe = User(email=email, nickname=_default_nickname(email))
         fields["password"] = make_password(_clean_password(password, probe))
-    mail_limits.mail_allow(email)
+    mail_limits.mail_allow(email, client=client)
     taken = _taken(email)
     row, code, _ = verification.issue(
         VerificationPurpose.SIGNUP, email, with_code=not taken, **fields
@@ -154,11 +157,11 @@ def _create_from(row: EmailVerification, **account) -> User:
 # ----------------------------------------------------------------------------- e-mail change
 
 
-def email_change_start(actor: User, user_id: int, email) -> EmailVerification:
+def email_change_start(actor: User, user_id: int, email, *, client=None) -> EmailVerification:
     access_writable(actor)
     user = access_user_self_or_admin(actor, user_id)
     email = _address(email)
-    mail_limits.mail_allow(email)
+    mail_limits.mail_allow(email, client=client)
     taken = _taken(email)
     row, code, _ = verification.issue(
         VerificationPurpose.EMAIL, email, user=user, with_code=not taken
@@ -192,11 +195,11 @@ def email_change_verify(actor: User, user_id: int, update_email_id, code) -> Use
 # ----------------------------------------------------------------------------- password reset
 
 
-def password_reset_start(email) -> tuple[EmailVerification, str]:
+def password_reset_start(email, *, client=None) -> tuple[EmailVerification, str]:
     """(row, web code). Frozen accounts other than admins' cannot reset, as in the
     original; they get the same answer as an unknown address."""
     email = _address(email)
-    mail_limits.mail_allow(email)
+    mail_limits.mail_allow(email, client=client)
     user = User.objects.filter(Q(is_admin=True) | Q(is_frozen=False), email=email).first()
     row, code, web_code = verification.issue(
         VerificationPurpose.RESET, email, user=user, with_code=user is not None, with_web_code=True

@@ -10,6 +10,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods
 
+from sns.mail_limits import client_of
 from sns.selectors import agreements as selectors_agreements
 from sns.services import accounts, agreements
 from sns.services.sessions import session_begin
@@ -57,7 +58,10 @@ def signup(request):
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         row = accounts.signup_start(
-            email=data["email"], locale=data["locale"] or None, timezone_name=data["timezone"] or None
+            email=data["email"],
+            locale=data["locale"] or None,
+            timezone_name=data["timezone"] or None,
+            client=client_of(request),
         )
         request.session[_SIGNUP] = str(row.id)
         return redirect("web:signup-code")
@@ -123,7 +127,9 @@ def signup_finish(request):
 def password_reset(request):
     form = bound_form(request, EmailForm)
     if request.method == "POST" and form.is_valid():
-        row, web_code = accounts.password_reset_start(form.cleaned_data["email"])
+        row, web_code = accounts.password_reset_start(
+            form.cleaned_data["email"], client=client_of(request)
+        )
         request.session[_RESET] = {"id": str(row.id), "web": web_code, "email": row.email}
         return redirect("web:password-reset-code")
     return _step(
@@ -176,7 +182,9 @@ def password_reset_code(request):
 def email_change(request):
     form = bound_form(request, EmailForm)
     if request.method == "POST" and form.is_valid():
-        row = accounts.email_change_start(request.user, request.user.id, form.cleaned_data["email"])
+        row = accounts.email_change_start(
+            request.user, request.user.id, form.cleaned_data["email"], client=client_of(request)
+        )
         request.session[_EMAIL] = str(row.id)
         return redirect("web:email-code")
     return _step(
