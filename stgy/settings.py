@@ -496,7 +496,8 @@ STGY_VERIFICATION_MAX_ATTEMPTS = _num("STGY_VERIFICATION_MAX_ATTEMPTS", 5)
 # giving the current one (GitHub's "sudo mode"; sns/access.py, docs/accounts.md §6).
 STGY_PASSWORD_CHANGE_RECENT_LOGIN_SECONDS = _num("STGY_PASSWORD_CHANGE_RECENT_LOGIN_SECONDS", 600)
 
-# Embedded mode runs tasks on a background thread; tests set this to run them inline.
+# Embedded mode runs tasks, and every mode sends mail (sns/mailer.py), on background
+# threads; tests set this to run both inline.
 STGY_EAGER_TASKS_INLINE = env.bool("STGY_EAGER_TASKS_INLINE", default=False)
 
 # --- Operator endpoints: /health, /metrics, /db-stats (docs/operations.md) ---

@@ -204,8 +204,9 @@ def password_reset_start(email, *, client=None) -> tuple[EmailVerification, str]
     row, code, web_code = verification.issue(
         VerificationPurpose.RESET, email, user=user, with_code=user is not None, with_web_code=True
     )
-    if user is not None:
-        mailer.reset_code(email, code)
+    # Handed to the mail threads either way (code None: nothing is sent), so that the
+    # answer takes the same path and time whether the address has an account.
+    mailer.reset_code(email, code)
     return row, web_code
 
 
