@@ -118,8 +118,9 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "sns.passwords.NotBlankValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator", "OPTIONS": {"min_length": 8}},
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    # Django's UserAttributeSimilarityValidator, and no password built from these.
     {
-        "NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator",
+        "NAME": "sns.passwords.PersonalInfoValidator",
         "OPTIONS": {"user_attributes": ("email", "nickname")},
     },
 ]

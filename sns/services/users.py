@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from django.conf import settings
-from django.contrib.auth import password_validation
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
 from django.db import transaction
@@ -19,7 +18,7 @@ from ..access import (
 )
 from ..errors import Conflict, Forbidden, InvalidInput
 from ..mdtree import make_snippet
-from ..passwords import NotBlankValidator
+from ..passwords import password_check
 from ..session_auth import auth_record_forget
 from ..models import AiTier, Follow, Like, Post, User
 from ..text import normalize_locale, normalize_timezone
@@ -56,16 +55,8 @@ def _clean_nickname(nickname) -> str:
 def _clean_password(password, user: User | None = None, *, self_service: bool = True) -> str:
     """Self-service passwords meet AUTH_PASSWORD_VALIDATORS (length, not common, not
     like the e-mail or nickname); one an admin sets only has to be non-blank, as in
-    the original (docs/accounts.md §6)."""
-    if not isinstance(password, str) or not password:
-        raise InvalidInput("password required")
-    refuse_invalid(password, "password")
-    validators = None if self_service else [NotBlankValidator()]
-    try:
-        password_validation.validate_password(password, user, password_validators=validators)
-    except ValidationError as exc:
-        raise InvalidInput(" ".join(exc.messages), field="password") from None
-    return password
+    the original (docs/accounts.md §6). The rule is sns/passwords.py's."""
+    return password_check(password, user, self_service=self_service)
 
 
 def _clean_ai_model(ai_model):
