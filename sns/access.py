@@ -72,14 +72,14 @@ def access_user_self_or_admin(actor: User, user_id: int) -> User:
     return access_user(user_id)
 
 
-def access_own_password_change(
+def access_owner_proof(
     user: User, *, current_password: str | None, logged_in_at: datetime | None
 ) -> User:
-    """A person changing their own password proves it is them: with the current password
-    or, without it, from a session logged in within the last
+    """A person changing their own password or e-mail address proves it is them: with
+    the current password or, without it, from a session logged in within the last
     STGY_PASSWORD_CHANGE_RECENT_LOGIN_SECONDS (GitHub's "sudo mode"), so that a stolen
-    session alone cannot lock the owner out (docs/accounts.md §6). An admin setting
-    someone else's password needs neither."""
+    session alone cannot take the account over (docs/accounts.md §2, §6). An admin
+    changing someone else's needs neither."""
     if current_password:
         if not user.check_password(refuse_invalid(current_password, "currentPassword")):
             raise Forbidden("currentPassword is not correct")

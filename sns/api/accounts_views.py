@@ -14,6 +14,7 @@ from sns.errors import InvalidInput
 from sns.ids import id_to_hex, parse_id
 from sns.mail_limits import client_of
 from sns.services import accounts
+from sns.services.sessions import session_logged_in_at
 from sns.textguard import refuse_invalid
 
 from . import shapes
@@ -93,6 +94,9 @@ class EmailStartView(APIView):
     class InputSerializer(BodySerializer):
         schema_required = ("email",)
         email = _text()
+        # Ours: moving one's own account needs it, unless the session logged in
+        # recently (docs/accounts.md §2); the original's frontend sends `email` alone.
+        currentPassword = _text()
 
     @extend_schema(
         request=InputSerializer,
@@ -106,7 +110,12 @@ class EmailStartView(APIView):
         data = body(request, self.InputSerializer)
         _needed(data, ("email",), "email required")
         row = accounts.email_change_start(
-            request.user, target_id, data["email"], client=client_of(request)
+            request.user,
+            target_id,
+            data["email"],
+            client=client_of(request),
+            current_password=data["currentPassword"],
+            logged_in_at=session_logged_in_at(request.session),
         )
         return Response({"updateEmailId": str(row.id)}, status=status.HTTP_201_CREATED)
 

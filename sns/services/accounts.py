@@ -27,7 +27,7 @@ from ..models_accounts import EmailVerification, VerificationPurpose
 from ..session_auth import auth_record_forget
 from ..text import normalize_locale, normalize_timezone
 from . import verification
-from .users import _clean_email, _clean_password, user_create_verified
+from .users import _clean_email, _clean_password, owner_proof, user_create_verified
 
 SIGNUP_MISSING = "Signup info not found or expired."
 EMAIL_MISSING = "Update email info not found or expired."
@@ -157,9 +157,16 @@ def _create_from(row: EmailVerification, **account) -> User:
 # ----------------------------------------------------------------------------- e-mail change
 
 
-def email_change_start(actor: User, user_id: int, email, *, client=None) -> EmailVerification:
+def email_change_start(
+    actor: User, user_id: int, email, *, client=None, current_password=None, logged_in_at=None
+) -> EmailVerification:
+    """Mail a code to the new address. Proving the new mailbox is not proving the
+    account: a person moving their own account gives the current password or acts
+    from a recent login (`owner_proof`), or a stolen session could move it to the
+    thief's mailbox and reset the password from there."""
     access_writable(actor)
     user = access_user_self_or_admin(actor, user_id)
+    owner_proof(actor, user, current_password=current_password, logged_in_at=logged_in_at)
     email = _address(email)
     mail_limits.mail_allow(email, client=client)
     taken = _taken(email)

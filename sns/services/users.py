@@ -12,7 +12,7 @@ from django.utils import timezone
 from .. import throttle
 from ..access import (
     access_admin,
-    access_own_password_change,
+    access_owner_proof,
     access_user_self_or_admin,
     access_writable,
 )
@@ -177,10 +177,11 @@ def user_update(
     if email is not _UNSET:
         new_email = _clean_email(email)
         if new_email != user.email:
-            # A person's address changes only by the code mailed to the new one
-            # (sns/services/accounts.py); the original's clients send the unchanged
-            # address back with every profile save, which stays accepted.
-            if not actor.is_admin:
+            # One's own address changes only by the code mailed to the new one
+            # (sns/services/accounts.py), admins' too; the original's clients send the
+            # unchanged address back with every profile save, which stays accepted.
+            # Admins still set other people's addresses here.
+            if not actor.is_admin or user.id == actor.id:
                 raise Forbidden(
                     "forbidden to change email without verification: "
                     "use /users/{id}/email/start and /email/verify"
@@ -222,25 +223,30 @@ def user_update(
     return user
 
 
+def owner_proof(actor: User, user: User, *, current_password, logged_in_at) -> None:
+    """When `actor` changes their own password or address: the proof of
+    sns/access.py `access_owner_proof`. Each current password given costs one of the
+    hourly profile updates, so a stolen session cannot guess it at leisure."""
+    if user.id != actor.id:
+        return  # an admin acting on someone else (access_user_self_or_admin)
+    if not isinstance(current_password, str):
+        current_password = None
+    if current_password:
+        throttle.throttle_check(actor, throttle.USER_UPDATES)
+    access_owner_proof(user, current_password=current_password, logged_in_at=logged_in_at)
+
+
 def user_set_password(
     actor: User, user_id: int, password, *, current_password=None, logged_in_at=None
 ) -> None:
     """`current_password` and `logged_in_at` (when the actor's session logged in) are
-    the proof a person changing their own password gives (sns/access.py
-    `access_own_password_change`); an admin setting someone else's needs neither."""
+    the proof a person changing their own password gives (`owner_proof`); an admin
+    setting someone else's needs neither."""
     access_writable(actor)
     user = access_user_self_or_admin(actor, user_id)
     if not isinstance(password, str) or not password:
         raise InvalidInput("password required")
-    if user.id == actor.id:
-        if current_password:
-            # Each guess of the current password costs one of the hourly updates.
-            throttle.throttle_check(actor, throttle.USER_UPDATES)
-        access_own_password_change(
-            user,
-            current_password=current_password if isinstance(current_password, str) else None,
-            logged_in_at=logged_in_at,
-        )
+    owner_proof(actor, user, current_password=current_password, logged_in_at=logged_in_at)
     user.set_password(_clean_password(password, user, self_service=not actor.is_admin))
     user.updated_at = timezone.now()
     user.save(update_fields=["password", "updated_at"])

@@ -13,9 +13,16 @@ from django.views.decorators.http import require_http_methods
 from sns.mail_limits import client_of
 from sns.selectors import agreements as selectors_agreements
 from sns.services import accounts, agreements
-from sns.services.sessions import session_begin
+from sns.services.sessions import session_begin, session_logged_in_at
 
-from .account_forms import CodeForm, EmailForm, ResetForm, SignupEmailForm, SignupFinishForm
+from .account_forms import (
+    CodeForm,
+    EmailChangeForm,
+    EmailForm,
+    ResetForm,
+    SignupEmailForm,
+    SignupFinishForm,
+)
 from .auth_pages import _terms_for
 from .pageview import bound_form, page
 
@@ -180,10 +187,15 @@ def password_reset_code(request):
 @require_http_methods(["GET", "POST"])
 @page
 def email_change(request):
-    form = bound_form(request, EmailForm)
+    form = bound_form(request, EmailChangeForm)
     if request.method == "POST" and form.is_valid():
         row = accounts.email_change_start(
-            request.user, request.user.id, form.cleaned_data["email"], client=client_of(request)
+            request.user,
+            request.user.id,
+            form.cleaned_data["email"],
+            client=client_of(request),
+            current_password=form.cleaned_data["current_password"],
+            logged_in_at=session_logged_in_at(request.session),
         )
         request.session[_EMAIL] = str(row.id)
         return redirect("web:email-code")

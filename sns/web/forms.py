@@ -38,7 +38,7 @@ class LoginForm(forms.Form):
 
 class PasswordForm(forms.Form):
     # Not needed shortly after logging in; the rule is the service's (sns/access.py
-    # access_own_password_change), the same as the API's.
+    # access_owner_proof), the same as the API's.
     current_password = forms.CharField(
         label="Current password",
         required=False,

@@ -12,6 +12,7 @@ from rest_framework.test import APIClient
 
 from sns.mail_limits import client_of
 from tests.conftest import login_client
+from tests.factories import PASSWORD
 
 pytestmark = pytest.mark.django_db
 ATTACKER = "198.51.100.66"
@@ -79,7 +80,8 @@ def test_the_pages_and_the_e_mail_change_spend_the_same_budget(site_limit, human
     )
     assert "client limit exceeded" in response.content.decode()
     response = login_client(human).post(
-        f"/api/users/{human.hex_id}/email/start", {"email": "alice@new.example.com"},
+        f"/api/users/{human.hex_id}/email/start",
+        {"email": "alice@new.example.com", "currentPassword": PASSWORD},
         format="json", REMOTE_ADDR=ATTACKER,
     )
     assert response.status_code == 400 and response.json() == {"error": "client limit exceeded"}

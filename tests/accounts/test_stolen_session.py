@@ -10,6 +10,7 @@ from importlib import import_module
 
 import pytest
 from django.conf import settings
+from django.core import mail
 from django.test import Client
 from django.utils import timezone
 from rest_framework.test import APIClient
@@ -74,7 +75,7 @@ def test_the_unchanged_address_is_still_accepted_with_a_profile_save(human):
 
 
 def test_the_verified_flow_still_changes_the_address(human):
-    client = login_client(human)
+    client = api_login(human)  # right after logging in, as the frontend does it
     response = client.post(
         f"/api/users/{human.hex_id}/email/start", {"email": "alice@new.example.com"}, format="json"
     )
@@ -90,15 +91,50 @@ def test_the_verified_flow_still_changes_the_address(human):
     assert human.email == "alice@new.example.com"
 
 
-def test_admins_change_addresses_with_put_as_before(admin, human):
+def test_a_stolen_session_cannot_start_moving_the_account_to_the_thiefs_mailbox(human):
+    """The verified flow proves the new mailbox, not the account: the start needs the
+    same proof as a password change."""
+    client = api_login(human)
+    age_the_login(client, 11)
+    url = f"/api/users/{human.hex_id}/email/start"
+    response = client.post(url, {"email": "thief@example.com"}, format="json")
+    assert response.status_code == 403
+    assert response.json() == {
+        "error": "currentPassword is needed, or a login within the last 10 minutes"
+    }
+    response = client.post(url, {"email": "thief@example.com", "currentPassword": "guess"}, format="json")
+    assert response.status_code == 403
+    assert not mail.outbox
+    body = {"email": "alice@new.example.com", "currentPassword": PASSWORD}
+    assert client.post(url, body, format="json").status_code == 201
+
+
+def test_the_e_mail_page_holds_to_the_same_rule(human):
+    client = Client()
+    client.post("/login", {"email": human.email, "password": PASSWORD})
+    age_the_login(client, 11)
+    response = client.post(  # as a browser sends the form, the empty field included
+        "/settings/email", {"email": "thief@example.com", "current_password": ""}, follow=True
+    )
+    assert "Current password is needed" in text_of(response)
+    response = client.post(
+        "/settings/email", {"email": "alice@new.example.com", "current_password": PASSWORD}
+    )
+    assert response["Location"] == "/settings/email/code"
+
+
+def test_admins_change_other_peoples_addresses_with_put_as_before(admin, human):
     client = login_client(admin)
     response = client.put(f"/api/users/{human.hex_id}", {"email": "a2@example.com"}, format="json")
     assert response.status_code == 200
-    response = client.put(f"/api/users/{admin.hex_id}", {"email": "root2@example.com"}, format="json")
-    assert response.status_code == 200
-    response = client.put(f"/api/users/{human.hex_id}", {"email": "root2@example.com"}, format="json")
+    response = client.put(f"/api/users/{human.hex_id}", {"email": admin.email}, format="json")
     assert response.status_code == 400 and response.json() == {"error": "email is already in use"}
-    assert set(User.objects.values_list("email", flat=True)) == {"a2@example.com", "root2@example.com"}
+    # Their own goes through the code like anyone's; the unchanged one is accepted.
+    response = client.put(f"/api/users/{admin.hex_id}", {"email": "root2@example.com"}, format="json")
+    assert response.status_code == 403
+    response = client.put(f"/api/users/{admin.hex_id}", {"email": admin.email}, format="json")
+    assert response.status_code == 200
+    assert set(User.objects.values_list("email", flat=True)) == {"a2@example.com", admin.email}
 
 
 # ----------------------------------------------------------------------------- password

@@ -103,7 +103,9 @@ def test_forgot_password_for_an_unknown_address_reads_the_same(page_client):
 def test_e_mail_change_from_the_settings_page(page_client, human):
     client = page_client(human)
     assert "/settings/email" in text_of(client.get("/settings"))
-    response = client.post("/settings/email", {"email": "alice.moved@example.com"})
+    response = client.post(
+        "/settings/email", {"email": "alice.moved@example.com", "current_password": PASSWORD}
+    )
     assert response["Location"] == "/settings/email/code"
     response = client.post("/settings/email/code", {"code": code_sent_to("alice.moved@example.com")})
     assert response["Location"] == "/settings"

@@ -109,10 +109,12 @@ def test_password_change_refusals(page_client, human):
 def test_email_change_refusals(page_client, human):
     client = page_client(human)
     other = make_user("Other")
-    response = client.post("/settings/email", {"email": "nope"}, follow=True)
+    response = client.post(
+        "/settings/email", {"email": "nope", "current_password": PASSWORD}, follow=True
+    )
     assert "mail" in field_error(response, "email").lower()
     assert field_value(response, "email") == "nope"
-    client.post("/settings/email", {"email": "new@example.com"})
+    client.post("/settings/email", {"email": "new@example.com", "current_password": PASSWORD})
     response = client.post("/settings/email/code", {"code": "000000"}, follow=True)
     assert field_error(response, "code") == "Verification code mismatch."
     assert other.email != human.email
