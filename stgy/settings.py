@@ -118,8 +118,9 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "sns.passwords.NotBlankValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator", "OPTIONS": {"min_length": 8}},
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    # Django's UserAttributeSimilarityValidator, and no password built from these.
     {
-        "NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator",
+        "NAME": "sns.passwords.PersonalInfoValidator",
         "OPTIONS": {"user_attributes": ("email", "nickname")},
     },
 ]
@@ -486,11 +487,19 @@ DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default="") or "noreply@stgy.
 STGY_MAIL_ADDRESS_LIMIT_PER_MIN = _num("STGY_MAIL_ADDRESS_LIMIT_PER_MIN", 2)
 STGY_MAIL_DOMAIN_LIMIT_PER_MIN = _num("STGY_MAIL_DOMAIN_LIMIT_PER_MIN", 10)
 STGY_MAIL_GLOBAL_LIMIT_PER_MIN = _num("STGY_MAIL_GLOBAL_LIMIT_PER_MIN", 100)
+# Mails one client address (an IPv6 one by its /64) may ask for, checked before the
+# limits above so that one client cannot use up the site's (sns/mail_limits.py).
+STGY_MAIL_CLIENT_LIMIT_PER_MIN = _num("STGY_MAIL_CLIENT_LIMIT_PER_MIN", 5)
+STGY_MAIL_CLIENT_LIMIT_PER_HOUR = _num("STGY_MAIL_CLIENT_LIMIT_PER_HOUR", 30)
 STGY_HOURLY_GLOBAL_SIGNUP_COUNT_LIMIT = _num("STGY_HOURLY_GLOBAL_SIGNUP_COUNT_LIMIT", 60)
 STGY_VERIFICATION_TTL_SECONDS = _num("STGY_VERIFICATION_TTL_SECONDS", 900)
 STGY_VERIFICATION_MAX_ATTEMPTS = _num("STGY_VERIFICATION_MAX_ATTEMPTS", 5)
+# Seconds after logging in during which a session may change its own password without
+# giving the current one (GitHub's "sudo mode"; sns/access.py, docs/accounts.md §6).
+STGY_PASSWORD_CHANGE_RECENT_LOGIN_SECONDS = _num("STGY_PASSWORD_CHANGE_RECENT_LOGIN_SECONDS", 600)
 
-# Embedded mode runs tasks on a background thread; tests set this to run them inline.
+# Embedded mode runs tasks, and every mode sends mail (sns/mailer.py), on background
+# threads; tests set this to run both inline.
 STGY_EAGER_TASKS_INLINE = env.bool("STGY_EAGER_TASKS_INLINE", default=False)
 
 # --- Operator endpoints: /health, /metrics, /db-stats (docs/operations.md) ---
