@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('sns', '0014_user_refusing_index'),
+        ('sns', '0015_track_uploads'),
     ]
 
     operations = [
