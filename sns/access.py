@@ -3,10 +3,15 @@ the web pages, the API and the AI agents pass through the same gate."""
 
 from __future__ import annotations
 
+from datetime import datetime, timedelta
+
+from django.conf import settings
 from django.db.models import Exists, OuterRef
+from django.utils import timezone
 
 from .errors import Forbidden, NotFound
 from .models import Block, Follow, Post, User
+from .textguard import refuse_invalid
 
 
 def access_writable(actor: User) -> User:
@@ -65,6 +70,27 @@ def access_user_self_or_admin(actor: User, user_id: int) -> User:
     if actor.id != user_id and not actor.is_admin:
         raise Forbidden("forbidden")
     return access_user(user_id)
+
+
+def access_owner_proof(
+    user: User, *, current_password: str | None, logged_in_at: datetime | None
+) -> User:
+    """A person changing their own password or e-mail address proves it is them: with
+    the current password or, without it, from a session logged in within the last
+    STGY_PASSWORD_CHANGE_RECENT_LOGIN_SECONDS (GitHub's "sudo mode"), so that a stolen
+    session alone cannot take the account over (docs/accounts.md §2, §6). An admin
+    changing someone else's needs neither."""
+    if current_password:
+        if not user.check_password(refuse_invalid(current_password, "currentPassword")):
+            raise Forbidden("currentPassword is not correct")
+        return user
+    window = settings.STGY_PASSWORD_CHANGE_RECENT_LOGIN_SECONDS
+    if logged_in_at is not None and timezone.now() - logged_in_at <= timedelta(seconds=window):
+        return user
+    minutes = max(1, window // 60)
+    raise Forbidden(
+        f"currentPassword is needed, or a login within the last {minutes} minutes"
+    )
 
 
 def access_post(actor: User, post_id: int, *, for_write: bool = False) -> Post:

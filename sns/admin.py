@@ -17,6 +17,7 @@ from django.contrib import admin
 from . import services
 from .admin_base import ReadOnlyAdmin
 from .services import agreements
+from .services.sessions import session_logged_in_at
 from .errors import DomainError
 from .ids import id_to_hex
 from .models import AgreementTerm, Block, Follow, Like, Notification, Post, User
@@ -27,6 +28,9 @@ class ServiceForm(forms.ModelForm):
     set per request by `ServiceAdmin.get_form`; `apply()` returns the saved object."""
 
     actor = None
+    # When the actor's session logged in: the proof an admin changing their own
+    # password here gives (sns/access.py access_owner_proof).
+    logged_in_at = None
 
     def apply(self):  # pragma: no cover - overridden
         raise NotImplementedError
@@ -46,6 +50,7 @@ class ServiceAdmin(admin.ModelAdmin):
         form = super().get_form(request, obj, change=change, **kwargs)
         # get_form builds a new class per request, so this does not leak between requests.
         form.actor = request.user
+        form.logged_in_at = session_logged_in_at(request.session)
         return form
 
     def save_model(self, request, obj, form, change):
@@ -136,7 +141,9 @@ class UserAdminForm(ServiceForm):
         if changed:
             user = services.user_update(self.actor, self.instance.id, **changed)
         if password:
-            services.user_set_password(self.actor, self.instance.id, password)
+            services.user_set_password(
+                self.actor, self.instance.id, password, logged_in_at=self.logged_in_at
+            )
         return user
 
 

@@ -13,10 +13,15 @@ Three kinds of seam, all filled by an app's AppConfig.ready():
 - **Page extras**: optional providers the pages ask for what they can show beside the
   rulebook's own data — recommended posts for the "For you" tab, related posts. With
   none registered the pages simply leave those parts out.
+- **The task submitter**: how `sns` hands a Celery task over without a request ever
+  waiting on the broker (agents registers `agents.runner.submit_task`, docs/architecture.md
+  §6); sns's own background work — a link preview's fetch, a track's parsing — goes
+  through `submit_task` here.
 """
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -69,3 +74,24 @@ def register_page_extras(**providers: Callable[..., Any]) -> None:
 
 def page_extras() -> PageExtras:
     return _extras
+
+
+# (task, *args) -> None; never raises, never blocks
+_submitter: Callable[..., Any] | None = None
+
+
+def register_task_submitter(submitter: Callable[..., Any]) -> None:
+    global _submitter
+    _submitter = submitter
+
+
+def submit_task(task, *args) -> None:
+    """Hand `task(*args)` to Celery through the registered submitter. Without one (sns
+    alone), Celery's own publish, whose failure is logged, not raised."""
+    if _submitter is not None:
+        _submitter(task, *args)
+        return
+    try:
+        task.delay(*args)
+    except Exception:
+        logging.getLogger(__name__).exception("could not submit %s", task.name)

@@ -343,6 +343,7 @@ from .models_reports import Report, ReportKind, ReportStatus  # noqa: E402,F401 
 
 # E-mail verifications of sign-up, e-mail change and password reset (docs/accounts.md).
 from .models_accounts import EmailVerification  # noqa: E402,F401
+from .models_sessions import CacheTombstone  # noqa: F401  (docs/architecture.md §9)
 from .models_media import MediaImage  # noqa: E402,F401  (docs/media.md §5)
 from .models_publication import PostPubView, PubConfig  # noqa: E402,F401  (docs/publication.md)
 from .models_shares import Bookmark, Quote, Repost  # noqa: E402,F401  (docs/shares.md)

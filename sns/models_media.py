@@ -41,3 +41,28 @@ class MediaTrack(models.Model):
 
     def __str__(self):
         return self.preview_key
+
+
+class TrackUpload(models.Model):
+    """One finalize of a staged track file (docs/media.md §9, "Finalize"): the request
+    that asked, the task that parses it (sns/services/track_processing.py) and the
+    caller polling for the result meet here. Kept until the staging sweep
+    (sns/services/media_usage.py) removes it, STGY_MEDIA_STAGING_TTL_SECONDS later."""
+
+    PROCESSING, DONE, REFUSED = "processing", "done", "refused"
+    STATES = ((PROCESSING, PROCESSING), (DONE, DONE), (REFUSED, REFUSED))
+
+    # Unique: a staged file is finalized once; a second finalize finds this row.
+    staging_key = models.CharField(max_length=255, unique=True)
+    owner = models.ForeignKey("sns.User", on_delete=models.CASCADE, related_name="+")
+    master_key = models.CharField(max_length=255)
+    preview_key = models.CharField(max_length=255)
+    state = models.CharField(max_length=16, choices=STATES, default=PROCESSING)
+    error = models.CharField(max_length=200, blank=True, default="")  # the 400's text
+    size = models.PositiveBigIntegerField(default=0)  # the master's bytes
+    preview_size = models.PositiveBigIntegerField(default=0)
+    created_at = models.DateTimeField(auto_now_add=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    def __str__(self):
+        return f"{self.staging_key} ({self.state})"

@@ -10,8 +10,11 @@ passes its limits as a `Policy`; the guards are the same for all:
 * the connection goes to the address that was checked, so a second DNS answer cannot
   move it elsewhere (no DNS-rebinding window); TLS still verifies the host name;
 * every redirect is checked again the same way, up to a bound;
-* one deadline for the whole fetch (redirects and slow bodies included) and a byte cap
-  on what is read.
+* one deadline for the whole fetch — connecting, the TLS handshake, sending, the status
+  line and headers, the body, every redirect — kept by the socket itself: each of its
+  calls may wait only for the time left, so a peer that sends a byte now and then
+  cannot stretch it (a timeout per read could be renewed forever); and a byte cap on
+  what is read. Only the name lookup is outside it (the system resolver's own timeouts).
 """
 
 from __future__ import annotations
@@ -102,23 +105,89 @@ def address_allowed(address: str, policy: Policy) -> bool:
     return any(plain in net for net in policy.allowed_networks)
 
 
+class _Deadline:
+    """A socket whose every blocking call gets only the time left before `deadline`
+    (time.monotonic()); past it, TimeoutError."""
+
+    deadline = 0.0
+
+    def _arm(self) -> None:
+        left = self.deadline - time.monotonic()
+        if left <= 0:
+            raise TimeoutError("deadline passed")
+        self.settimeout(left)
+
+    def connect(self, *args):
+        self._arm()
+        return super().connect(*args)
+
+    def recv(self, *args):
+        self._arm()
+        return super().recv(*args)
+
+    def recv_into(self, *args, **kwargs):
+        self._arm()
+        return super().recv_into(*args, **kwargs)
+
+    def send(self, *args):
+        self._arm()
+        return super().send(*args)
+
+    def sendall(self, *args):
+        self._arm()
+        return super().sendall(*args)
+
+    def do_handshake(self, *args):
+        self._arm()
+        return super().do_handshake(*args)
+
+
+class _DeadlineSocket(_Deadline, socket.socket):
+    pass
+
+
+class _DeadlineSSLSocket(_Deadline, ssl.SSLSocket):
+    pass
+
+
+def _connect(address: str, port: int, deadline: float) -> socket.socket:
+    family = socket.AF_INET6 if ":" in address else socket.AF_INET
+    sock = _DeadlineSocket(family, socket.SOCK_STREAM)
+    sock.deadline = deadline
+    try:
+        sock.connect((address, port))
+    except BaseException:
+        sock.close()
+        raise
+    return sock
+
+
 class _PinnedHTTP(http.client.HTTPConnection):
-    def __init__(self, host, port, address, timeout):
-        super().__init__(host, port, timeout=timeout)
-        self._address = address
+    def __init__(self, host, port, address, deadline):
+        super().__init__(host, port)
+        self._address, self._deadline = address, deadline
 
     def connect(self):
-        self.sock = socket.create_connection((self._address, self.port), self.timeout)
+        self.sock = _connect(self._address, self.port, self._deadline)
 
 
 class _PinnedHTTPS(http.client.HTTPSConnection):
-    def __init__(self, host, port, address, timeout):
-        super().__init__(host, port, timeout=timeout, context=ssl.create_default_context())
-        self._address = address
+    def __init__(self, host, port, address, deadline):
+        context = ssl.create_default_context()
+        context.sslsocket_class = _DeadlineSSLSocket
+        super().__init__(host, port, context=context)
+        self._address, self._deadline = address, deadline
 
     def connect(self):
-        sock = socket.create_connection((self._address, self.port), self.timeout)
-        self.sock = self._context.wrap_socket(sock, server_hostname=self.host)
+        sock = _connect(self._address, self.port, self._deadline)
+        try:
+            tls = self._context.wrap_socket(sock, server_hostname=self.host, do_handshake_on_connect=False)
+        except BaseException:
+            sock.close()
+            raise
+        tls.deadline = self._deadline
+        self.sock = tls
+        tls.do_handshake()
 
 
 def _resolve(host: str, port: int) -> list[str]:
@@ -189,18 +258,17 @@ def _remaining(deadline: float, policy: Policy) -> float:
 
 def _request(url, scheme, host, port, path, address, policy: Policy, deadline: float) -> Fetched:
     kind = _PinnedHTTPS if scheme == "https" else _PinnedHTTP
-    connection = kind(host, port, address, _remaining(deadline, policy))
+    _remaining(deadline, policy)
+    connection = kind(host, port, address, deadline)
     try:
         headers = {"Accept": policy.accept, "Accept-Encoding": "identity",
                    "User-Agent": policy.user_agent, **policy.extra_headers}
         connection.request("GET", path, headers=headers)
-        sock = connection.sock  # getresponse() may drop the connection's reference
         response = connection.getresponse()
         if response.status in _REDIRECTS or not 200 <= response.status < 300:
             return Fetched(url, response.status, response.headers, b"")
         body = bytearray()
         while len(body) <= policy.max_bytes:
-            sock.settimeout(_remaining(deadline, policy))
             chunk = response.read1(_CHUNK)
             if not chunk:
                 break

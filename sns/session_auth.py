@@ -49,7 +49,10 @@ from .models import AgreementTerm, User, session_auth_hash
 # term (sns/selectors/agreements.py), whose id is kept beside the records; the
 # nickname and time zone because every page's header shows them (templates/base.html).
 RECORDED = ("is_admin", "is_frozen", "locale", "agreement_term_id", "nickname", "timezone")
-_LATEST_TERM = "auth-record:latest-agreement-term"
+# Every key of this module starts so; a delete of one that Redis missed is kept in the
+# database until Redis has it (sns/cache_tombstones.py).
+AUTH_RECORD_PREFIX = "auth-record:"
+_LATEST_TERM = f"{AUTH_RECORD_PREFIX}latest-agreement-term"
 _NO_TERM = 0  # the cached stand-in for "no term yet" (a cache cannot hold None as a hit)
 
 
@@ -66,7 +69,7 @@ class AuthRecord(NamedTuple):
 def _key(user_id: int) -> str:
     # "v2": the record grew the nickname and time zone; a record cached before has
     # fewer fields and must not be read as one.
-    return f"auth-record:v2:{user_id}"
+    return f"{AUTH_RECORD_PREFIX}v2:{user_id}"
 
 
 def _from_database(user_id: int) -> tuple[AuthRecord | None, int | None]:

@@ -4,21 +4,31 @@ PostgreSQL refuses NUL in text columns, and a lone UTF-16 surrogate (JSON lets a
 client send `\\ud800`) cannot be encoded as UTF-8 at all: either would surface as a
 server error deep in the database driver, so both are refused at the boundary with
 a 400 naming the field. Names and tags are shown inline next to other people's
-text, where bidi overrides and invisible controls can disguise them ("admin" shown
-for "nimda"); those characters are removed rather than refused, since a name stays
-meaningful without them.
+text, where bidi overrides and invisible characters can disguise them ("admin" shown
+for "nimda", "ad\\u200bmin" for "admin"); those characters are removed rather than
+refused, since a name stays meaningful without them (one rule, `strip_invisible`).
 """
 
 from __future__ import annotations
 
 import re
+import unicodedata
 
 from .errors import InvalidInput
 
 _INVALID = re.compile("[\x00\ud800-\udfff]")
-# Bidi embeddings/overrides (202A–202E), isolates (2066–2069), LRM/RLM/ALM, and
-# every C0/C1 control but tab and newline (whitespace, left to the callers' folding).
-_INVISIBLE = re.compile("[\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c\x00-\x08\x0b-\x1f\x7f-\x9f]")
+# Unicode's Default_Ignorable_Code_Point (what renders as nothing: the soft hyphen, the
+# zero-width characters, the word joiner, bidi controls, Hangul fillers, variation
+# selectors, tag characters...) and the blank braille pattern, which renders as a space
+# nobody can see; format characters (category Cf) and controls are found by category.
+_IGNORABLE = re.compile(
+    "[\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200f\u202a-\u202e"
+    "\u2060-\u206f\u2800\u3164\ufe00-\ufe0f\ufeff\uffa0\ufff0-\ufff8"
+    "\U0001bca0-\U0001bca3\U0001d173-\U0001d17a\U000e0000-\U000e0fff]"
+)
+# Two of them also build emoji: a zero-width joiner between two pictographs (family,
+# profession and flag sequences) and a variation selector after one.
+_ZWJ, _EMOJI_STYLE = "\u200d", ("\ufe0e", "\ufe0f")
 # Long texts keep newlines and tabs (Markdown needs them) and their bidi characters
 # (right-to-left writing uses them legitimately, and they cannot reach outside the
 # post's own block); other C0 controls and DEL are dropped.
@@ -32,11 +42,37 @@ def refuse_invalid(text: str, field: str) -> str:
     return text
 
 
-def strip_invisible(text: str) -> str:
-    """A name or tag without bidi controls and control characters other than tab and
-    newline (whitespace, which each caller folds by its own rules)."""
-    return _INVISIBLE.sub("", text)
+def _hidden(ch: str) -> bool:
+    if ch in "\t\n":
+        return False  # whitespace, which each caller folds by its own rules
+    return unicodedata.category(ch) in ("Cc", "Cf") or _IGNORABLE.match(ch) is not None
 
+
+def _pictograph(ch: str) -> bool:
+    # Symbols (most emoji) and modifiers (the skin tones).
+    return unicodedata.category(ch) in ("So", "Sk")
+
+
+def strip_invisible(text: str) -> str:
+    """A name or tag without the characters that show nothing — bidi controls, format
+    characters such as the zero-width space and the soft hyphen, Unicode's other
+    default-ignorable code points, control characters but tab and newline — except
+    where they build an emoji (a zero-width joiner between two pictographs, a
+    variation selector after one)."""
+    if text.isascii() and text.isprintable():
+        return text  # nothing to strip (the common case)
+    kept: list[str] = []
+    for index, ch in enumerate(text):
+        if _hidden(ch):
+            base = next((c for c in reversed(kept) if c not in _EMOJI_STYLE), "")
+            following = text[index + 1 : index + 2]
+            builds_emoji = bool(base) and _pictograph(base) and (
+                ch in _EMOJI_STYLE or (ch == _ZWJ and bool(following) and _pictograph(following))
+            )
+            if not builds_emoji:
+                continue
+        kept.append(ch)
+    return "".join(kept)
 
 def clean_long_text(text: str, field: str) -> str:
     """Post content: refused if it holds NUL or a lone

@@ -1,6 +1,8 @@
 // Link cards (docs/api.md, "Link previews"): cards the server could not draw from its
 // cache are asked of POST /api/link-snippets/resolve after the page has loaded, and on
-// posts added later (older posts of an endless timeline). Every text is set as text.
+// posts added later (older posts of an endless timeline). A card the server is still
+// fetching ("pending") is asked again a few times, further apart each time. Every text
+// is set as text.
 "use strict";
 
 (function () {
@@ -65,19 +67,29 @@
     if (cards && cards.classList.contains("link-cards") && !cards.children.length) cards.remove();
   }
 
+  var RETRY_DELAYS_MS = [1500, 3000, 6000];
+
+  function fill(box, url, attempt) {
+    resolve(url).then(function (card) {
+      if (card.status === "pending" && attempt < RETRY_DELAYS_MS.length) {
+        setTimeout(function () { fill(box, url, attempt + 1); }, RETRY_DELAYS_MS[attempt]);
+        return;
+      }
+      box.setAttribute("data-link-snippet", card.status);
+      if (card.status === "ready" && card.title) draw(box, card);
+      else if (box.hidden) drop(box);  // a plain link without a card: the text has it
+    }).catch(function () {
+      box.setAttribute("data-link-snippet", "fetch_failed");
+      if (box.hidden) drop(box);
+    });
+  }
+
   function hydrate(root) {
     root.querySelectorAll("[data-link-snippet=pending]").forEach(function (box) {
       var link = box.querySelector("a.stgy-link-snippet-link");
       if (!link) return;
       box.setAttribute("data-link-snippet", "resolving");
-      resolve(link.getAttribute("href")).then(function (card) {
-        box.setAttribute("data-link-snippet", card.status);
-        if (card.status === "ready" && card.title) draw(box, card);
-        else if (box.hidden) drop(box);  // a plain link without a card: the text has it
-      }).catch(function () {
-        box.setAttribute("data-link-snippet", "fetch_failed");
-        if (box.hidden) drop(box);
-      });
+      fill(box, link.getAttribute("href"), 0);
     });
   }
 

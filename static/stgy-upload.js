@@ -3,7 +3,9 @@
 // (the site's own signed endpoint or S3/MinIO) with progress, then /finalize. The
 // compose box gets "![name](/images/<key>)" or, for a track, "@[name](/tracks/<preview
 // key>)" at the cursor; the settings page's avatar form reloads. A GPX file becomes
-// gzip-compressed TrackJSON (.trjgz) here first, as the original's browser does.
+// gzip-compressed TrackJSON (.trjgz) here first, as the original's browser does. A track
+// still being parsed when finalize answers (202 "processing") is asked after until it is
+// done or refused (GET .../tracks/finalize?key=).
 "use strict";
 
 (function () {
@@ -17,6 +19,27 @@
         return data;
       });
     });
+  }
+
+  var POLL_MS = 1000, POLL_TRIES = 90;
+
+  function getJson(url) {
+    return fetch(url, { credentials: "same-origin", headers: { Accept: "application/json" } })
+      .then(function (response) {
+        return response.json().catch(function () { return {}; }).then(function (data) {
+          if (!response.ok) throw new Error(data.error || ("error " + response.status));
+          return data;
+        });
+      });
+  }
+
+  // A finalize's answer, once the server has finished with the file.
+  function finished(base, key, answer, tries) {
+    if (!answer || answer.status !== "processing") return Promise.resolve(answer);
+    if (tries >= POLL_TRIES) return Promise.reject(new Error("still processing; see your tracks later"));
+    return new Promise(function (resolve) { setTimeout(resolve, POLL_MS); }).then(function () {
+      return getJson(base + "/finalize?key=" + encodeURIComponent(key));
+    }).then(function (next) { return finished(base, key, next, tries + 1); });
   }
 
   function sendToStore(presigned, file, onProgress) {
@@ -50,7 +73,8 @@
     return postJson(base + "/presigned", { filename: file.name, sizeBytes: file.size })
       .then(function (presigned) {
         return sendToStore(presigned, file, function (pct) { progress.value = pct; })
-          .then(function () { return postJson(base + "/finalize", { key: presigned.objectKey }); });
+          .then(function () { return postJson(base + "/finalize", { key: presigned.objectKey }); })
+          .then(function (answer) { return finished(base, presigned.objectKey, answer, 0); });
       })
       .then(function (meta) {
         progress.value = 100;

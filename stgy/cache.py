@@ -11,7 +11,12 @@ can go on using the site without it (docs/operations.md, "When Redis is down"):
 * after a failure the backend stops trying for `STGY_CACHE_RETRY_SECONDS`, so an
   outage costs one connection timeout per process and interval, not one per call;
   meanwhile a background thread of the process tries again at that interval, so the
-  stale keys are dropped as soon as Redis is back even if no request comes.
+  stale keys are dropped as soon as Redis is back even if no request comes;
+* a missed delete of a key whose stale copy would let a request in (an ended session,
+  an outdated auth record: the prefixes `register_durable_deletes` was given) is also
+  recorded in the database, because the process that remembers it may die before
+  Redis returns; every process applies those records before its first read of Redis
+  and after each outage it saw (sns/cache_tombstones.py, docs/architecture.md §9).
 
 Any failure of Redis itself is absorbed (unreachable, timed out, out of memory,
 read-only); a value that cannot be pickled still raises.
@@ -26,6 +31,7 @@ import time
 from django.conf import settings
 from django.core.cache.backends.base import DEFAULT_TIMEOUT
 from django.core.cache.backends.redis import RedisCache, RedisCacheClient
+from django.db import connections
 from redis.exceptions import RedisError
 
 log = logging.getLogger(__name__)
@@ -38,12 +44,33 @@ UNREACHABLE = (RedisError, OSError)
 _PENDING_LIMIT = 10_000
 
 
+class _DurableDeletes:
+    """Who keeps the missed deletes of which keys (set once by the app that owns them)."""
+
+    prefixes: tuple[str, ...] = ()
+    record = None  # (keys) -> None: write them where they outlive the process
+    apply = None  # (delete_many) -> None: delete the recorded keys with it, then the records
+
+
+_durable = _DurableDeletes()
+
+
+def register_durable_deletes(*, prefixes: tuple[str, ...], record, apply) -> None:
+    """Deletes of keys starting with `prefixes`, missed while Redis was away, are handed
+    to `record`; `apply` is called with a raw `delete_many` before a process first
+    reads Redis and after each outage it saw. Only the site's cache (the default
+    alias) keeps them."""
+    _durable.prefixes, _durable.record, _durable.apply = tuple(prefixes), record, apply
+
+
 class _Outage:
     """Per-process state of one Redis location, shared by the per-thread cache objects."""
 
     def __init__(self) -> None:
         self.lock = threading.Lock()
         self.down_until = 0.0
+        # Whether this process has applied the durable deletes since it started.
+        self.checked = False
         self.pending: dict[tuple[str, int | None], None] = {}
         self.watcher: threading.Thread | None = None
 
@@ -79,6 +106,10 @@ class _Outage:
             except Exception:  # the watcher must never take the process down
                 log.exception("cache recovery failed")
                 return
+            finally:
+                # Applying the durable deletes may have opened a database connection
+                # in this thread; nothing else would ever close it.
+                connections.close_all()
 
     def remember(self, key: str, version: int | None) -> None:
         with self.lock:
@@ -130,40 +161,67 @@ class FailSoftRedisCache(RedisCache):
         self._class = _ReusedClients
         self._location = server if isinstance(server, str) else ",".join(server)
         self._outage = _outage_for(self._location)
+        site = getattr(settings, "CACHES", {}).get("default", {}).get("LOCATION")
+        self._keeps_durable_deletes = site == server
 
     # -- the guard ---------------------------------------------------------------
 
-    def _call(self, operation, fallback, *, writes: list[tuple[str, int | None]] = ()):
+    def _call(
+        self, operation, fallback, *, writes: list[tuple[str, int | None]] = (), deletes=False
+    ):
         outage = self._outage
         if outage.is_down():
-            for key, version in writes:
-                outage.remember(key, version)
+            self._missed(writes, deletes)
             return fallback
         try:
-            if outage.down_until:
+            if outage.down_until or not outage.checked:
                 self._recover()
             return operation()
         except UNREACHABLE as exc:
             outage.mark_down(self._location, exc, self._recover)
-            for key, version in writes:
-                outage.remember(key, version)
+            self._missed(writes, deletes)
             return fallback
 
+    def _missed(self, writes, deletes: bool) -> None:
+        for key, version in writes:
+            self._outage.remember(key, version)
+        if deletes and self._keeps_durable_deletes and _durable.prefixes:
+            durable = [key for key, _ in writes if key.startswith(_durable.prefixes)]
+            if durable:
+                _durable.record(durable)
+
     def _recover(self) -> None:
-        """First contact after an outage: drop what may be stale, then carry on."""
+        """First contact of the process, or after an outage: drop what may be stale,
+        then carry on."""
         outage = self._outage
+        was_down = outage.down_until != 0.0
         pending = outage.take_pending()
         try:
             self._cache.get_client(write=True).ping()
             for key, version in pending:
                 super().delete(key, version=version)
+            self._apply_durable_deletes()
         except UNREACHABLE:
             for key, version in pending:
                 outage.remember(key, version)
             raise
         with outage.lock:
             outage.down_until = 0.0
-        log.info("cache %s reachable again; %d stale keys dropped", self._location, len(pending))
+            outage.checked = True
+        if was_down:
+            log.info("cache %s reachable again; %d stale keys dropped", self._location, len(pending))
+
+    def _apply_durable_deletes(self) -> None:
+        if not (self._keeps_durable_deletes and _durable.apply):
+            return
+        try:
+            _durable.apply(lambda keys: RedisCache.delete_many(self, keys))
+        except UNREACHABLE:
+            raise
+        except Exception as exc:  # noqa: BLE001 - a database error of any kind
+            # The database is away (or not there yet): what it holds is applied after
+            # the next outage this process sees, or by another process.
+            log.warning("cache %s: could not apply the recorded deletes (%s)", self._location, exc)
 
     def validate_key(self, key):
         # Django's check walks every character of every key for memcached's limits
@@ -193,7 +251,7 @@ class FailSoftRedisCache(RedisCache):
 
     def delete(self, key, version=None):
         return self._call(lambda: super(FailSoftRedisCache, self).delete(key, version),
-                          False, writes=[(key, version)])
+                          False, writes=[(key, version)], deletes=True)
 
     def get_many(self, keys, version=None):
         return self._call(lambda: super(FailSoftRedisCache, self).get_many(keys, version), {})
@@ -256,7 +314,7 @@ class FailSoftRedisCache(RedisCache):
     def delete_many(self, keys, version=None):
         keys = list(keys)
         return self._call(lambda: super(FailSoftRedisCache, self).delete_many(keys, version), None,
-                          writes=[(key, version) for key in keys])
+                          writes=[(key, version) for key in keys], deletes=True)
 
     def clear(self):
         return self._call(lambda: super(FailSoftRedisCache, self).clear(), False)

@@ -118,8 +118,9 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "sns.passwords.NotBlankValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator", "OPTIONS": {"min_length": 8}},
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    # Django's UserAttributeSimilarityValidator, and no password built from these.
     {
-        "NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator",
+        "NAME": "sns.passwords.PersonalInfoValidator",
         "OPTIONS": {"user_attributes": ("email", "nickname")},
     },
 ]
@@ -269,6 +270,7 @@ CELERY_BEAT_SCHEDULE = {
     "agents-respond-sweep": {"task": "agents.sweep_respond", "schedule": timedelta(minutes=1)},
     "agents-stale-runs-sweep": {"task": "agents.sweep_stale_runs", "schedule": timedelta(minutes=1)},
     "sns-purge-notifications": {"task": "sns.purge_notifications", "schedule": timedelta(hours=6)},
+    "sns-sweep-staged-media": {"task": "sns.sweep_staged_media", "schedule": timedelta(minutes=10)},
 }
 
 # --- REST framework / OpenAPI ---
@@ -499,11 +501,19 @@ DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default="") or "noreply@stgy.
 STGY_MAIL_ADDRESS_LIMIT_PER_MIN = _num("STGY_MAIL_ADDRESS_LIMIT_PER_MIN", 2)
 STGY_MAIL_DOMAIN_LIMIT_PER_MIN = _num("STGY_MAIL_DOMAIN_LIMIT_PER_MIN", 10)
 STGY_MAIL_GLOBAL_LIMIT_PER_MIN = _num("STGY_MAIL_GLOBAL_LIMIT_PER_MIN", 100)
+# Mails one client address (an IPv6 one by its /64) may ask for, checked before the
+# limits above so that one client cannot use up the site's (sns/mail_limits.py).
+STGY_MAIL_CLIENT_LIMIT_PER_MIN = _num("STGY_MAIL_CLIENT_LIMIT_PER_MIN", 5)
+STGY_MAIL_CLIENT_LIMIT_PER_HOUR = _num("STGY_MAIL_CLIENT_LIMIT_PER_HOUR", 30)
 STGY_HOURLY_GLOBAL_SIGNUP_COUNT_LIMIT = _num("STGY_HOURLY_GLOBAL_SIGNUP_COUNT_LIMIT", 60)
 STGY_VERIFICATION_TTL_SECONDS = _num("STGY_VERIFICATION_TTL_SECONDS", 900)
 STGY_VERIFICATION_MAX_ATTEMPTS = _num("STGY_VERIFICATION_MAX_ATTEMPTS", 5)
+# Seconds after logging in during which a session may change its own password without
+# giving the current one (GitHub's "sudo mode"; sns/access.py, docs/accounts.md §6).
+STGY_PASSWORD_CHANGE_RECENT_LOGIN_SECONDS = _num("STGY_PASSWORD_CHANGE_RECENT_LOGIN_SECONDS", 600)
 
-# Embedded mode runs tasks on a background thread; tests set this to run them inline.
+# Embedded mode runs tasks, and every mode sends mail (sns/mailer.py), on background
+# threads; tests set this to run both inline.
 STGY_EAGER_TASKS_INLINE = env.bool("STGY_EAGER_TASKS_INLINE", default=False)
 
 # --- Operator endpoints: /health, /metrics, /db-stats (docs/operations.md) ---
@@ -542,11 +552,18 @@ STGY_STORAGE_PUBLIC_URL_PREFIX = env.str("STGY_STORAGE_S3_PUBLIC_URL_PREFIX", de
 STGY_MEDIA_IMAGE_BYTE_LIMIT = _num("STGY_MEDIA_IMAGE_BYTE_LIMIT", 10 * 1024 * 1024)
 STGY_MEDIA_IMAGE_BYTE_LIMIT_PER_MONTH = _num("STGY_MEDIA_IMAGE_BYTE_LIMIT_PER_MONTH", 100 * 1024 * 1024)
 STGY_MEDIA_AVATAR_BYTE_LIMIT = _num("STGY_MEDIA_AVATAR_BYTE_LIMIT", 1024 * 1024)
-STGY_MEDIA_INPUT_MAX_PIXELS = _num("STGY_MEDIA_INPUT_MAX_PIXELS", 50_000_000)
+# Pixels an upload may have, read from its header before any decoding. Finalize decodes in
+# the request (docs/media.md §4): 25 megapixels take about a second and 250 MB there; the
+# original's 50,000,000 took 2-4 s and half a gigabyte.
+STGY_MEDIA_INPUT_MAX_PIXELS = _num("STGY_MEDIA_INPUT_MAX_PIXELS", 25_000_000)
 STGY_MEDIA_INPUT_MAX_DIMENSION = _num("STGY_MEDIA_INPUT_MAX_DIMENSION", 10000)
 STGY_MEDIA_THUMB_MAX_PIXELS_IMAGE = _num("STGY_MEDIA_THUMB_MAX_PIXELS_IMAGE", 512 * 512)
 STGY_MEDIA_THUMB_MAX_PIXELS_ICON = _num("STGY_MEDIA_THUMB_MAX_PIXELS_ICON", 128 * 128)
 STGY_MEDIA_UPLOAD_EXPIRES_SECONDS = _num("STGY_MEDIA_UPLOAD_EXPIRES_SECONDS", 300)
+# A staged upload (bytes sent to a presigned URL) that no finalize took is deleted after
+# this many seconds by the beat task sns.sweep_staged_media; until then it counts against
+# its owner's monthly quota (docs/media.md §2).
+STGY_MEDIA_STAGING_TTL_SECONDS = max(60, _num("STGY_MEDIA_STAGING_TTL_SECONDS", 3600))
 STGY_HOURLY_IMAGE_POSTS_COUNT_LIMIT = _num("STGY_HOURLY_IMAGE_POSTS_COUNT_LIMIT", 60)
 # Non-public networks an admin's image import may still fetch from (CIDRs, comma-separated).
 STGY_MEDIA_IMPORT_ALLOWED_NETWORKS = env.list("STGY_MEDIA_IMPORT_ALLOWED_NETWORKS", default=[])
@@ -559,6 +576,12 @@ STGY_MEDIA_TRACK_JSON_FEATURE_LIMIT = _num("STGY_MEDIA_TRACK_JSON_FEATURE_LIMIT"
 STGY_MEDIA_TRACK_JSON_POINT_LIMIT = _num("STGY_MEDIA_TRACK_JSON_POINT_LIMIT", 100000) or 100000
 STGY_MEDIA_TRACK_JSON_PROPERTY_VALUE_LIMIT = _num("STGY_MEDIA_TRACK_JSON_PROPERTY_VALUE_LIMIT", 1000000) or 1000000
 STGY_MEDIA_TRACK_JSON_DEPTH_LIMIT = _num("STGY_MEDIA_TRACK_JSON_DEPTH_LIMIT", 32) or 32
+# A track's parsing runs in the task sns.process_track (docs/media.md §9): a FIT file may
+# hold at most this many messages of any kind and take at most this many seconds to decode.
+STGY_MEDIA_TRACK_FIT_MESSAGE_LIMIT = _num("STGY_MEDIA_TRACK_FIT_MESSAGE_LIMIT", 250_000) or 250_000
+STGY_MEDIA_TRACK_PARSE_SECONDS = _num("STGY_MEDIA_TRACK_PARSE_SECONDS", 20.0, float) or 20.0
+# How long finalize waits for that task before answering 202 "processing".
+STGY_MEDIA_TRACK_FINALIZE_WAIT_MS = _num("STGY_MEDIA_TRACK_FINALIZE_WAIT_MS", 2000)
 # Map tiles for maps in posts, e.g. "https://tile.openstreetmap.org/{z}/{x}/{y}.png" with its
 # attribution. Unset: maps are drawn on a blank background and no page asks another host.
 STGY_MAP_TILE_URL = env.str("STGY_MAP_TILE_URL", default="")
@@ -571,6 +594,9 @@ STGY_LINK_SNIPPET_TTL_SEC = _num("STGY_LINK_SNIPPET_TTL_SEC", 24 * 3600)
 STGY_LINK_SNIPPET_STALE_TTL_SEC = _num("STGY_LINK_SNIPPET_STALE_TTL_SEC", 30 * 24 * 3600)
 STGY_LINK_SNIPPET_FAILURE_TTL_SEC = _num("STGY_LINK_SNIPPET_FAILURE_TTL_SEC", 30 * 60)
 STGY_LINK_SNIPPET_FETCH_TIMEOUT_MS = _num("STGY_LINK_SNIPPET_FETCH_TIMEOUT_MS", 10 * 1000)
+# How long POST /link-snippets/resolve waits for a fetch it started (a task) before it
+# answers "pending"; the caller asks again (docs/api.md, "Link previews").
+STGY_LINK_SNIPPET_WAIT_MS = _num("STGY_LINK_SNIPPET_WAIT_MS", 1000)
 STGY_LINK_SNIPPET_MAX_HTML_BYTES = _num("STGY_LINK_SNIPPET_MAX_HTML_BYTES", 512 * 1024)
 STGY_LINK_SNIPPET_MAX_REDIRECTS = _num("STGY_LINK_SNIPPET_MAX_REDIRECTS", 3)
 STGY_LINK_SNIPPET_TITLE_LENGTH_LIMIT = _num("STGY_LINK_SNIPPET_TITLE_LENGTH_LIMIT", 120)

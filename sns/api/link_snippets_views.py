@@ -1,6 +1,7 @@
 """POST /link-snippets/resolve (docs/api.md, "Link previews"); the rules are
-sns/linksnippets/. Open to signed-out readers, as the original is: they get cards for
-external pages and public posts."""
+sns/linksnippets/. Open to signed-out readers, as the original is: they get the cached
+cards of external pages and public posts, but only a signed-in caller makes the site
+fetch a page (401 otherwise)."""
 
 from __future__ import annotations
 
@@ -40,12 +41,12 @@ class LinkSnippetOutput(serializers.Serializer):
 
 
 class LinkSnippetResolveView(APIView):
-    permission_classes = [Public]
+    permission_classes = (Public,)
 
     @extend_schema(
         request=ResolveInput,
         responses={200: OpenApiResponse(LinkSnippetOutput, description="the card's state"),
-                   **schema.errors(400, 429)},
+                   **schema.errors(400, 401, 429)},
         operation_id="link_snippets_resolve",
     )
     def post(self, request):

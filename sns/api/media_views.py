@@ -5,7 +5,12 @@ from __future__ import annotations
 
 from django.http import HttpResponse
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_field, extend_schema_serializer
+from drf_spectacular.utils import (
+    OpenApiResponse,
+    extend_schema,
+    extend_schema_field,
+    extend_schema_serializer,
+)
 from rest_framework import serializers
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -47,6 +52,24 @@ class FinalizeInput(BodySerializer):
     key = PassedText(default="")
 
 
+_URL_FIELDS = frozenset({"publicUrl", "previewUrl"})
+
+
+def absolute_urls(request, answer):
+    """The answer with its object URLs absolute. The local store's are paths
+    (`/storage/...`, docs/media.md §2); a frontend on another origin (the original's, on
+    its own port) would ask its own host for them, so they are made absolute on the
+    origin the caller reached, as S3's always are."""
+    if isinstance(answer, list):
+        return [absolute_urls(request, item) for item in answer]
+    if isinstance(answer, dict):
+        return {name: request.build_absolute_uri(value)
+                if name in _URL_FIELDS and isinstance(value, str) and value.startswith("/")
+                and not value.startswith("//") else absolute_urls(request, value)
+                for name, value in answer.items()}
+    return answer
+
+
 def _bytes(data: bytes, content_type: str) -> HttpResponse:
     response = HttpResponse(data, content_type=content_type)
     response["Content-Length"] = str(len(data))
@@ -69,7 +92,8 @@ def list_params(request) -> tuple[int, int, str | None]:
 class ImagesView(APIView):
     @extend_schema(parameters=LIST_PARAMETERS, responses={200: schema.LIST, **READ_ERRORS})
     def get(self, request, user_id):
-        return Response(media.image_list(request.user, parse_id(user_id), *list_params(request)))
+        return Response(absolute_urls(request, media.image_list(request.user, parse_id(user_id),
+                                                                 *list_params(request))))
 
 
 class ImagesQuotaView(APIView):
@@ -94,7 +118,8 @@ class ImagesFinalizeView(APIView):
     @extend_schema(request=FinalizeInput, responses={200: MEDIA_OBJECT, **WRITE_ERRORS})
     def post(self, request, user_id):
         data = body(request, FinalizeInput)
-        return Response(media.image_finalize(request.user, parse_id(user_id), data["key"]))
+        return Response(absolute_urls(request, media.image_finalize(request.user, parse_id(user_id),
+                                                                     data["key"])))
 
 
 @extend_schema_serializer(component_name="MediaImportInput")
@@ -139,7 +164,8 @@ class ProfileFinalizeView(APIView):
     @extend_schema(request=FinalizeInput, responses={200: MEDIA_OBJECT, **WRITE_ERRORS})
     def post(self, request, user_id, slot):
         data = body(request, FinalizeInput)
-        return Response(media.profile_finalize(request.user, parse_id(user_id), slot, data["key"]))
+        return Response(absolute_urls(request, media.profile_finalize(request.user, parse_id(user_id),
+                                                                       slot, data["key"])))
 
 
 class ProfileView(APIView):

@@ -21,6 +21,7 @@ from .media_views import (
     FinalizeInput,
     PresignInput,
     _bytes,
+    absolute_urls,
     list_params,
 )
 from .params import body
@@ -30,13 +31,19 @@ FINALIZED = OpenApiResponse(
     description="{master, preview}: each {bucket, key, size, contentType, lastModified, metadata, "
                 "publicUrl, previewKey, previewUrl}",
 )
+PROCESSING = OpenApiResponse(
+    response=OpenApiTypes.OBJECT,
+    description='{status: "processing", master, preview}: the file is still being parsed; the keys '
+                "are the track's to be (sizes may be null). Ask GET .../tracks/finalize?key= later.",
+)
 TRACK_BYTES = {(200, mime): OpenApiTypes.BINARY for mime in ("application/octet-stream", "application/gzip")}
 
 
 class TracksView(APIView):
     @extend_schema(parameters=LIST_PARAMETERS, responses={200: schema.LIST, **READ_ERRORS})
     def get(self, request, user_id):
-        return Response(tracks.track_list(request.user, parse_id(user_id), *list_params(request)))
+        return Response(absolute_urls(request, tracks.track_list(request.user, parse_id(user_id),
+                                                                 *list_params(request))))
 
 
 class TracksQuotaView(APIView):
@@ -58,11 +65,24 @@ class TracksPresignedView(APIView):
                                              data["size_bytes"], request.build_absolute_uri("/")))
 
 
+def _finalized(request, answer: dict) -> Response:
+    """200 with the track, or 202 while its file is still being parsed (docs/media.md §9)."""
+    return Response(absolute_urls(request, answer), status=202 if answer.get("status") == "processing" else 200)
+
+
 class TracksFinalizeView(APIView):
-    @extend_schema(request=FinalizeInput, responses={200: FINALIZED, **WRITE_ERRORS})
+    @extend_schema(request=FinalizeInput, responses={200: FINALIZED, 202: PROCESSING, **WRITE_ERRORS})
     def post(self, request, user_id):
         data = body(request, FinalizeInput)
-        return Response(tracks.track_finalize(request.user, parse_id(user_id), data["key"]))
+        return _finalized(request, tracks.track_finalize(request.user, parse_id(user_id), data["key"]))
+
+    @extend_schema(operation_id="api_media_tracks_finalize_state",
+                   parameters=[schema.query("key", description="the objectKey that was finalized", required=True)],
+                   responses={200: FINALIZED, 202: PROCESSING, **READ_ERRORS},
+                   description="How a finalize that answered 202 ended: the track, still 202, or its 400.")
+    def get(self, request, user_id):
+        key = request.query_params.get("key") or ""
+        return _finalized(request, tracks.track_finalize_state(request.user, parse_id(user_id), key))
 
 
 class TrackView(APIView):

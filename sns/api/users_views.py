@@ -135,11 +135,20 @@ class UserPasswordView(APIView):
     class InputSerializer(BodySerializer):
         schema_required = ("password",)
         password = _text(default=None, allow_null=True)
+        # Ours: one's own password needs it, unless the session logged in recently
+        # (docs/accounts.md §6); the original's frontend sends `password` alone.
+        currentPassword = _text(default=None, allow_null=True, source="current_password")
 
     @extend_schema(request=InputSerializer, responses=shapes.OK)
     def put(self, request, user_id):
-        password = body(request, self.InputSerializer)["password"]
-        session_password_change(request._request, request.user, parse_id(user_id), password)
+        data = body(request, self.InputSerializer)
+        session_password_change(
+            request._request,
+            request.user,
+            parse_id(user_id),
+            data["password"],
+            current_password=data["current_password"],
+        )
         return Response(OK)
 
 

@@ -7,14 +7,18 @@ coordinateProperties series (speeds in km/h; heart rate, cadence and power carri
 forward over gaps, as the original does). Session and file_id messages give the
 activity metadata.
 
-The work is bounded (docs/media.md §9, timings): the decoder is pure Python, so a file
-with more positioned records than a TrackJSON document may carry
-(STGY_MEDIA_TRACK_JSON_POINT_LIMIT) is refused as soon as the decoder reaches the
-first record past it, and the CRCs are checked here with a byte table, six times
-faster than the decoder's nibble loop.
+The work is bounded (docs/media.md §9, timings): the decoder is pure Python, so the
+file is refused as soon as the decoder passes one of three budgets — more positioned
+records than a TrackJSON document may carry (STGY_MEDIA_TRACK_JSON_POINT_LIMIT), more
+messages of any kind (STGY_MEDIA_TRACK_FIT_MESSAGE_LIMIT: a file of records without
+positions passed the first budget untouched and took a minute), or its time
+(STGY_MEDIA_TRACK_PARSE_SECONDS), checked at every message and definition. The CRCs are
+checked here with a byte table, six times faster than the decoder's nibble loop.
 """
 
 from __future__ import annotations
+
+import time
 
 from .trackjson import TrackError, bbox, points_of_interest
 
@@ -85,35 +89,57 @@ def _seconds(value) -> int | None:
     return value + _FIT_EPOCH
 
 
-class _TooManyPoints(Exception):
+class _OverBudget(Exception):
     pass
 
 
-def _decode(data: bytes, max_points: int) -> dict:
+class _Budget:
+    """What the decoder may spend: positioned records, messages of any kind, time
+    (a time.monotonic() deadline). Passing one stops the decoder at once."""
+
+    def __init__(self, max_points: int, max_messages: int, deadline: float):
+        self.max_points, self.max_messages, self.deadline = max_points, max_messages, deadline
+        self.positioned = self.messages = 0
+        self.spent: str | None = None
+
+    def _spend(self) -> None:
+        self.messages += 1
+        if self.messages > self.max_messages:
+            self.spent = "too many messages"
+        elif time.monotonic() > self.deadline:
+            self.spent = "took too long"
+        if self.spent:
+            raise _OverBudget
+
+    def message(self, mesg_num: int, message: dict) -> None:
+        if mesg_num == _RECORD and message.get("position_lat") is not None:
+            self.positioned += 1
+            if self.positioned > self.max_points:
+                self.spent = "too many track points"
+                raise _OverBudget
+        self._spend()
+
+    def definition(self, _definition: dict) -> None:
+        self._spend()
+
+
+def _decode(data: bytes, budget: _Budget) -> dict:
     from garmin_fit_sdk import Decoder, Stream
 
     if not _crcs_match(data):
         raise TrackError("invalid fit data")
-    positioned = 0
-
-    def count(mesg_num: int, message: dict) -> None:
-        nonlocal positioned
-        if mesg_num == _RECORD and message.get("position_lat") is not None:
-            positioned += 1
-            if positioned > max_points:
-                raise _TooManyPoints
-
     try:
         # No component or sub-field expansion: we read plain and enhanced fields by name,
         # and skipping it makes decoding a third faster (docs/media.md §9, timings);
         # times stay FIT seconds (`_seconds`) and the CRCs were checked above.
         messages, errors = Decoder(Stream.from_byte_array(bytearray(data))).read(
             expand_components=False, expand_sub_fields=False, merge_heart_rates=False,
-            convert_datetimes_to_dates=False, enable_crc_check=False, mesg_listener=count)
-    except Exception:  # noqa: BLE001 - the decoder raises many kinds on bad input
-        raise TrackError("invalid fit data") from None
-    if positioned > max_points:
-        raise TrackError("too many track points")
+            convert_datetimes_to_dates=False, enable_crc_check=False,
+            mesg_listener=budget.message, mesg_definition_listener=budget.definition)
+    except Exception:  # noqa: BLE001 - the decoder raises many kinds on bad input, and reports ours
+        raise TrackError(budget.spent or "invalid fit data") from None
+    if budget.spent:
+        raise TrackError(budget.spent)
     if errors:
         raise TrackError("invalid fit data")
     return messages
@@ -173,8 +199,12 @@ def _metadata(messages: dict) -> dict:
     return meta
 
 
-def to_trackjson(data: bytes, *, max_points: int) -> dict:
-    messages = _decode(data, max_points)
+def to_trackjson(data: bytes, *, max_points: int, max_messages: int = 10 ** 9,
+                 deadline: float | None = None) -> dict:
+    """The TrackJSON document of a FIT file; TrackError when it is invalid or passes a
+    budget (`deadline`: a time.monotonic() value)."""
+    budget = _Budget(max_points, max_messages, float("inf") if deadline is None else deadline)
+    messages = _decode(data, budget)
     records = [r for r in messages.get("record_mesgs") or []
                if _number(r.get("position_lat")) is not None and _number(r.get("position_long")) is not None]
     points = [[r["position_long"] * _SEMICIRCLE_DEGREES, r["position_lat"] * _SEMICIRCLE_DEGREES] for r in records]

@@ -14,9 +14,9 @@ from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_POST
 
 from sns.api.cors import origin_allowed
+from sns.services import media_usage
 
 from . import keys, signing, storage
-
 
 _TYPES = {"trjgz": "application/gzip", "fit": "application/octet-stream"}
 
@@ -63,6 +63,9 @@ def upload(request):
     key = policy["key"]
     if not keys.is_safe(key):
         return _refuse(400, "invalid key")
+    quota = policy.get("quota")
+    if quota and media_usage.used_bytes(quota["kind"], quota["user"]) + upload_file.size > quota["limit"]:
+        return _refuse(400, "monthly quota exceeded")
     # Each signed policy uploads once; the mark lives as long as the policy could.
     ttl = max(1, int(policy["expires"] - time.time()) + 5)
     if not cache.add(f"media:upload-used:{policy['nonce']}", 1, ttl):
@@ -82,7 +85,7 @@ def serve(request, bucket: str, key: str):
     if not local.storage.exists(key):
         raise Http404
     content_type = _TYPES.get(key.rsplit(".", 1)[-1]) or mimetypes.guess_type(key)[0] or "application/octet-stream"
-    response = FileResponse(open(local.path(key), "rb"), content_type=content_type)
+    response = FileResponse(open(local.path(key), "rb"), content_type=content_type)  # noqa: SIM115 - FileResponse closes it
     response["Cache-Control"] = "public, max-age=86400"
     response["X-Content-Type-Options"] = "nosniff"
     return response

@@ -35,9 +35,13 @@ def _sign(policy: str) -> str:
     return hmac.new(_secret(), policy.encode(), hashlib.sha256).hexdigest()
 
 
-def presign(bucket: str, key: str, content_type: str, max_bytes: int | None, site_url: str = "") -> dict:
+def presign(bucket: str, key: str, content_type: str, max_bytes: int | None, site_url: str = "",
+            *, quota: dict | None = None) -> dict:
     """`site_url` ("https://host/"): the local upload URL is absolute, as S3's is, for
-    clients that post to it as given (the original's scripts/upload-embedded-images.py)."""
+    clients that post to it as given (the original's scripts/upload-embedded-images.py).
+    `quota` ({kind, user, limit}): the monthly quota the local upload endpoint checks again
+    when the bytes arrive (sns/services/media_usage.py); S3 cannot, and the presign's own
+    check and the staging expiry bound it there."""
     expires = settings.STGY_MEDIA_UPLOAD_EXPIRES_SECONDS
     if settings.STGY_STORAGE_DRIVER == "s3":
         conditions: list = [{"Content-Type": content_type}]
@@ -53,7 +57,7 @@ def presign(bucket: str, key: str, content_type: str, max_bytes: int | None, sit
         policy = base64.urlsafe_b64encode(json.dumps({
             "bucket": bucket, "key": key, "contentType": content_type,
             "maxBytes": max_bytes or 0, "expires": int(time.time()) + expires,
-            "nonce": secrets.token_hex(12),
+            "nonce": secrets.token_hex(12), **({"quota": quota} if quota else {}),
         }, separators=(",", ":")).encode()).decode()
         url = site_url.rstrip("/") + reverse("media-local-upload")
         fields = {"key": key, "Content-Type": content_type, "policy": policy, "signature": _sign(policy)}

@@ -27,7 +27,7 @@ from ..models_accounts import EmailVerification, VerificationPurpose
 from ..session_auth import auth_record_forget
 from ..text import normalize_locale, normalize_timezone
 from . import verification
-from .users import _clean_email, _clean_password, user_create_verified
+from .users import _clean_email, _clean_password, owner_proof, user_create_verified
 
 SIGNUP_MISSING = "Signup info not found or expired."
 EMAIL_MISSING = "Update email info not found or expired."
@@ -51,10 +51,13 @@ def _taken(email: str) -> bool:
 # ----------------------------------------------------------------------------- sign-up
 
 
-def signup_start(*, email, password=None, locale=None, timezone_name=None) -> EmailVerification:
+def signup_start(
+    *, email, password=None, locale=None, timezone_name=None, client=None
+) -> EmailVerification:
     """Send a sign-up code to `email`. `password` (the API takes it here, the pages
     after the code) is checked now, against the e-mail and the nickname the account
-    will start with, and kept only as a hash."""
+    will start with, and kept only as a hash. `client` is the asking client's address
+    (`mail_limits.client_of`), for its mail budget."""
     email = _address(email)
     fields = {
         "locale": _or_invalid(normalize_locale, locale or "en-US", "invalid locale"),
@@ -64,7 +67,7 @@ def signup_start(*, email, password=None, locale=None, timezone_name=None) -> Em
     if password is not None:
         probe = User(email=email, nickname=_default_nickname(email))
         fields["password"] = make_password(_clean_password(password, probe))
-    mail_limits.mail_allow(email)
+    mail_limits.mail_allow(email, client=client)
     taken = _taken(email)
     row, code, _ = verification.issue(
         VerificationPurpose.SIGNUP, email, with_code=not taken, **fields
@@ -154,11 +157,18 @@ def _create_from(row: EmailVerification, **account) -> User:
 # ----------------------------------------------------------------------------- e-mail change
 
 
-def email_change_start(actor: User, user_id: int, email) -> EmailVerification:
+def email_change_start(
+    actor: User, user_id: int, email, *, client=None, current_password=None, logged_in_at=None
+) -> EmailVerification:
+    """Mail a code to the new address. Proving the new mailbox is not proving the
+    account: a person moving their own account gives the current password or acts
+    from a recent login (`owner_proof`), or a stolen session could move it to the
+    thief's mailbox and reset the password from there."""
     access_writable(actor)
     user = access_user_self_or_admin(actor, user_id)
+    owner_proof(actor, user, current_password=current_password, logged_in_at=logged_in_at)
     email = _address(email)
-    mail_limits.mail_allow(email)
+    mail_limits.mail_allow(email, client=client)
     taken = _taken(email)
     row, code, _ = verification.issue(
         VerificationPurpose.EMAIL, email, user=user, with_code=not taken
@@ -192,17 +202,18 @@ def email_change_verify(actor: User, user_id: int, update_email_id, code) -> Use
 # ----------------------------------------------------------------------------- password reset
 
 
-def password_reset_start(email) -> tuple[EmailVerification, str]:
+def password_reset_start(email, *, client=None) -> tuple[EmailVerification, str]:
     """(row, web code). Frozen accounts other than admins' cannot reset, as in the
     original; they get the same answer as an unknown address."""
     email = _address(email)
-    mail_limits.mail_allow(email)
+    mail_limits.mail_allow(email, client=client)
     user = User.objects.filter(Q(is_admin=True) | Q(is_frozen=False), email=email).first()
     row, code, web_code = verification.issue(
         VerificationPurpose.RESET, email, user=user, with_code=user is not None, with_web_code=True
     )
-    if user is not None:
-        mailer.reset_code(email, code)
+    # Handed to the mail threads either way (code None: nothing is sent), so that the
+    # answer takes the same path and time whether the address has an account.
+    mailer.reset_code(email, code)
     return row, web_code
 
 

@@ -5,9 +5,10 @@ delete, with the original's limits, key layout and error texts. Every refusal is
 from __future__ import annotations
 
 import logging
+import math
 import re
 import uuid
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 from django.conf import settings
 from django.utils import timezone as dj_timezone
@@ -19,6 +20,7 @@ from ..ids import id_to_hex
 from ..media import images, keys, remote, signing, storage
 from ..models import User
 from ..models_media import MediaImage
+from . import media_usage
 
 log = logging.getLogger(__name__)
 IMAGE_POSTS = throttle.Limit("image-posts", "STGY_HOURLY_IMAGE_POSTS_COUNT_LIMIT", None, "too often image posts")
@@ -41,12 +43,21 @@ def _check_slot(slot: str) -> None:
         raise InvalidInput("invalid slot")
 
 
+def _upload_quota(actor: User, target: User) -> dict | None:
+    """What the local store's upload endpoint checks again when the bytes arrive (many
+    presigned URLs asked for at once each saw the quota before any upload)."""
+    limit = settings.STGY_MEDIA_IMAGE_BYTE_LIMIT_PER_MONTH
+    if not limit or _skips_byte_limits(actor, target):
+        return None
+    return {"kind": media_usage.IMAGES, "user": id_to_hex(target.id), "limit": limit}
+
+
 def _valid_size(size_bytes) -> int:
     try:
         number = float(size_bytes if size_bytes is not None else 0)
     except (TypeError, ValueError):
         raise InvalidInput("invalid sizeBytes") from None
-    if not number > 0 or number != number or number == float("inf"):
+    if not number > 0 or math.isnan(number) or math.isinf(number):
         raise InvalidInput("invalid sizeBytes")
     return int(number)
 
@@ -77,7 +88,8 @@ def image_presign(actor: User, user_id: int, filename, size_bytes, site_url: str
         if used + size > settings.STGY_MEDIA_IMAGE_BYTE_LIMIT_PER_MONTH:
             raise InvalidInput("monthly quota exceeded")
     key = f"staging/{id_to_hex(target.id)}/{uuid.uuid4()}{keys.EXTENSIONS[mime]}"
-    return signing.presign(storage.images_bucket(), key, mime, None if skip else limit_single, site_url)
+    return signing.presign(storage.images_bucket(), key, mime, None if skip else limit_single, site_url,
+                           quota=_upload_quota(actor, target))
 
 
 def _load_staged(bucket: str, key: str, size_limit: int | None) -> tuple[bytes, str]:
@@ -101,11 +113,11 @@ def _load_staged(bucket: str, key: str, size_limit: int | None) -> tuple[bytes, 
     return data, mime
 
 
-def _store_finished(bucket: str, master_key: str, thumb_key: str, clean: images.CleanImage,
-                    thumb: bytes) -> None:
+def _store_finished(bucket: str, master_key: str, thumb_key: str,
+                    clean: images.CleanImage) -> None:
     try:
         storage.write(bucket, master_key, clean.data, clean.mime)
-        storage.write(bucket, thumb_key, thumb, "image/webp")
+        storage.write(bucket, thumb_key, clean.thumb, "image/webp")
     except Exception:
         for key in (master_key, thumb_key):
             storage.delete(bucket, key)
@@ -123,18 +135,18 @@ def image_finalize(actor: User, user_id: int, staging_key) -> dict:
     skip = _skips_byte_limits(actor, target)
     data, mime = _load_staged(bucket, key, None if skip else settings.STGY_MEDIA_IMAGE_BYTE_LIMIT)
     try:
-        clean = images.clean(data, mime)
-        thumb = images.thumbnail(clean.data, settings.STGY_MEDIA_THUMB_MAX_PIXELS_IMAGE)
+        clean = images.clean(data, mime, settings.STGY_MEDIA_THUMB_MAX_PIXELS_IMAGE)
         limit_monthly = settings.STGY_MEDIA_IMAGE_BYTE_LIMIT_PER_MONTH
         if limit_monthly and not skip:
-            used = image_quota(actor, user_id)["bytesTotal"]
-            if used + len(clean.data) + len(thumb) > limit_monthly:
+            # The staged upload counts in `used` already (docs/media.md §2); it becomes these.
+            used = media_usage.used_bytes(media_usage.IMAGES, user_hex) - len(data)
+            if used + len(clean.data) + len(clean.thumb) > limit_monthly:
                 raise InvalidInput("monthly quota exceeded")
     except InvalidInput:
         storage.delete(bucket, key)
         raise
-    master_key = keys.image_master_key(user_hex, key, mime, datetime.now(timezone.utc))
-    _store_finished(bucket, master_key, keys.image_thumb_key(master_key), clean, thumb)
+    master_key = keys.image_master_key(user_hex, key, mime, datetime.now(UTC))
+    _store_finished(bucket, master_key, keys.image_thumb_key(master_key), clean)
     storage.delete(bucket, key)
     MediaImage.objects.update_or_create(
         key=master_key,
@@ -181,20 +193,17 @@ def image_quota(actor: User, user_id: int, yyyymm: str | None = None) -> dict:
     if yyyymm:
         if not _YYYYMM.match(yyyymm):
             raise InvalidInput("invalid yyyymm")
-        year, month = int(yyyymm[:4]), int(yyyymm[4:])
-        if not (year >= 1970 and 1 <= month <= 12):
+        if not (int(yyyymm[:4]) >= 1970 and 1 <= int(yyyymm[4:]) <= 12):
             raise InvalidInput("invalid month")
     else:
-        now = datetime.now(timezone.utc)
-        year, month, yyyymm = now.year, now.month, keys.yyyymm(now)
-    user_hex, rev = id_to_hex(target.id), keys.rev_mm(year, month)
-    bucket = storage.images_bucket()
-    masters = sum(o.size for o in storage.list_objects(bucket, f"{user_hex}/masters/{rev}/"))
-    thumbs = sum(o.size for o in storage.list_objects(bucket, f"{user_hex}/thumbs/{rev}/"))
+        yyyymm = media_usage.this_month()
+    user_hex = id_to_hex(target.id)
+    masters, thumbs = media_usage.month_bytes(media_usage.IMAGES, user_hex, yyyymm)
+    staged = media_usage.staged_bytes(media_usage.IMAGES, user_hex) if yyyymm == media_usage.this_month() else 0
     skip = _skips_byte_limits(actor, target)
     return {
         "userId": user_hex, "yyyymm": yyyymm, "bytesMasters": masters, "bytesThumbs": thumbs,
-        "bytesTotal": masters + thumbs,
+        "bytesStaged": staged, "bytesTotal": masters + thumbs + staged,
         "limitSingleBytes": None if skip else (settings.STGY_MEDIA_IMAGE_BYTE_LIMIT or None),
         "limitMonthlyBytes": None if skip else (settings.STGY_MEDIA_IMAGE_BYTE_LIMIT_PER_MONTH or None),
     }
@@ -258,8 +267,11 @@ def profile_presign(actor: User, user_id: int, slot: str, filename, size_bytes, 
     mime = keys.mime_for_filename(filename if isinstance(filename, str) else "")
     if mime is None:
         raise InvalidInput("unsupported content type")
+    quota = _upload_quota(actor, target)
+    if quota and media_usage.used_bytes(media_usage.IMAGES, quota["user"]) + size > quota["limit"]:
+        raise InvalidInput("monthly quota exceeded")  # a staged avatar counts as an image does
     key = f"profiles-staging/{id_to_hex(target.id)}/{slot}/{uuid.uuid4()}{keys.EXTENSIONS[mime]}"
-    return signing.presign(storage.profiles_bucket(), key, mime, limit or None, site_url)
+    return signing.presign(storage.profiles_bucket(), key, mime, limit or None, site_url, quota=quota)
 
 
 def _delete_profile_objects(bucket: str, user_hex: str, slot: str) -> None:
@@ -279,14 +291,13 @@ def profile_finalize(actor: User, user_id: int, slot: str, staging_key) -> dict:
     bucket = storage.profiles_bucket()
     data, mime = _load_staged(bucket, key, settings.STGY_MEDIA_AVATAR_BYTE_LIMIT or None)
     try:
-        clean = images.clean(data, mime)
-        thumb = images.thumbnail(clean.data, settings.STGY_MEDIA_THUMB_MAX_PIXELS_ICON)
+        clean = images.clean(data, mime, settings.STGY_MEDIA_THUMB_MAX_PIXELS_ICON)
     except InvalidInput:
         storage.delete(bucket, key)
         raise
     _delete_profile_objects(bucket, user_hex, slot)
     master_key = keys.profile_master_key(user_hex, slot, mime)
-    _store_finished(bucket, master_key, keys.profile_thumb_key(user_hex, slot), clean, thumb)
+    _store_finished(bucket, master_key, keys.profile_thumb_key(user_hex, slot), clean)
     storage.delete(bucket, key)
     User.objects.filter(pk=target.pk).update(avatar=f"{bucket}/{master_key}", updated_at=dj_timezone.now())
     return _meta(bucket, master_key, len(clean.data), mime, clean.width, clean.height)
@@ -343,5 +354,5 @@ def media_delete_all(user_hex: str) -> None:
             for prefix in prefixes:
                 for obj in storage.list_objects(bucket, prefix):
                     storage.delete(bucket, obj.key)
-    except Exception:  # noqa: BLE001 - storage errors of any backend
+    except Exception:
         log.exception("could not delete the stored media of %s", user_hex)

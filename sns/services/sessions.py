@@ -4,6 +4,8 @@ so a session made by either carries the same keys (`logged_in_at` included)."""
 
 from __future__ import annotations
 
+from datetime import datetime
+
 from django.conf import settings
 from django.contrib.auth import authenticate, login, logout, update_session_auth_hash
 from django.contrib.sessions.backends.base import SessionBase
@@ -29,9 +31,25 @@ def session_login(request, *, email: str, password: str) -> User | None:
     user = authenticate(request, email=email.strip().lower(), password=password)
     if user is None:
         return None
-    login(request, user)
-    request.session[LOGGED_IN_AT] = iso(timezone.now())
+    session_begin(request, user)
     return user
+
+
+def session_begin(request, user: User) -> None:
+    """Makes `request`'s session the user's (a new key), stamped with the login time a
+    password change may rely on (`session_logged_in_at`)."""
+    login(request, user, backend=auth_backend.PATH)
+    request.session[LOGGED_IN_AT] = iso(timezone.now())
+
+
+def session_logged_in_at(session) -> datetime | None:
+    """When the session's user logged in (by password, sign-up or an admin's switch);
+    None for a session without the stamp."""
+    stamp = session.get(LOGGED_IN_AT)
+    try:
+        return datetime.fromisoformat(stamp) if isinstance(stamp, str) else None
+    except ValueError:
+        return None
 
 
 def session_logout(request) -> None:
@@ -65,11 +83,20 @@ def session_switch_user(request, actor: User, target_id: int) -> str:
     return store.session_key
 
 
-def session_password_change(request, actor: User, user_id: int, password) -> None:
-    """Sets a password (the rules are `user_set_password`'s). The new hash ends every
-    session of that user; when it is the caller's own password, the caller's session
-    is kept (under a new key)."""
-    user_set_password(actor, user_id, password)
+def session_password_change(
+    request, actor: User, user_id: int, password, *, current_password=None
+) -> None:
+    """Sets a password (the rules are `user_set_password`'s: one's own needs the current
+    password or a recent login of this session). The new hash ends every session of that
+    user; when it is the caller's own password, the caller's session is kept (under a
+    new key)."""
+    user_set_password(
+        actor,
+        user_id,
+        password,
+        current_password=current_password,
+        logged_in_at=session_logged_in_at(request.session),
+    )
     if user_id == actor.id:
         actor.refresh_from_db(fields=["password"])
         update_session_auth_hash(request, actor)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from django.conf import settings
-from django.contrib.auth import password_validation
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
 from django.db import transaction
@@ -11,10 +10,15 @@ from django.db.models import F
 from django.utils import timezone
 
 from .. import throttle
-from ..access import access_admin, access_user_self_or_admin, access_writable
+from ..access import (
+    access_admin,
+    access_owner_proof,
+    access_user_self_or_admin,
+    access_writable,
+)
 from ..errors import Conflict, Forbidden, InvalidInput
 from ..mdtree import make_snippet
-from ..passwords import NotBlankValidator
+from ..passwords import password_check
 from ..session_auth import auth_record_forget
 from ..models import AiTier, Follow, Like, Post, User
 from ..text import normalize_locale, normalize_timezone
@@ -51,16 +55,8 @@ def _clean_nickname(nickname) -> str:
 def _clean_password(password, user: User | None = None, *, self_service: bool = True) -> str:
     """Self-service passwords meet AUTH_PASSWORD_VALIDATORS (length, not common, not
     like the e-mail or nickname); one an admin sets only has to be non-blank, as in
-    the original (docs/accounts.md §6)."""
-    if not isinstance(password, str) or not password:
-        raise InvalidInput("password required")
-    refuse_invalid(password, "password")
-    validators = None if self_service else [NotBlankValidator()]
-    try:
-        password_validation.validate_password(password, user, password_validators=validators)
-    except ValidationError as exc:
-        raise InvalidInput(" ".join(exc.messages), field="password") from None
-    return password
+    the original (docs/accounts.md §6). The rule is sns/passwords.py's."""
+    return password_check(password, user, self_service=self_service)
 
 
 def _clean_ai_model(ai_model):
@@ -180,8 +176,18 @@ def user_update(
     size = 0
     if email is not _UNSET:
         new_email = _clean_email(email)
-        if new_email != user.email and User.objects.filter(email=new_email).exists():
-            raise Conflict("email is already in use")
+        if new_email != user.email:
+            # One's own address changes only by the code mailed to the new one
+            # (sns/services/accounts.py), admins' too; the original's clients send the
+            # unchanged address back with every profile save, which stays accepted.
+            # Admins still set other people's addresses here.
+            if not actor.is_admin or user.id == actor.id:
+                raise Forbidden(
+                    "forbidden to change email without verification: "
+                    "use /users/{id}/email/start and /email/verify"
+                )
+            if User.objects.filter(email=new_email).exists():
+                raise Conflict("email is already in use")
         user.email = new_email
     if nickname is not _UNSET:
         user.nickname = _clean_nickname(nickname)
@@ -217,9 +223,30 @@ def user_update(
     return user
 
 
-def user_set_password(actor: User, user_id: int, password) -> None:
+def owner_proof(actor: User, user: User, *, current_password, logged_in_at) -> None:
+    """When `actor` changes their own password or address: the proof of
+    sns/access.py `access_owner_proof`. Each current password given costs one of the
+    hourly profile updates, so a stolen session cannot guess it at leisure."""
+    if user.id != actor.id:
+        return  # an admin acting on someone else (access_user_self_or_admin)
+    if not isinstance(current_password, str):
+        current_password = None
+    if current_password:
+        throttle.throttle_check(actor, throttle.USER_UPDATES)
+    access_owner_proof(user, current_password=current_password, logged_in_at=logged_in_at)
+
+
+def user_set_password(
+    actor: User, user_id: int, password, *, current_password=None, logged_in_at=None
+) -> None:
+    """`current_password` and `logged_in_at` (when the actor's session logged in) are
+    the proof a person changing their own password gives (`owner_proof`); an admin
+    setting someone else's needs neither."""
     access_writable(actor)
     user = access_user_self_or_admin(actor, user_id)
+    if not isinstance(password, str) or not password:
+        raise InvalidInput("password required")
+    owner_proof(actor, user, current_password=current_password, logged_in_at=logged_in_at)
     user.set_password(_clean_password(password, user, self_service=not actor.is_admin))
     user.updated_at = timezone.now()
     user.save(update_fields=["password", "updated_at"])

@@ -4,6 +4,7 @@ forms.py, they only collect input; sns.services.accounts owns every rule."""
 from __future__ import annotations
 
 from django import forms
+from django.conf import settings
 
 
 def _password(label: str, autocomplete: str = "new-password", **kwargs) -> forms.CharField:
@@ -24,6 +25,19 @@ def _code(label: str = "Verification code") -> forms.CharField:
 
 class EmailForm(forms.Form):
     email = forms.CharField(label="Email", widget=forms.EmailInput(attrs={"autocomplete": "email"}))
+
+
+class EmailChangeForm(EmailForm):
+    # Not needed shortly after logging in; the rule is the service's
+    # (sns/access.py access_owner_proof), the same as the API's.
+    current_password = _password("Current password", "current-password", required=False)
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        minutes = max(1, settings.STGY_PASSWORD_CHANGE_RECENT_LOGIN_SECONDS // 60)
+        self.fields["current_password"].help_text = (
+            f"Not needed within {minutes} minutes of logging in."
+        )
 
 
 class SignupEmailForm(EmailForm):

@@ -6,16 +6,23 @@ is kept in the session, never in the page."""
 from __future__ import annotations
 
 from django.contrib import messages
-from django.contrib.auth import login
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods
 
-from sns import auth_backend
+from sns.mail_limits import client_of
 from sns.selectors import agreements as selectors_agreements
 from sns.services import accounts, agreements
+from sns.services.sessions import session_begin, session_logged_in_at
 
-from .account_forms import CodeForm, EmailForm, ResetForm, SignupEmailForm, SignupFinishForm
+from .account_forms import (
+    CodeForm,
+    EmailChangeForm,
+    EmailForm,
+    ResetForm,
+    SignupEmailForm,
+    SignupFinishForm,
+)
 from .auth_pages import _terms_for
 from .pageview import bound_form, page
 
@@ -58,7 +65,10 @@ def signup(request):
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         row = accounts.signup_start(
-            email=data["email"], locale=data["locale"] or None, timezone_name=data["timezone"] or None
+            email=data["email"],
+            locale=data["locale"] or None,
+            timezone_name=data["timezone"] or None,
+            client=client_of(request),
         )
         request.session[_SIGNUP] = str(row.id)
         return redirect("web:signup-code")
@@ -103,7 +113,7 @@ def signup_finish(request):
         latest = selectors_agreements.agreement_latest_id()
         if latest is not None:
             agreements.agreement_accept(user, latest)
-        login(request, user, backend=auth_backend.PATH)
+        session_begin(request, user)
         messages.success(request, f"Welcome to STGY, {user.nickname}!")
         return redirect("web:home")
     return _step(
@@ -124,7 +134,9 @@ def signup_finish(request):
 def password_reset(request):
     form = bound_form(request, EmailForm)
     if request.method == "POST" and form.is_valid():
-        row, web_code = accounts.password_reset_start(form.cleaned_data["email"])
+        row, web_code = accounts.password_reset_start(
+            form.cleaned_data["email"], client=client_of(request)
+        )
         request.session[_RESET] = {"id": str(row.id), "web": web_code, "email": row.email}
         return redirect("web:password-reset-code")
     return _step(
@@ -175,9 +187,16 @@ def password_reset_code(request):
 @require_http_methods(["GET", "POST"])
 @page
 def email_change(request):
-    form = bound_form(request, EmailForm)
+    form = bound_form(request, EmailChangeForm)
     if request.method == "POST" and form.is_valid():
-        row = accounts.email_change_start(request.user, request.user.id, form.cleaned_data["email"])
+        row = accounts.email_change_start(
+            request.user,
+            request.user.id,
+            form.cleaned_data["email"],
+            client=client_of(request),
+            current_password=form.cleaned_data["current_password"],
+            logged_in_at=session_logged_in_at(request.session),
+        )
         request.session[_EMAIL] = str(row.id)
         return redirect("web:email-code")
     return _step(

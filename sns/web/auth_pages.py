@@ -62,9 +62,16 @@ def logout_page(request):
 @require_http_methods(["GET", "POST"])
 @page
 def password_change(request):
-    form = bound_form(request, PasswordForm, user=request.user)
+    form = bound_form(request, PasswordForm)
     if request.method == "POST" and form.is_valid():
-        session_password_change(request, request.user, request.user.id, form.cleaned_data["new_password"])
+        data = form.cleaned_data
+        session_password_change(
+            request,
+            request.user,
+            request.user.id,
+            data["new_password"],
+            current_password=data["current_password"],
+        )
         messages.success(request, "Your password has been changed.")
         return redirect("web:settings")
     return render(request, "auth/password.html", {"form": form})

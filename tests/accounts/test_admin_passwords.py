@@ -24,5 +24,7 @@ def test_an_admin_sets_a_short_password_a_person_could_not(admin, human):
     response = login_client(admin).put(f"/api/users/{human.hex_id}/password", {"password": "abc"}, format="json")
     assert response.status_code == 200
     human.refresh_from_db()
-    response = login_client(human).put(f"/api/users/{human.hex_id}/password", {"password": "abc"}, format="json")
+    response = login_client(human).put(
+        f"/api/users/{human.hex_id}/password", {"password": "abc", "currentPassword": "abc"}, format="json"
+    )
     assert response.status_code == 400 and "too short" in response.json()["error"]

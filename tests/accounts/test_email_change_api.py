@@ -11,12 +11,15 @@ from django.utils import timezone
 from sns.models import EmailVerification, User
 from tests.accounts.mailbox import CODE, code_sent_to, last_mail_to
 from tests.conftest import login_client
+from tests.factories import PASSWORD
 
 pytestmark = pytest.mark.django_db
 
 
 def start(client, user, email):
-    return client.post(f"/api/users/{user.hex_id}/email/start", {"email": email}, format="json")
+    # The caller's own password: moving one's own account needs it (or a recent login).
+    body = {"email": email, "currentPassword": PASSWORD}
+    return client.post(f"/api/users/{user.hex_id}/email/start", body, format="json")
 
 
 def verify(client, user, update_id, code):
@@ -69,7 +72,9 @@ def test_anonymous_callers_get_401(human):
     ],
 )
 def test_bad_starts(human, body, message):
-    response = login_client(human).post(f"/api/users/{human.hex_id}/email/start", body, format="json")
+    response = login_client(human).post(
+        f"/api/users/{human.hex_id}/email/start", {**body, "currentPassword": PASSWORD}, format="json"
+    )
     assert response.status_code == 400 and response.json() == {"error": message}
     assert not mail.outbox and not EmailVerification.objects.exists()
 

@@ -77,3 +77,18 @@ def test_a_plain_link_gets_a_card_only_when_its_page_has_one(open_session, site)
            ).to_have_text("Tweet title")
     expect(page.locator(f"#post-{broken.hex_id} .link-cards")).to_have_count(0)
     assert Handler.counts["/gone"] == 1
+
+
+def test_a_card_still_being_fetched_is_asked_for_again(open_session, site, settings):  # noqa: F811
+    """The fetch is a task (here on the server's background threads): the first answer
+    is `pending`, and static/stgy-links.js asks again until the card is there."""
+    settings.STGY_EAGER_TASKS_INLINE = False
+    settings.STGY_LINK_SNIPPET_WAIT_MS = 100  # the page takes a second
+    alice = make_user("Alice")
+    post = make_post(alice, f"%[]({site}/late)")
+    page = open_session(alice).page
+    page.goto(f"/posts/{post.hex_id}")
+    card = page.locator(f"article#post-{post.hex_id} .stgy-link-snippet").first
+    expect(card).to_have_attribute("data-link-snippet", "ready", timeout=15_000)
+    expect(card.locator(".stgy-link-snippet-title")).to_have_text("The & Open Graph title")
+    assert Handler.counts["/late"] == 1

@@ -11,8 +11,8 @@ import pytest
 from playwright.sync_api import expect
 
 from sns.services import tracks
-from tests.browser.conftest import screenshot_dir
 from sns.web.display import post_url
+from tests.browser.conftest import screenshot_dir
 from tests.factories import PASSWORD, make_post, make_user
 from tests.media.conftest import _media_dir  # noqa: F401 - autouse: the local store under tmp_path
 from tests.media.track_files import make_fit, route
@@ -109,3 +109,25 @@ def test_add_a_track_in_the_compose_box_and_see_it_on_a_map(open_session, name, 
     assert row.point_count == (3 if name.endswith(".gpx") else 25)
     assert row.master_key.endswith(".trjgz" if name.endswith(".gpx") else ".fit")
     assert f"/tracks/{row.preview_key}" in Post.objects.get(owner=alice).content
+
+
+def test_a_track_still_being_parsed_is_awaited_by_the_compose_box(open_session, settings):
+    """Finalize answers 202 "processing" when the parsing task has not finished (here it
+    runs on the server's background threads, and finalize does not wait at all);
+    static/stgy-upload.js asks GET .../tracks/finalize?key= until it has."""
+    from sns.models_media import MediaTrack, TrackUpload
+
+    settings.STGY_EAGER_TASKS_INLINE = False
+    settings.STGY_MEDIA_TRACK_FINALIZE_WAIT_MS = 0
+    alice = make_user("Dana")
+    page = open_session(alice).page
+    answers = []
+    page.on("response", lambda r: answers.append(r.status) if "/tracks/finalize" in r.url else None)
+    zone = page.locator("[data-testid=track-upload]")
+    zone.locator("input[type=file]").set_input_files(
+        {"name": "ride.fit", "mimeType": "application/octet-stream", "buffer": make_fit(route(25))})
+    expect(zone.locator("[data-upload-status]")).to_have_text(re.compile(r"^Uploaded "), timeout=20_000)
+    row = MediaTrack.objects.get(owner=alice)
+    expect(page.locator("textarea[name=content]")).to_have_value(re.compile(re.escape(f"/tracks/{row.preview_key})")))
+    assert answers[0] == 202 and answers[-1] == 200
+    assert TrackUpload.objects.get(owner=alice).state == "done"

@@ -12,7 +12,6 @@ import sys
 import time
 from pathlib import Path
 
-
 ROOT = Path(__file__).resolve().parents[2]
 STAGE_COUNT = 7
 
@@ -58,7 +57,7 @@ def stop_demo(process: subprocess.Popen) -> int:
 
 def community(db: Path) -> dict[str, int]:
     with sqlite3.connect(db, timeout=30) as conn:
-        one = lambda sql: conn.execute(sql).fetchone()[0]  # noqa: E731
+        one = lambda sql: conn.execute(sql).fetchone()[0]
         ai = "(SELECT id FROM sns_user WHERE ai_model IS NOT NULL)"
         return {
             "users": one("SELECT COUNT(*) FROM sns_user"),
@@ -67,6 +66,8 @@ def community(db: Path) -> dict[str, int]:
             "replies": one(f"SELECT COUNT(*) FROM sns_post WHERE owned_by IN {ai} AND reply_to IS NOT NULL"),
             "posts": one(f"SELECT COUNT(*) FROM sns_post WHERE owned_by IN {ai} AND reply_to IS NULL"),
             "runs": one("SELECT COUNT(*) FROM agents_cyclerun"),
+            # the welcome posts of agents/demo/welcome.py, 0000000000010001 and ...20001
+            "welcome": one("SELECT COUNT(*) FROM sns_post WHERE id IN (65537, 131073) AND allow_replies = 0"),
         }
 
 
@@ -123,4 +124,5 @@ def test_demo_brings_a_living_community_and_restarts_idempotently(tmp_path):
     finally:
         assert stop_demo(process) == 0
     assert after["users"] == before["users"]  # no second seeding
+    assert before["welcome"] == after["welcome"] == 2
     assert after["runs"] > before["runs"]  # the same community goes on living

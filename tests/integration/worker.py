@@ -125,7 +125,8 @@ def sending_to(url: str | None = None):
         amqp.__dict__.pop("router", None)  # a cached property built from the routes
 
     conf.broker_url, conf.task_always_eager = url or broker_url(), False
-    conf.task_routes = {"agents.respond": {"queue": RESPOND_QUEUE}, "agents.*": {"queue": QUEUE}}
+    conf.task_routes = {"agents.respond": {"queue": RESPOND_QUEUE}, "agents.*": {"queue": QUEUE},
+                        "sns.*": {"queue": QUEUE}}
     reset()
     try:
         yield

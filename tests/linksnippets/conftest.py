@@ -6,28 +6,30 @@ from __future__ import annotations
 
 import time
 from collections import Counter
+from typing import ClassVar
 
 import pytest
 
+from tests.conftest import login_client
 from tests.loopback_http import QuietHandler, serving
 
 ARTICLE = (
-    "<!doctype html><html><head><meta charset='utf-8'>"
-    "<title>Plain title</title>"
-    "<meta property='og:title' content='  The &amp; Open\n Graph   title '>"
-    "<meta property='og:title' content='second og title, ignored'>"
-    "<meta name='description' content='Meta description'>"
-    "<meta property='og:description' content='OG description'>"
-    "<meta property='og:site_name' content='Example Site'>"
-    "<meta property='og:image' content='/img/card.png'>"
-    "<script>var s = \"<meta property='og:title' content='from a script'>\";</script>"
-    "</head><body><p>body</p></body></html>"
-).encode()
+    b"<!doctype html><html><head><meta charset='utf-8'>"
+    b"<title>Plain title</title>"
+    b"<meta property='og:title' content='  The &amp; Open\n Graph   title '>"
+    b"<meta property='og:title' content='second og title, ignored'>"
+    b"<meta name='description' content='Meta description'>"
+    b"<meta property='og:description' content='OG description'>"
+    b"<meta property='og:site_name' content='Example Site'>"
+    b"<meta property='og:image' content='/img/card.png'>"
+    b"<script>var s = \"<meta property='og:title' content='from a script'>\";</script>"
+    b"</head><body><p>body</p></body></html>"
+)
 TWITTER = (
-    "<html><head><title>Fallback</title><meta name='twitter:title' content='Tweet title'>"
-    "<meta name='twitter:image' content='https://images.example.org/t.jpg#frag'>"
-    "</head></html>"
-).encode()
+    b"<html><head><title>Fallback</title><meta name='twitter:title' content='Tweet title'>"
+    b"<meta name='twitter:image' content='https://images.example.org/t.jpg#frag'>"
+    b"</head></html>"
+)
 EVIL = (
     b"<html><head><meta property='og:title' content='&lt;img src=x onerror=alert(1)&gt;'>"
     b"<meta property='og:image' content='https://x.example/a.png\" onerror=\"alert(2)'>"
@@ -37,10 +39,10 @@ TITLE_ONLY = "<html><head><title> Caf\xe9 &lt;menu&gt; </title></head></html>".e
 
 
 class Handler(QuietHandler):
-    counts: Counter = Counter()
+    counts: ClassVar[Counter] = Counter()
     redirect_to = ""
 
-    def do_GET(self):  # noqa: N802 - http.server's naming
+    def do_GET(self):  # http.server's naming
         path = self.path.split("?", 1)[0]
         self.counts[path] += 1
         routes = {
@@ -56,6 +58,10 @@ class Handler(QuietHandler):
             "/evil": (200, {"Content-Type": "text/html"}, EVIL),
             "/gone": (404, {"Content-Type": "text/html"}, b"<title>Not found</title>"),
         }
+        if path == "/late":  # a page that takes a second to answer, then answers well
+            time.sleep(1.0)
+            self.answer(200, {"Content-Type": "text/html"}, ARTICLE)
+            return
         if path == "/slow":
             self.send_response(200)
             self.send_header("Content-Type", "text/html")
@@ -89,6 +95,12 @@ def site(settings):
     settings.STGY_LINK_SNIPPET_ALLOW_ANY_PORT = True
     with serving(Handler) as base_url:
         yield base_url
+
+
+@pytest.fixture
+def member(human):
+    """A signed-in API client: only a signed-in caller makes the site fetch a page."""
+    return login_client(human)
 
 
 def resolve(client, url) -> dict:

@@ -42,8 +42,8 @@ def test_an_unknown_page_gets_a_placeholder_and_is_not_fetched(human, site):
     assert "stgy-links.js" in html
 
 
-def test_a_known_page_is_drawn_from_the_cache_escaped(human, site, api):
-    assert api.post("/api/link-snippets/resolve", {"url": f"{site}/twitter"}, format="json").json()[
+def test_a_known_page_is_drawn_from_the_cache_escaped(human, site, member):
+    assert member.post("/api/link-snippets/resolve", {"url": f"{site}/twitter"}, format="json").json()[
         "status"] == "ready"
     post = make_post(human, f"A plain link: [tweet]({site}/twitter)")
     html = page(human, post)
@@ -53,16 +53,16 @@ def test_a_known_page_is_drawn_from_the_cache_escaped(human, site, api):
     assert Handler.counts["/twitter"] == 1
 
 
-def test_a_plain_link_whose_page_failed_gets_no_card(human, site, api):
-    api.post("/api/link-snippets/resolve", {"url": f"{site}/gone"}, format="json")
+def test_a_plain_link_whose_page_failed_gets_no_card(human, site, member):
+    member.post("/api/link-snippets/resolve", {"url": f"{site}/gone"}, format="json")
     html = page(human, make_post(human, f"Broken: [x]({site}/gone)"))
     assert "stgy-link-snippet" not in html
     hidden = page(human, make_post(human, f"New: [x]({site}/never-asked)"))
     assert 'data-link-snippet="pending" hidden' in hidden
 
 
-def test_remote_texts_cannot_inject_markup(human, site, api):
-    api.post("/api/link-snippets/resolve", {"url": f"{site}/evil"}, format="json")
+def test_remote_texts_cannot_inject_markup(human, site, member):
+    member.post("/api/link-snippets/resolve", {"url": f"{site}/evil"}, format="json")
     html = page(human, make_post(human, f"%[]({site}/evil)"))
     card = html[html.index('<div class="link-cards">'):]
     card = card[:card.index("</div></div>")]

@@ -39,7 +39,7 @@ def test_presign_upload_finalize_stores_master_and_thumbnail(human, settings):
     assert key.startswith(f"{human.hex_id}/masters/") and key.endswith(".png")
     assert meta["bucket"] == "stgy-images" and meta["contentType"] == "image/png"
     assert meta["metadata"] == {"image-width": "1200", "image-height": "900"}
-    assert meta["publicUrl"] == f"/storage/stgy-images/{key}"
+    assert meta["publicUrl"] == f"http://testserver/storage/stgy-images/{key}"
     # The original's thumbnail: WebP, at most 512×512 pixels, same aspect.
     rev, name = key.split("/")[2:]
     thumb_key = f"{human.hex_id}/thumbs/{rev}/{name[:-4]}_image.webp"
@@ -214,7 +214,7 @@ def test_list_paging_and_bad_queries(human):
     keys = [full_flow(client, human, make_image(color=(i, 0, 0)), f"{i}.jpg").json()["key"] for i in range(3)]
     base = f"/api/media/{human.hex_id}/images"
     listed = [row["key"] for row in client.get(base).json()]
-    assert listed == sorted(keys) and sorted(keys)[0] == keys[-1]  # newest first
+    assert listed == sorted(keys) and min(keys) == keys[-1]  # newest first
     assert [r["key"] for r in client.get(f"{base}?after={listed[0]}").json()] == listed[1:]
     assert [r["key"] for r in client.get(f"{base}?offset=1&limit=1").json()] == listed[1:2]
     assert client.get(f"{base}?after={listed[0]}&offset=1").json() == {"error": "after requires offset=0"}
@@ -298,3 +298,27 @@ def test_an_allowed_frontend_origin_may_read_the_upload_answer(human, settings):
     assert answer.status_code == 204 and answer["Access-Control-Allow-Origin"] == "http://localhost:3000"
     other = Client().post(presigned["url"], fields, HTTP_ORIGIN="http://evil.example")
     assert "Access-Control-Allow-Origin" not in other
+
+
+def test_object_urls_are_absolute_for_a_frontend_on_another_origin(human, settings):
+    """The original's frontend on its own port lists images cross-origin and loads each
+    `publicUrl` as given: a path would name the frontend's host, so the local store's
+    URLs come back absolute on the origin the API was reached at, as S3's do."""
+    settings.STGY_CORS_ALLOWED_ORIGINS = ["http://localhost:3000"]
+    settings.ALLOWED_HOSTS = ["api.example.org", "testserver"]
+    client = login_client(human)
+    headers = {"HTTP_HOST": "api.example.org", "HTTP_ORIGIN": "http://localhost:3000",
+               "HTTP_X_FORWARDED_PROTO": "https"}
+    key = full_flow(client, human, make_image(), "a.jpg").json()["key"]
+    listed = client.get(f"/api/media/{human.hex_id}/images", **headers)
+    assert listed.status_code == 200 and listed["Access-Control-Allow-Origin"] == "http://localhost:3000"
+    assert listed.json()[0]["publicUrl"] == f"https://api.example.org/storage/stgy-images/{key}"
+    # The URL serves the image from there, to any origin (an <img> needs no CORS).
+    served = Client().get(f"/storage/stgy-images/{key}", HTTP_HOST="api.example.org")
+    assert served.status_code == 200 and served["Content-Type"] == "image/jpeg"
+    avatar = full_flow(client, human, make_image(), "me.jpg", "avatar")
+    assert avatar.json()["publicUrl"].startswith("http://testserver/storage/stgy-profiles/")
+    # A prefix that is already absolute (a CDN, S3) is left as it is.
+    settings.STGY_STORAGE_PUBLIC_URL_PREFIX = "https://cdn.example.net/{bucket}/"
+    assert client.get(f"/api/media/{human.hex_id}/images", **headers).json()[0]["publicUrl"] == (
+        f"https://cdn.example.net/stgy-images/{key}")

@@ -109,3 +109,30 @@ def test_a_track_in_s3_and_its_stored_content_type(human, s3):
     storage.write(storage.tracks_bucket(), key, data, "text/html")
     assert finalize(client, human, key, kind="tracks").json() == {"error": "unsupported content type"}
     assert storage.read(storage.tracks_bucket(), key) is None
+
+
+def test_the_staging_sweep_deletes_expired_uploads_from_s3_and_leaves_fresh_ones(human, s3, settings):
+    """The beat task's sweep against the S3 server, by the objects' LastModified: fresh
+    ones stay, ones older than STGY_MEDIA_STAGING_TTL_SECONDS go, finished ones stay."""
+    from datetime import UTC, datetime, timedelta
+
+    from sns.services.media_usage import staged_sweep
+
+    settings.STGY_MEDIA_STAGING_TTL_SECONDS = 3600
+    client = login_client(human)
+    kept = finalize(client, human, _staged(client, human, make_image("JPEG"), "kept.jpg")).json()["key"]
+    staged = [(storage.images_bucket(), _staged(client, human, make_image("PNG"), "a.png")),
+              (storage.profiles_bucket(), _staged(client, human, make_image("PNG"), "me.png", "avatar"))]
+    assert client.get(f"/api/media/{human.hex_id}/images/quota").json()["bytesStaged"] > 0
+    assert staged_sweep() == 0  # all fresh
+    assert all(storage.read(bucket, key) is not None for bucket, key in staged)
+    assert staged_sweep(now=datetime.now(UTC) + timedelta(seconds=3600 + 120)) == 2
+    assert all(storage.read(bucket, key) is None for bucket, key in staged)
+    assert storage.read(storage.images_bucket(), kept) is not None
+    assert client.get(f"/api/media/{human.hex_id}/images/quota").json()["bytesStaged"] == 0
+
+
+def _staged(client, user, data: bytes, filename: str, kind: str = "images") -> str:
+    presigned = presign(client, user, data, filename, kind=kind).json()
+    assert _upload(presigned, data).status_code in (200, 201, 204)
+    return presigned["objectKey"]

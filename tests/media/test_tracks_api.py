@@ -48,7 +48,7 @@ def test_fit_upload_makes_master_preview_and_row(human, settings):
     rev, name = master["key"].split("/")[2:]
     assert master["previewKey"] == preview["key"] == f"{human.hex_id}/previews/{rev}/{name[:-4]}.trjgz"
     assert preview["contentType"] == "application/gzip" and preview["previewUrl"] == preview["publicUrl"]
-    assert master["publicUrl"] == f"/storage/{BUCKET}/{master['key']}"
+    assert master["publicUrl"] == f"http://testserver/storage/{BUCKET}/{master['key']}"
     # The preview is TrackJSON with the original's reference points and series.
     document = json.loads(gzip.decompress(storage.read(BUCKET, preview["key"])))
     assert [p["role"] for p in document["poi"]] == ["start", "end", "midway", "centroid", "furthest"]
@@ -269,14 +269,19 @@ def test_a_frozen_user_cannot_upload(settings):
 
 
 def test_a_racing_second_finalize_of_one_upload_makes_no_second_track(human, settings):
+    from sns.models_media import TrackUpload
+    from sns.services.track_processing import track_process
+
     client = login_client(human)
     key = _staged(client, human, make_fit(), "ride.fit")
-    # The other finalize has committed its row and not yet removed the staged file.
-    MediaTrack.objects.create(preview_key=f"{human.hex_id}/previews/797394/x.trjgz",
-                              master_key=f"{human.hex_id}/masters/797394/x.fit", staging_key=key,
-                              owner=human, min_lon=0, min_lat=0, max_lon=1, max_lat=1, distance_m=1,
-                              point_count=2, lines=[])
+    # The other finalize has committed its upload row and not yet parsed the file.
+    other = TrackUpload.objects.create(staging_key=key, owner=human, master_key=f"{human.hex_id}/masters/797394/x.fit",
+                                       preview_key=f"{human.hex_id}/previews/797394/x.trjgz", size=1)
     response = finalize(client, human, key, "tracks")
     assert (response.status_code, response.json()) == (400, {"error": "not found"})
-    assert MediaTrack.objects.count() == 1
-    assert [f for f in _files(settings) if "/masters/" in f or "/previews/" in f] == []
+    assert MediaTrack.objects.count() == 0 and storage.read(BUCKET, key) is not None
+    # Its task, delivered twice, makes one track.
+    assert [track_process(other.id), track_process(other.id)] == ["done", "done"]
+    assert MediaTrack.objects.filter(staging_key=key).count() == 1
+    assert [f for f in _files(settings) if "/masters/" in f or "/previews/" in f] == [
+        f"stgy-tracks/{human.hex_id}/masters/797394/x.fit", f"stgy-tracks/{human.hex_id}/previews/797394/x.trjgz"]

@@ -230,7 +230,9 @@ def test_password_errors(human, follower, admin):
     assert response.status_code == 403 and response.json() == {"error": "forbidden"}
     response = login_client(admin).put("/api/users/00000000000000FF/password", {"password": "x" * 12}, format="json")
     assert response.status_code == 404
-    response = client.put(f"/api/users/{human.hex_id}/password", {"password": "short"}, format="json")
+    response = client.put(
+        f"/api/users/{human.hex_id}/password", {"password": "short", "currentPassword": PASSWORD}, format="json"
+    )
     assert response.status_code == 400
     assert login_client(admin).put(f"/api/users/{human.hex_id}/password", {"password": "admin-set-pass"}, format="json").status_code == 200
 

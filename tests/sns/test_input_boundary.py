@@ -9,7 +9,7 @@ from sns import services
 from sns.errors import InvalidInput
 from sns.models import Post
 from tests.accounts.mailbox import sign_up_through_the_code
-from tests.conftest import login_client
+from tests.conftest import PASSWORD, login_client
 from tests.factories import make_ai_user
 
 pytestmark = pytest.mark.django_db
@@ -95,7 +95,9 @@ def test_the_services_refuse_what_the_database_cannot_store_for_every_caller(hum
     with pytest.raises(InvalidInput, match="^nickname contains invalid characters$"):
         services.user_update(human, human.id, nickname="x\ud800")
     with pytest.raises(InvalidInput, match="^password contains invalid characters$"):
-        services.user_set_password(human, human.id, "long-password-\ud800")
+        services.user_set_password(
+            human, human.id, "long-password-\ud800", current_password=PASSWORD
+        )
     assert Post.objects.count() == 0
 
 

@@ -103,7 +103,9 @@ def test_forgot_password_for_an_unknown_address_reads_the_same(page_client):
 def test_e_mail_change_from_the_settings_page(page_client, human):
     client = page_client(human)
     assert "/settings/email" in text_of(client.get("/settings"))
-    response = client.post("/settings/email", {"email": "alice.moved@example.com"})
+    response = client.post(
+        "/settings/email", {"email": "alice.moved@example.com", "current_password": PASSWORD}
+    )
     assert response["Location"] == "/settings/email/code"
     response = client.post("/settings/email/code", {"code": code_sent_to("alice.moved@example.com")})
     assert response["Location"] == "/settings"
@@ -163,6 +165,7 @@ def test_password_change_needs_the_current_password_and_keeps_the_session(page_c
             "new_password": "another-good-one",
             "new_password2": "another-good-one",
         },
+        follow=True,
     )
     assert response.status_code == 200 and "not correct" in text_of(response)
 

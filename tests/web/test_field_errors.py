@@ -87,12 +87,13 @@ def test_password_reset_code_refusal(page_client, human):
 
 def test_password_change_refusals(page_client, human):
     client = page_client(human)
-    # The form's own check, rendered at once.
+    # The rulebook's check of the current password (sns/access.py), the API's too.
     response = client.post(
         "/settings/password",
         {"current_password": "nope-nope", "new_password": "x", "new_password2": "x"},
+        follow=True,
     )
-    assert field_error(response, "current_password") == "The current password is not correct."
+    assert field_error(response, "current_password") == "Current password is not correct"
     # The rulebook's refusal of the new password, after a redirect.
     response = client.post(
         "/settings/password",
@@ -108,10 +109,12 @@ def test_password_change_refusals(page_client, human):
 def test_email_change_refusals(page_client, human):
     client = page_client(human)
     other = make_user("Other")
-    response = client.post("/settings/email", {"email": "nope"}, follow=True)
+    response = client.post(
+        "/settings/email", {"email": "nope", "current_password": PASSWORD}, follow=True
+    )
     assert "mail" in field_error(response, "email").lower()
     assert field_value(response, "email") == "nope"
-    client.post("/settings/email", {"email": "new@example.com"})
+    client.post("/settings/email", {"email": "new@example.com", "current_password": PASSWORD})
     response = client.post("/settings/email/code", {"code": "000000"}, follow=True)
     assert field_error(response, "code") == "Verification code mismatch."
     assert other.email != human.email

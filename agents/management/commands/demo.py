@@ -22,9 +22,13 @@ class Command(BaseCommand):
 
     def handle(self, *args, addrport, tick, workers, no_serve, duration, **options):
         from agents.demo.seed import DEMO_HUMAN_EMAIL, DEMO_PASSWORD, seed_demo_community
+        from agents.demo.welcome import seed_welcome_posts
 
         call_command("migrate", interactive=False, verbosity=0)
         call_command("ensure_admin", stdout=self.stdout)
+        # The welcome posts the original's frontend shows a new user, also in a demo
+        # database seeded before they existed.
+        seed_welcome_posts(stdout=self.stdout)
         result = seed_demo_community(stdout=self.stdout)
         if result.get("created"):
             self.stdout.write(
