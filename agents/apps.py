@@ -18,3 +18,7 @@ class AgentsConfig(AppConfig):
         hooks.connect()
         extras.register()
         register_task_submitter(submit_task)
+        # agents/runs/owed.py finds the respond task by its name (that package sits
+        # below agents/respond), so every agents task is registered wherever Django
+        # runs, not only where a worker's autodiscovery imports agents.tasks.
+        from . import tasks  # noqa: F401

@@ -36,6 +36,14 @@ def sweep_summaries() -> int:
     return summaries_sweep()
 
 
+@shared_task(name="agents.sweep_stale_runs")
+def sweep_stale_runs() -> int:
+    """End the runs whose worker died: running, their lease lapsed (agents/runs/stale.py)."""
+    from .runs.stale import runs_stale_end
+
+    return runs_stale_end()
+
+
 @shared_task(name="agents.warm_recommendations", acks_late=True)
 def warm_recommendations(user_id: int) -> int:
     """Rank a user's "For you" posts ahead of their next page view."""

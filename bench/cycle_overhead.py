@@ -2,8 +2,7 @@
 per stage, with an instant LLM stand-in (the `offline` provider).
 
 Cycles run in this process, stage by stage, exactly as the Celery stage tasks run them
-(`cycle_begin`, `stage_execute_chained` per stage with the record the stage before left
-unsaved, `cycle_end`). CPU time is this process's
+(`cycle_begin`, `stage_execute` per stage, `cycle_end`). CPU time is this process's
 (all threads, so the stage's LLM job threads count) minus the CPU the stand-in itself
 spends writing answers; queries are counted on every database connection of the
 process, so the usage rows the job threads write count too, except the stand-in's own
@@ -109,7 +108,7 @@ def ai_users(sample: int, seed: int) -> list[int]:
 
 def measure_cycle(meter: Meter, user_id: int) -> dict:
     from agents.cycle import STAGES
-    from agents.cycle.run import cycle_begin, cycle_end, stage_execute_chained
+    from agents.cycle.run import cycle_begin, cycle_end, stage_execute
 
     stages: dict[str, dict] = {}
 
@@ -133,9 +132,9 @@ def measure_cycle(meter: Meter, user_id: int) -> dict:
     run = step(BEGIN, lambda: cycle_begin(user_id))
     if run is None:
         return {}
-    outcomes, unsaved = {}, None
+    outcomes = {}
     for stage in STAGES:
-        record, unsaved = step(stage, lambda s=stage, u=unsaved: stage_execute_chained(run.pk, s, u))
+        record = step(stage, lambda s=stage: stage_execute(run.pk, s))
         outcomes[stage] = record["outcome"]
     final = step(END, lambda: cycle_end(run.pk))
     meter.stage = "idle"
@@ -147,9 +146,8 @@ def run(*, cycles: int, warmup: int, seed: int) -> dict:
     from django.db import connection
 
     from agents.cycle import STAGES
-    from sns.models import Post, User
-
     from agents.cycle.schedule import ensure_states
+    from sns.models import Post, User
 
     ensure_states()
     meter = Meter()

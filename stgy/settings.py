@@ -217,6 +217,17 @@ CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_SOFT_TIME_LIMIT = _num("CELERY_TASK_SOFT_TIME_LIMIT", 600)
 CELERY_TASK_TIME_LIMIT = _num("CELERY_TASK_TIME_LIMIT", 720)
+# Three durations must agree, whoever changes one of them (docs/agent-cycle.md §2.6;
+# tests/stgy/test_task_durations.py checks the defaults):
+# 1. CELERY_VISIBILITY_TIMEOUT (below) > the longest hard time limit of any task, this
+#    default and every per-task limit: Redis hands a message not acknowledged within it
+#    to another worker, so a live task would run twice. It is also longer than the
+#    longest countdown (the summary task's retries, at most 480 s, agents/tasks.py).
+# 2. It is how long a task whose worker was SIGKILLed waits to be delivered again,
+#    so it is kept to minutes: 900 s.
+# 3. STGY_AI_USER_LOCK_SECONDS > CELERY_VISIBILITY_TIMEOUT + a stage's hard time
+#    limit: a killed stage comes back, and its cycle goes on, before its lease lapses
+#    and the stale-lease sweep ends the run (agents/runs/stale.py).
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 # Publishing must not hang on a dead broker: a short connection timeout, one quick retry.
 CELERY_BROKER_CONNECTION_TIMEOUT = STGY_REDIS_TIMEOUT * 2
@@ -244,7 +255,7 @@ CELERY_TASK_ROUTES = {
     "agents.cycle_finish": {"queue": STGY_CYCLE_STAGE_QUEUE},
 }
 CELERY_BROKER_TRANSPORT_OPTIONS = {
-    "visibility_timeout": _num("CELERY_VISIBILITY_TIMEOUT", 3600),
+    "visibility_timeout": _num("CELERY_VISIBILITY_TIMEOUT", 900),  # see the time limits above
     # Without these a publish to a broker that vanished without closing the connection
     # waits forever; the read timeout stays above kombu's one-second BRPOP.
     "socket_connect_timeout": STGY_REDIS_TIMEOUT * 2,
@@ -257,6 +268,7 @@ CELERY_BEAT_SCHEDULE = {
     "agents-dispatch": {"task": "agents.dispatch_cycles", "schedule": timedelta(minutes=1)},
     "agents-summary-sweep": {"task": "agents.sweep_summaries", "schedule": timedelta(minutes=5)},
     "agents-respond-sweep": {"task": "agents.sweep_respond", "schedule": timedelta(minutes=1)},
+    "agents-stale-runs-sweep": {"task": "agents.sweep_stale_runs", "schedule": timedelta(minutes=1)},
     "sns-purge-notifications": {"task": "sns.purge_notifications", "schedule": timedelta(hours=6)},
     "sns-sweep-staged-media": {"task": "sns.sweep_staged_media", "schedule": timedelta(minutes=10)},
 }
@@ -383,6 +395,8 @@ STGY_AI_TAG_MAX_LENGTH = _num("STGY_AI_TAG_MAX_LENGTH", 40)
 STGY_AI_USER_LOOP_SLEEP_MS = _num("STGY_AI_USER_LOOP_SLEEP_MS", 43_200_000)
 STGY_AI_USER_LOOP_JITTER = _num("STGY_AI_USER_LOOP_JITTER", 0.2, float)
 STGY_AI_USER_STAGE_CONCURRENCY = _num("STGY_AI_USER_STAGE_CONCURRENCY", 10)
+# A cycle's lease, renewed by every stage; longer than CELERY_VISIBILITY_TIMEOUT plus a
+# stage's hard time limit (see the Celery time limits above).
 STGY_AI_USER_LOCK_SECONDS = _num("STGY_AI_USER_LOCK_SECONDS", 1800)
 STGY_AI_USER_FETCH_POST_LIMIT = _num("STGY_AI_USER_FETCH_POST_LIMIT", 30)
 STGY_AI_USER_COMPARE_POST_LIMIT = _num("STGY_AI_USER_COMPARE_POST_LIMIT", 100)

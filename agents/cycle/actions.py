@@ -17,20 +17,20 @@ from django.utils import timezone
 
 from agents.llm.parsing import parse_reply
 from agents.models import PeerImpression, PostImpression
-from agents.rate_limits import HourlyWrites, hour_before, hourly_reposts_subquery
-from agents.respond.contact import backoff_refusals
 from agents.prompt_text import post_prompt_text
+from agents.rate_limits import HourlyWrites, hour_before, hourly_reposts_subquery
+from agents.runs import inputs
+from agents.runs.contact import backoff_refusals
+from agents.runs.llm_calls import LlmJob, fluctuated_length, run_jobs
 from sns import services
 from sns.compiled_read import CompiledRead, ids_array, viewer_of, viewer_variant
 from sns.errors import Conflict, DomainError
 from sns.ids import parse_id
-from sns.models import Post, PostTag, User
+from sns.models import Post, PostTag
 from sns.selectors import viewable_posts
 from sns.selectors.boundaries import ai_contact_annotated, ai_contact_annotations
 
-from . import inputs
 from .context import StageContext
-from .llm_calls import LlmJob, fluctuated_length, run_jobs
 from .reposts import reposts_write
 
 EXISTING_REPLIES_LIMIT = 5

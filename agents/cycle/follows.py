@@ -18,6 +18,7 @@ from django.utils import timezone
 from agents.embeddings import features_for_model, model_name
 from agents.embeddings.calibration import calibrated_similarity
 from agents.recommend.batch import decode_by_length, unit_rows
+from agents.runs import inputs
 from agents.vectors import cosine, decode_features
 from sns import services
 from sns.errors import Conflict, DomainError, NotFound
@@ -25,7 +26,6 @@ from sns.ids import id_to_datetime, id_to_hex, parse_id
 from sns.models import Follow, User
 from sns.selectors import newest_posts_q, viewable_posts
 
-from . import inputs
 from .context import StageContext
 from .outreach import outreach
 

@@ -9,10 +9,11 @@ The answer is validated item by item, so one bad entry fails only its own post."
 from __future__ import annotations
 
 import json
-from datetime import timedelta
+from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import timedelta
 from types import SimpleNamespace
-from typing import Any, Callable
+from typing import Any
 
 from django.conf import settings
 from django.db.models import OuterRef, Subquery
@@ -21,15 +22,15 @@ from django.utils import timezone
 from agents import memory
 from agents.llm.parsing import parse_peer_impressions, parse_post_impressions
 from agents.models import PeerImpression, PostImpression
-from agents.textmeasure import truncate_pt
 from agents.prompt_text import post_prompt_text
+from agents.runs import inputs
+from agents.runs.llm_calls import LlmJob, run_jobs, scaled
+from agents.textmeasure import truncate_pt
 from sns.ids import id_to_datetime, id_to_hex, parse_id
 from sns.models import User
 from sns.selectors import newest_posts_q, viewable_posts
 
-from . import inputs
 from .context import StageContext
-from .llm_calls import LlmJob, run_jobs, scaled
 
 BATCH = 10  # items per call: a cycle's reads (STGY_AI_USER_READ_POST_LIMIT) fit in one
 # What an impression needs of a long post: its start; the summary, sent with a cut post,
@@ -137,7 +138,7 @@ def batched_jobs(
             jobs.append(LlmJob(
                 key=[key for key, _ in chunk], task=task, locale=locale, payload=payload,
                 max_chars=scaled(locale, base), tag_num=tag_num,
-                parse=lambda text, count=len(chunk): parse(text, count),
+                parse=lambda text, count=len(chunk): parse(text, count),  # noqa: B008 - this chunk's size
             ))
     return jobs
 

@@ -19,18 +19,18 @@ from agents.embeddings import embed_features, features_for_model, model_name
 from agents.embeddings.inputs import interest_embedding_input
 from agents.llm.parsing import parse_interest
 from agents.models import Interest, PeerImpression, PostImpression
+from agents.prompt_text import post_prompt_text
+from agents.runs import inputs
+from agents.runs.llm_calls import LlmJob, run_jobs, scaled
 from agents.tags import normalize_interest_tags
 from agents.textmeasure import truncate_pt
-from agents.prompt_text import post_prompt_text
 from agents.vectors import blend_interest
 from sns.compiled_read import compiled_values
 from sns.models import User
 from sns.selectors import viewable_flag
 
-from . import inputs
 from .context import StageContext
 from .impressions import OWN_TAGS_BESIDE_TEXT
-from .llm_calls import LlmJob, run_jobs, scaled
 
 
 def interest_snapshot(interest: Interest | None) -> dict[str, Any] | None:

@@ -14,18 +14,18 @@ from django.utils import timezone
 
 from agents.llm.parsing import parse_new_post
 from agents.models import AiPostTag
+from agents.prompt_text import post_prompt_text
 from agents.rate_limits import HourlyWrites
 from agents.recent_texts import recent_ai_root_titles, title_of
+from agents.runs import inputs
+from agents.runs.llm_calls import LlmJob, fluctuated_length, run_jobs
 from agents.tags import parse_tags_field
-from agents.prompt_text import post_prompt_text
 from sns import services
 from sns.compiled_read import compiled_values
 from sns.ids import id_to_datetime, id_to_hex
 from sns.models import Post
 
-from . import inputs
 from .context import StageContext
-from .llm_calls import LlmJob, fluctuated_length, run_jobs
 
 SEED_POSTS = 5
 CONTEXT_ITEMS = 2

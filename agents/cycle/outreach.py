@@ -25,8 +25,10 @@ from agents.models import AttentionEvent, PeerImpression, Relationship
 from agents.prompt_text import post_prompt_text
 from agents.rate_limits import HourlyWrites
 from agents.relationships import LEVELS, relationship_now
-from agents.respond.contact import backoff_refusal
-from agents.respond.prompt_input import conversation_turns
+from agents.runs import inputs
+from agents.runs.contact import backoff_refusal
+from agents.runs.llm_calls import LlmJob, fluctuated_length, run_job
+from agents.runs.viewable import viewable_by_id
 from sns.errors import DomainError
 from sns.ids import id_to_hex
 from sns.models import Follow, Post
@@ -34,10 +36,7 @@ from sns.models_messages import Message
 from sns.selectors.boundaries import ai_contact_allowed
 from sns.services import messages
 
-from . import inputs
 from .context import StageContext
-from .llm_calls import LlmJob, fluctuated_length, run_job
-from .viewable import viewable_by_id
 
 CANDIDATES = 5  # the closest friends looked at per cycle
 THEIR_POSTS = 3  # the person's newest posts shown to the model
@@ -157,7 +156,7 @@ def _job(ctx: StageContext, person, closeness: dict) -> LlmJob:
             {"createdAt": inputs.prompt_time(p.created_at), "content": post_prompt_text(p.content, TEXT_LIMIT)}
             for p in posts
         ],
-        "conversation": conversation_turns(me, person.nickname, turns),
+        "conversation": inputs.conversation_turns(me, person.nickname, turns),
     }
     tag_num = min(max(2, settings.STGY_AI_USER_NEW_POST_TAGS), settings.STGY_AI_TAG_MAX_COUNT)
     rng = random.Random(f"{ctx.run.pk}:outreach:{id_to_hex(person.id)}")

@@ -1,10 +1,9 @@
 """Begin, execute and end one AI user's cycle.
 
-The run record is both the observable history of the cycle and the state its stage
-tasks pass on (they carry the run id, and a reading stage's record until the next
-stage saves it). A shared wrapper records each stage's outcome, duration and error and
-always returns, so the chain never breaks and every stage runs with whatever state
-exists.
+The run record is both the observable history of the cycle and the state its stages
+pass on: the stage tasks carry only the run's id, and each stage saves its own record.
+A shared wrapper records each stage's outcome, duration and error and always returns,
+so the chain never breaks and every stage runs with whatever state exists.
 """
 
 from __future__ import annotations
@@ -18,7 +17,10 @@ from django.db.models import Count, OuterRef, Subquery, Sum
 from django.utils import timezone
 
 from agents.models import CycleRun, Interest, LlmUsage
-from agents.respond.turn import WritingTurnBusy, turn_give, turn_give_with_record, turn_take
+from agents.runs.lease import lease_claim, lease_claim_sql, lease_row_create
+from agents.runs.record import run_save_with_lease, stage_record_save
+from agents.runs.turn import WritingTurnBusy, turn_give, turn_take
+from agents.runs.usage_held import usage_holding
 from sns.models import User
 from sns.sql_statements import insert_sql
 
@@ -31,9 +33,7 @@ from .interest import interest_snapshot, interest_update
 from .new_post import new_post
 from .run_end import run_end_postgresql
 from .run_read import run_read, run_read_taking_turn
-from .schedule import lease_claim, lease_claim_sql, lease_row_create, run_save_with_lease
 from .select_posts import select_posts
-from .usage_held import usage_holding, usage_to_json
 
 log = logging.getLogger(__name__)
 
@@ -90,35 +90,24 @@ def cycle_begin(user_id: int) -> CycleRun | None:
 
 
 def stage_execute(run_id: int, stage: str) -> dict[str, Any]:
-    """Run one stage and save its record; the record."""
-    return stage_execute_chained(run_id, stage, None, leave_unsaved=False)[0]
-
-
-def stage_execute_chained(
-    run_id: int, stage: str, unsaved: dict[str, Any] | None, *, leave_unsaved: bool = True
-) -> tuple[dict[str, Any], dict[str, Any] | None]:
-    """Run one stage of a chain: save the previous stage's `unsaved` record with this
-    stage's read of the run, and return this stage's record with what the next stage
-    must save, or None when it is saved here.
-
-    On PostgreSQL a reading stage (not a writing one, whose save also gives the
-    writing turn back) that is not the last leaves its record and details to the next
-    stage's read, one statement instead of two (agents/cycle/run_read.py); the save is
-    conditional, so a stage task delivered twice never puts older details back."""
+    """Run one stage of the run and save its record; the record. A stage already
+    recorded (a redelivered task) is not run again, nor any stage of a run that has
+    ended (the stale-lease sweep ended it while this task waited for redelivery)."""
     writing = stage in WRITING_STAGES
-    run, turn_taken = run_read_taking_turn(run_id, unsaved) if writing else (run_read(run_id, unsaved), False)
+    run, turn_taken = run_read_taking_turn(run_id) if writing else (run_read(run_id), False)
     recorded = run.stages.get(stage)
-    if recorded and recorded.get("outcome") in ("ok", "skipped", "failed"):
+    ended = run.status != CycleRun.Status.RUNNING
+    if ended or (recorded and recorded.get("outcome") in ("ok", "skipped", "failed")):
         if turn_taken:
             turn_give(run.user_id, run.pk)
-        return recorded, None  # a redelivered stage task: the work is done and recorded
+        if ended and not recorded:  # ended by the stale-lease sweep (agents/runs/stale.py)
+            return {"outcome": "skipped", "skipped": f"the run has ended ({run.status})"}
+        return recorded  # a redelivered stage task: the work is done and recorded
     with usage_holding(run.pk, stage) as usage:  # the stage's usage rows go in with its record
-        return _stage_run(run, stage, turn_taken, usage, leave_unsaved=leave_unsaved)
+        return _stage_run(run, stage, turn_taken, usage)
 
 
-def _stage_run(
-    run: CycleRun, stage: str, turn_taken: bool, usage: list, *, leave_unsaved: bool
-) -> tuple[dict[str, Any], dict[str, Any] | None]:
+def _stage_run(run: CycleRun, stage: str, turn_taken: bool, usage: list) -> dict[str, Any]:
     writing = stage in WRITING_STAGES
     ctx = StageContext(run=run, stage=stage)
     started = time.monotonic()
@@ -126,7 +115,7 @@ def _stage_run(
 
     def record_save(result: dict[str, Any]) -> dict[str, Any]:
         record = _stage_record(ctx, result, started)
-        _record_save(run, record, holds_turn=holds_turn, usage=usage)
+        stage_record_save(run, record, holds_turn=holds_turn, usage=usage)
         return record
 
     ctx.record_save = record_save
@@ -142,18 +131,13 @@ def _stage_run(
         else:
             result = STAGE_FUNCTIONS[stage](ctx) or {}
         if ctx.recorded is not None:
-            return ctx.recorded, None  # saved by the stage with its own last write
+            return ctx.recorded  # saved by the stage with its own last write
         record = _stage_record(ctx, result, started)
     except Exception as exc:  # the chain never breaks: record and go on
         log.warning("stage %s of run %s failed: %s", stage, run.pk, exc, exc_info=True)
         record = _stage_record(ctx, {"error": f"{type(exc).__name__}: {exc}"[:2000]}, started, failed=True)
-    if leave_unsaved and not writing and stage != STAGES[-1] and connection.vendor == "postgresql":
-        unsaved = {"stage": stage, "record": record, "details": run.details}
-        if usage:
-            unsaved["usage"] = usage_to_json(usage)
-        return record, unsaved
-    _record_save(run, record, holds_turn=holds_turn, usage=usage)
-    return record, None
+    stage_record_save(run, record, holds_turn=holds_turn, usage=usage)
+    return record
 
 
 def _stage_record(ctx: StageContext, result: dict[str, Any], started: float, *, failed: bool = False) -> dict[str, Any]:
@@ -165,26 +149,6 @@ def _stage_record(ctx: StageContext, result: dict[str, Any], started: float, *, 
     return record
 
 
-def _record_save(run: CycleRun, record: dict[str, Any], *, holds_turn: bool, usage: list) -> None:
-    # The lease is renewed with the stage's record, in the same statement: a live
-    # cycle keeps it for one lease period after each stage, a dead one loses it. A
-    # writing stage gives the writing turn back in that statement too. The stage's
-    # usage rows go in with it, once.
-    rows = list(usage)
-    usage.clear()
-    if holds_turn:
-        try:
-            kept = turn_give_with_record(run, ["stages", "details"], usage=rows)
-        except Exception:
-            turn_give(run.user_id, run.pk)  # never keep the respond path waiting
-            raise
-    else:
-        kept = run_save_with_lease(run, ["stages", "details"], usage=rows)
-    if not kept:
-        record.setdefault("notes", {})["lease"] = "lost (expired and taken by another run)"
-        run.save(update_fields=["stages"])
-
-
 def _usage_total(aggregate) -> Subquery:
     """One total of the run's usage rows, as a subquery of the run's read."""
     rows = LlmUsage.objects.filter(run_id=OuterRef("pk")).order_by().values("run_id")
@@ -192,10 +156,12 @@ def _usage_total(aggregate) -> Subquery:
 
 
 def cycle_end(run_id: int) -> CycleRun:
+    """End the run: its totals, status and missing stages written, its lease released.
+    A run already ended (a redelivered task, or the stale-lease sweep) is left as it is."""
     if connection.vendor == "postgresql":
         run = run_end_postgresql(run_id, timezone.now())  # the read and the save in one statement
-        if run is None:
-            raise CycleRun.DoesNotExist(f"run {run_id}")
+        if run is None:  # not running (or no such run: DoesNotExist)
+            return CycleRun.objects.select_related("user").get(pk=run_id)
         return run
     # The usage totals ride on the run's read (one query, not two).
     run = (
@@ -209,6 +175,8 @@ def cycle_end(run_id: int) -> CycleRun:
         )
         .get(pk=run_id)
     )
+    if run.status != CycleRun.Status.RUNNING:
+        return run
     run.llm_calls = run.usage_calls or 0
     run.prompt_tokens = run.usage_prompt or 0
     run.completion_tokens = run.usage_completion or 0
@@ -234,7 +202,6 @@ def run_cycle_sync(user_id: int) -> CycleRun | None:
     run = cycle_begin(user_id)
     if run is None:
         return None
-    unsaved = None
     for stage in STAGES:
-        _, unsaved = stage_execute_chained(run.pk, stage, unsaved)
+        stage_execute(run.pk, stage)
     return cycle_end(run.pk)

@@ -10,11 +10,11 @@ import datetime
 from django.db import connection
 
 from agents.models import AgentState, CycleRun, LlmUsage
-from sns.models import User
+from agents.runs.lease import lease_values
 from sns.model_rows import RowParts
+from sns.models import User
 
 from . import STAGES
-from .schedule import lease_values
 
 # The totals as cycle_end used to annotate them, each COALESCEd to 0 as it set them.
 _TOTALS = (
@@ -30,7 +30,7 @@ _RUN_AND_USER = RowParts(((CycleRun, "r"), (User, "u")))
 
 def run_end_postgresql(run_id: int, finished_at: datetime.datetime) -> CycleRun | None:
     """The ended run with its user cached (as select_related leaves it), or None if
-    there is no such run. Its `details` are the stored ones as read before the end,
+    there is no such run running (a run already ended is left as it is). Its `details` are the stored ones as read before the end,
     with "missingStages" added last, as the read-then-save left them in memory."""
     qn = connection.ops.quote_name
     run_table, user_table = qn(CycleRun._meta.db_table), qn(User._meta.db_table)
@@ -55,9 +55,9 @@ def run_end_postgresql(run_id: int, finished_at: datetime.datetime) -> CycleRun 
         f"WITH old AS (SELECT {qn('id')}, {qn('details')} AS old_details, "
         f"(SELECT jsonb_agg(s.name ORDER BY s.n) FROM unnest(%s::text[]) WITH ORDINALITY AS s(name, n) "
         f"WHERE NOT jsonb_exists(c.{qn('stages')}, s.name)) AS missing "
-        f"FROM {run_table} c WHERE c.{qn('id')} = %s), "
+        f"FROM {run_table} c WHERE c.{qn('id')} = %s AND c.{qn('status')} = %s), "
         f"lease AS (UPDATE {state_table} SET {lease_set} WHERE {lease_run} = %s AND {state_user} = "
-        f"(SELECT {run_user} FROM {run_table} WHERE {qn('id')} = %s)), "
+        f"(SELECT {run_user} FROM {run_table} WHERE {qn('id')} = %s) AND EXISTS (SELECT 1 FROM old)), "
         f"ended AS (UPDATE {run_table} r SET {totals}, {qn('finished_at')} = %s, "
         # As Python's int((finished - started).total_seconds() * 1000): float seconds, truncated.
         f"{qn('elapsed_ms')} = trunc(extract(epoch FROM (%s - r.{qn('started_at')}))::float8 * 1000), "
@@ -70,7 +70,7 @@ def run_end_postgresql(run_id: int, finished_at: datetime.datetime) -> CycleRun 
         f"{', '.join(f'u.{qn(column)}' for column in user_columns)}, ended.old_details, ended.missing "
         f"FROM ended JOIN {user_table} u ON u.{qn('id')} = ended.{run_user}"
     )
-    params = [list(STAGES), run_id, run_id, run_id, finished_at, finished_at,
+    params = [list(STAGES), run_id, CycleRun.Status.RUNNING, run_id, run_id, finished_at, finished_at,
               CycleRun.Status.DONE, CycleRun.Status.FAILED]
     with connection.cursor() as cursor:
         cursor.execute(sql, params)

@@ -1,6 +1,4 @@
-"""Celery tasks of the activity cycle: thin, named, ids only — and the record a
-reading stage leaves for the next stage's read to save, passed on as the chain
-passes a task's result to the next task (agents/cycle/run.py `stage_execute_chained`).
+"""Celery tasks of the activity cycle: thin, named, ids only (docs/architecture.md §6).
 
 acks_late with reject-on-worker-lost: a stage whose worker dies is delivered again,
 which is safe because every stage is idempotent (unique constraints, per-run keys
@@ -13,7 +11,7 @@ from celery import chain, shared_task
 
 from . import STAGES
 
-_TASK_OPTIONS = dict(acks_late=True, reject_on_worker_lost=True)
+_TASK_OPTIONS = {"acks_late": True, "reject_on_worker_lost": True}
 
 
 @shared_task(name="agents.dispatch_cycles", **_TASK_OPTIONS)
@@ -33,25 +31,19 @@ def cycle_start(user_id: int) -> int | None:
     run = cycle_begin(user_id)
     if run is None:
         return None
-    first, *others = STAGES
-    steps = [cycle_stage.si(run.pk, first), *(cycle_stage.s(run.pk, stage) for stage in others),
-             cycle_finish.si(run.pk)]
-    chain(*steps).apply_async()
+    chain(*(cycle_stage.si(run.pk, stage) for stage in STAGES), cycle_finish.si(run.pk)).apply_async()
     return run.pk
 
 
 @shared_task(name="agents.cycle_stage", **_TASK_OPTIONS)
 def cycle_stage(*args) -> dict:
-    """(run_id, stage) for the first stage; (the previous stage's result, run_id, stage)
-    for the others, as the chain passes it on. The result: the outcome, and the record
-    the next stage saves (None when saved)."""
-    from .run import stage_execute_chained
+    """(run_id, stage). A message queued before tasks carried ids only also has the
+    previous stage's result in front; it is dropped, so a chain under way at a deploy
+    goes on (a reading stage's record it carried is lost, as when its worker dies)."""
+    from .run import stage_execute
 
-    previous, (run_id, stage) = (args[0], args[1:]) if len(args) == 3 else (None, args)
-    # A result of the tasks before this one (an outcome string) carries no record.
-    carried = previous.get("unsaved") if isinstance(previous, dict) else None
-    record, unsaved = stage_execute_chained(run_id, stage, carried)
-    return {"outcome": record["outcome"], "unsaved": unsaved}
+    run_id, stage = args[-2:]
+    return {"outcome": stage_execute(run_id, stage)["outcome"]}
 
 
 @shared_task(name="agents.cycle_finish", **_TASK_OPTIONS)

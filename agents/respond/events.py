@@ -9,7 +9,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from agents.models import AttentionEvent
-from agents.runner import submit_task
+from agents.runs.owed import respond_enqueue
 from sns.models import Post, User
 
 
@@ -97,21 +97,6 @@ def _answers(message, other_id: int) -> bool:
         .order_by("-id").values_list("sender_id", flat=True).first()
     )
     return previous == other_id
-
-
-def respond_enqueue(user_id: int) -> None:
-    """One respond task for the AI user; never blocks or fails the caller."""
-    from .tasks import respond
-
-    submit_task(respond, user_id)
-
-
-def events_owed(user_id: int) -> bool:
-    """Has the AI user events no finished run has handled (pending, or claimed by a
-    run that died)?"""
-    return AttentionEvent.objects.filter(
-        user_id=user_id, status__in=(AttentionEvent.Status.PENDING, AttentionEvent.Status.CLAIMED)
-    ).exists()
 
 
 def events_claim(user_id: int, run_id: int) -> list[AttentionEvent]:

@@ -8,9 +8,9 @@ from dataclasses import dataclass, field
 
 from django.db.models import Exists, OuterRef, Subquery
 
-from agents.cycle import inputs
 from agents.models import AttentionEvent, PeerImpression, PostImpression, PostSummary
 from agents.relationships import relationship_annotations
+from agents.runs import inputs
 from sns.access import block_annotations
 from sns.models import Block, Follow, Post, User
 from sns.selectors.boundaries import ai_contact_annotations

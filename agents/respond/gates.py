@@ -17,11 +17,11 @@ from django.conf import settings
 from agents.budget import budget_refusal
 from agents.llm.gateway import ai_enabled
 from agents.rate_limits import HourlyWrites
+from agents.runs.contact import backoff_refusal
 from sns.access import is_blocked_annotated
 from sns.models import User
 from sns.selectors.boundaries import ai_contact_allowed, ai_contact_annotated
 
-from .contact import backoff_refusal
 from .facts import EventFacts
 
 # The loop breaker's "the AIs are already talking here": this many newest posts of the

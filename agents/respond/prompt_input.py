@@ -9,12 +9,12 @@ from typing import Any
 
 from django.conf import settings
 
-from agents.cycle import inputs
-from agents.cycle.llm_calls import LlmJob, fluctuated_length
 from agents.llm.parsing import parse_respond
-from agents.relationships import relationship_annotated
-from agents.textmeasure import truncate_pt
 from agents.prompt_text import post_prompt_text
+from agents.relationships import relationship_annotated
+from agents.runs import inputs
+from agents.runs.llm_calls import LlmJob, fluctuated_length
+from agents.textmeasure import truncate_pt
 from sns.models import User
 
 from .facts import EventFacts
@@ -59,23 +59,6 @@ def respond_job(ai: User, facts: EventFacts, *, run_id: int) -> LlmJob:
     )
 
 
-MESSAGE_TEXT_LIMIT = 1000  # each earlier message of the conversation, as existing replies
-
-
-def conversation_turns(ai: User, peer_nickname: str, messages) -> list[dict[str, Any]]:
-    """Messages between the AI user and one person as the prompts show them, oldest
-    first, isSelf on the AI user's own."""
-    return [
-        {
-            "author": ai.nickname if m.sender_id == ai.id else peer_nickname,
-            "isSelf": m.sender_id == ai.id,
-            "createdAt": inputs.prompt_time(m.created_at),
-            "content": truncate_pt(m.content, MESSAGE_TEXT_LIMIT),
-        }
-        for m in messages
-    ]
-
-
 def message_payload(ai: User, facts) -> dict[str, Any]:
     """The conversation's recent messages, oldest first, isSelf on the AI user's; the
     message answered (whole, up to the post text limit); whether it is a request."""
@@ -83,7 +66,7 @@ def message_payload(ai: User, facts) -> dict[str, Any]:
     peer = inputs.parse_payload(sender.my_peer_impression)
     earlier = [m for m in facts.recent if m.id != message.id]
     return {
-        "conversation": conversation_turns(ai, sender.nickname, earlier),
+        "conversation": inputs.conversation_turns(ai, sender.nickname, earlier),
         "message": {
             "locale": _message_locale(ai, facts),
             "author": sender.nickname,

@@ -14,20 +14,21 @@ from typing import Any
 
 from django.utils import timezone
 
-from agents.cycle import inputs
-from agents.cycle.llm_calls import run_job
 from agents.models import AttentionEvent, CycleRun, Interest
 from agents.rate_limits import HourlyWrites
+from agents.runs import inputs
+from agents.runs.lease import respond_lease_claim, respond_lease_held, respond_lease_release
+from agents.runs.llm_calls import run_job
+from agents.runs.owed import events_owed, respond_enqueue
 from sns.errors import DomainError
 from sns.ids import id_to_hex
 from sns.models import User
 
-from .events import event_close, events_claim, events_owed, respond_enqueue
+from .events import event_close, events_claim
 from .facts import EventFacts, facts_gather
 from .facts_message import MessageFacts, message_facts_gather
 from .gates import GATES, GateInput, gates_check
 from .gates_message import MESSAGE_GATES
-from .lease import respond_lease_claim, respond_lease_held, respond_lease_release
 from .prompt_input import message_job, respond_job
 from .write import answer_write, message_answer_write
 

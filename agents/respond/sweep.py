@@ -12,8 +12,7 @@ from django.conf import settings
 from django.utils import timezone
 
 from agents.models import AttentionEvent
-
-from .events import respond_enqueue
+from agents.runs.owed import respond_enqueue
 
 SWEEP_USERS_LIMIT = 500  # AI users enqueued per sweep; the next sweep takes the rest
 

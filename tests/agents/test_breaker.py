@@ -17,10 +17,17 @@ from django.test import override_settings
 
 from agents.embeddings import embed_features
 from agents.llm import gateway
-from agents.cycle.llm_calls import LlmJob, run_jobs
-from agents.llm.breaker import OPEN_UNTIL_KEY, READ_REUSE_SECONDS, BreakerRead, breaker_read, breaker_reset, state_store
+from agents.llm.breaker import (
+    OPEN_UNTIL_KEY,
+    READ_REUSE_SECONDS,
+    BreakerRead,
+    breaker_read,
+    breaker_reset,
+    state_store,
+)
 from agents.llm.errors import LlmRequestError, LlmTransientError, LlmUnavailable
 from agents.models import LlmUsage
+from agents.runs.llm_calls import LlmJob, run_jobs
 from tests.conftest import requires_redis
 from tests.llm_down import HELLO, closed_port, open_breaker
 from tests.llm_server import error_body

@@ -99,7 +99,7 @@ def test_back_off_of_several_authors_is_read_at_once_and_decided_per_author(mode
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
-    from agents.respond.contact import backoff_refusal, backoff_refusals
+    from agents.runs.contact import backoff_refusal, backoff_refusals
 
     settings.STGY_AI_USER_REPLY_MAX_INTEREST_RANK = 3
     ai, (p1, p2, p3) = make_site(cosines=(100, 95, 90))

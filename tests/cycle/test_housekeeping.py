@@ -1,5 +1,6 @@
 """What a cycle does besides reading and writing: it marks the notifications it
-consumed, renews its lease at every stage, and stale runs are closed."""
+consumed and renews its lease at every stage (runs whose lease lapsed:
+tests/cycle/test_stale_runs.py)."""
 
 from datetime import timedelta
 
@@ -7,8 +8,7 @@ import pytest
 from django.utils import timezone
 
 from agents.cycle.run import cycle_begin, run_cycle_sync, stage_execute
-from agents.cycle.schedule import due_user_ids
-from agents.models import AgentState, CycleRun
+from agents.models import AgentState
 from sns.models import Notification
 from tests.factories import make_post
 
@@ -48,15 +48,3 @@ def test_a_stage_whose_lease_was_taken_records_it_and_leaves_the_new_holder_alon
     run.refresh_from_db()
     assert run.stages["select_posts"]["notes"]["lease"].startswith("lost")
     assert AgentState.objects.get(user=ai_user).lease_run == run.pk + 1000
-
-
-@pytest.mark.django_db
-def test_a_run_left_running_by_a_dead_worker_is_closed_by_the_dispatcher(settings, ai_user):
-    settings.STGY_AI_USER_LOCK_SECONDS = 60
-    dead = CycleRun.objects.create(user=ai_user, started_at=timezone.now() - timedelta(minutes=10))
-    alive = CycleRun.objects.create(user=ai_user, started_at=timezone.now() - timedelta(seconds=30))
-    due_user_ids()
-    dead.refresh_from_db()
-    alive.refresh_from_db()
-    assert dead.status == CycleRun.Status.FAILED
-    assert alive.status == CycleRun.Status.RUNNING

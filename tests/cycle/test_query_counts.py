@@ -9,7 +9,7 @@ from django.test import override_settings
 from django.test.utils import CaptureQueriesContext
 
 from agents.cycle import STAGES
-from agents.cycle.run import cycle_begin, cycle_end, stage_execute_chained
+from agents.cycle.run import cycle_begin, cycle_end, stage_execute
 from agents.models import LlmUsage
 from sns import services
 from sns.models import User
@@ -29,12 +29,10 @@ pytestmark = pytest.mark.django_db
 # Counted as CaptureQueriesContext counts them (BEGIN, COMMIT and savepoints included),
 # for this site: 10 posts read, 5 peers judged, 2 likes, 1 repost, 2 replies, a new post.
 # Every stage reads its run record (one query) and saves it with the lease's renewal
-# (one statement on PostgreSQL, a data-modifying CTE; two on SQLite); on PostgreSQL a
-# reading stage's save rides on the next stage's read instead (agents/cycle/run.py
-# `stage_execute_chained`), so select_posts, post_impressions and peer_impressions
-# cost one statement each for their record; and on PostgreSQL every stage's LLM usage
-# rows go in with its record's save (agents/cycle/usage_held.py), not in an INSERT of
-# their own. PostgreSQL shares
+# (one statement on PostgreSQL, a data-modifying CTE; two on SQLite): the stage tasks
+# carry ids only, so each stage saves its own record; and on PostgreSQL every stage's
+# LLM usage rows go in with its record's save (agents/runs/usage_held.py), not in an
+# INSERT of their own. PostgreSQL shares
 # other round trips SQLite cannot too (UNION ALL of limited parts, both tag tables in one
 # statement, followees' posts straight from the followee subquery, the newest
 # followers with their newest posts in one LATERAL join). Each reply's check of its
@@ -42,7 +40,7 @@ pytestmark = pytest.mark.django_db
 # more), so a cycle never answers where the respond path already has; the reply's row,
 # its tags, the author's and the parent's counters and its summary row are one
 # statement on PostgreSQL (sns/services/post_insert.py), five on SQLite, and the reply and new-post prompts'
-# tags ride on their posts' reads (agents/cycle/inputs.py `tags_json`); before the replies are
+# tags ride on their posts' reads (agents/runs/inputs.py `tags_json`); before the replies are
 # generated, the back-off rule reads the newest replies and messages between the AI
 # user and every candidate's author (one UNION ALL on PostgreSQL whatever their number,
 # two queries per candidate on SQLite; the authors' AI boundaries ride on the posts'
@@ -52,7 +50,7 @@ pytestmark = pytest.mark.django_db
 # wrote it rides on its read of the AI user's own posts). Each writing stage takes
 # the writing turn and gives it back with its record: on PostgreSQL the claim rides on
 # the stage's read of the record (agents/cycle/run_read.py) and the release and "are
-# events owed?" on the record's statement (agents/respond/turn.py); on SQLite they are
+# events owed?" on the record's statement (agents/runs/record.py); on SQLite they are
 # three more. The interest is saved in one statement, without a read after it, and the
 # stage's record (with the lease's renewal) in the same transaction as its last write
 # (agents/cycle/context.py `record_now`). On PostgreSQL cycle_end is one statement
@@ -65,10 +63,10 @@ pytestmark = pytest.mark.django_db
 # never reaches, so they are not counted here (bench/cycle_overhead counts them).
 QUERY_BOUNDS = {
     "postgresql": {
-        "cycle": 71,
-        "select_posts": 6,
-        "post_impressions": 5,
-        "peer_impressions": 6,
+        "cycle": 74,
+        "select_posts": 7,
+        "post_impressions": 6,
+        "peer_impressions": 7,
         "likes_and_replies": 24,
         "interest_update": 8,
         "new_post": 10,
@@ -109,10 +107,10 @@ def measure(ai) -> dict:
     calls_before = LlmUsage.objects.count()
     with CaptureQueriesContext(connection) as whole:
         run = cycle_begin(ai.id)
-        per_stage, unsaved = {}, None
+        per_stage = {}
         for stage in STAGES:  # as the Celery chain runs them (agents/cycle/tasks.py)
             with CaptureQueriesContext(connection) as one:
-                _, unsaved = stage_execute_chained(run.pk, stage, unsaved)
+                stage_execute(run.pk, stage)
             per_stage[stage] = len(one.captured_queries)
         run = cycle_end(run.pk)
     assert run.status == "done"

@@ -9,8 +9,9 @@ import pytest
 from django.utils import timezone
 
 from agents.cycle.run import cycle_begin, cycle_end
-from agents.cycle.schedule import due_user_ids, next_interval
+from agents.cycle.schedule import due_user_ids
 from agents.models import AgentState, CycleRun, LlmUsage
+from agents.runs.lease import next_interval
 from sns.models import User
 from tests.factories import make_ai_user
 

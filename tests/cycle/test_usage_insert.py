@@ -1,6 +1,5 @@
-"""The usage rows' own INSERT (agents/cycle/usage_held.py `usage_insert_sql`, written
-by hand for its `only_if` condition): the rows it writes are those bulk_create writes,
-value for value, and with a condition that does not hold it writes none."""
+"""The usage rows' INSERT as a CTE of a stage record's save (agents/runs/usage_held.py
+`usage_insert_sql`): the rows it writes are those bulk_create writes, value for value."""
 
 from __future__ import annotations
 
@@ -11,8 +10,8 @@ import pytest
 from django.db import connection
 from django.utils import timezone
 
-from agents.cycle.usage_held import usage_insert_sql
 from agents.models import LlmUsage
+from agents.runs.usage_held import usage_insert_sql
 from tests.conftest import requires_postgres
 from tests.factories import make_user
 
@@ -37,8 +36,8 @@ def _written(marker: str) -> list[dict]:
     return list(LlmUsage.objects.filter(task=marker).order_by("created_at").values(*fields))
 
 
-def _run_in_cte(rows, only_if: str = "") -> None:
-    sql, params = usage_insert_sql(rows, only_if=only_if)
+def _run_in_cte(rows) -> None:
+    sql, params = usage_insert_sql(rows)
     with connection.cursor() as cursor:
         cursor.execute(f"WITH usage AS ({sql}) SELECT 1", params)
 
@@ -53,10 +52,3 @@ def test_the_rows_are_those_bulk_create_writes(count):
     for row in (*by_django, *by_hand):
         row.pop("task")
     assert by_hand == by_django
-
-
-def test_the_rows_go_in_only_when_the_condition_holds():
-    user = make_user("Counted")
-    _run_in_cte(_rows(user, "refused"), only_if="1 = 0")
-    _run_in_cte(_rows(user, "taken"), only_if="1 = 1")
-    assert (len(_written("refused")), len(_written("taken"))) == (0, 2)

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from agents.cycle.inputs import context_post
 from agents.prompt_text import post_prompt_text
+from agents.runs.inputs import context_post
 from sns.markdown import render_html, to_plain_text
 from sns.media.embeds import images_as_alt_text
 from sns.models_media import MediaImage

@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 from django.test import Client
 
-from agents.cycle.record import run_record_json
 from agents.models import AttentionEvent, CycleRun
 from agents.respond.run import respond_run
+from agents.runs.record import run_record_json
 from sns import services
 
 from .helpers import conversation

@@ -8,10 +8,10 @@ import os
 
 import pytest
 
-from agents.cycle import inputs
 from agents.models import AttentionEvent, CycleRun, LlmUsage, PostImpression
 from agents.prompts import render_agent_prompt
 from agents.respond.run import respond_run
+from agents.runs import inputs
 from sns.models import Post
 
 from .helpers import answer_json, conversation

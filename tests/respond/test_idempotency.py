@@ -10,8 +10,8 @@ from django.utils import timezone
 
 from agents.cycle.run import cycle_begin, run_cycle_sync, stage_execute
 from agents.models import AgentState, AttentionEvent, CycleRun, LlmUsage, PostImpression
-from agents.respond.lease import respond_lease_claim
 from agents.respond.run import respond_run
+from agents.runs.lease import respond_lease_claim
 from sns.models import Post
 from tests.cycle.helpers import (
     base_vector,

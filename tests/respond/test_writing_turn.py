@@ -1,4 +1,4 @@
-"""One writer at a time (agents/respond/turn.py): a respond run and the same AI user's
+"""One writer at a time (agents/runs/turn.py): a respond run and the same AI user's
 cycle writing stages never write at once. A respond run finding a writing stage at work
 leaves its event owed and returns; the stage, on its way out, has it answered. A
 writing stage finding a respond run at work waits, and past the wait records a skip."""
@@ -14,9 +14,9 @@ from django.db import connection
 from agents.cycle.run import WRITING_STAGES, cycle_begin, stage_execute
 from agents.cycle.run_read import run_read_taking_turn
 from agents.models import AgentState, CycleRun
-from agents.respond.lease import respond_lease_claim, respond_lease_release
 from agents.respond.run import respond_run
-from agents.respond.turn import writing_turn
+from agents.runs.lease import respond_lease_claim, respond_lease_release
+from agents.runs.turn import writing_turn
 from sns.models import Post
 
 from .helpers import conversation
@@ -26,7 +26,7 @@ pytestmark = pytest.mark.django_db
 
 def test_a_respond_run_during_a_writing_stage_is_answered_when_the_stage_ends(settings):
     settings.STGY_EAGER_TASKS_INLINE = True  # the respond task the stage enqueues runs here
-    ai, person, root, reply, event = conversation()
+    ai, _person, _root, reply, event = conversation()
     with writing_turn(ai.id, run_id=10**12):
         assert respond_run(ai.id) is None
         event.refresh_from_db()
@@ -86,7 +86,7 @@ def test_a_writing_stage_gives_the_turn_back_with_its_record(settings, lease_los
     cycle lease (one statement on PostgreSQL): owed events are answered, the respond
     lease is free, and the cycle lease is renewed only while this run holds it."""
     settings.STGY_EAGER_TASKS_INLINE = True
-    ai, person, root, reply, event = conversation()
+    ai, _person, _root, _reply, event = conversation()
     run = cycle_begin(ai.id)
     if lease_lost:
         AgentState.objects.filter(user=ai).update(lease_run=run.pk + 1000)

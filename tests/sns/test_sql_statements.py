@@ -56,8 +56,8 @@ def test_an_argument_that_is_not_a_parameter_is_refused():
 
 def test_the_record_save_runs_the_compiled_statement_twice(ai_user):
     from agents.cycle.run import cycle_begin
-    from agents.respond.lease import respond_lease_claim
-    from agents.respond.turn import turn_give_with_record
+    from agents.runs.lease import respond_lease_claim
+    from agents.runs.record import turn_give_with_record
 
     run = cycle_begin(ai_user.id)
     for n in range(2):
@@ -78,7 +78,7 @@ def test_the_hourly_writes_query_compiled_once_matches_a_fresh_compile():
 
 
 def test_the_back_off_pair_compiled_once_matches_a_fresh_compile():
-    from agents.respond.contact import _pair_parts, _pair_statements
+    from agents.runs.contact import _pair_parts, _pair_statements
 
     for ai_id, person_id in [(5, 9), (9, 5), (123456789, 42)]:
         low, high = sorted((ai_id, person_id))
@@ -87,7 +87,7 @@ def test_the_back_off_pair_compiled_once_matches_a_fresh_compile():
 
 @postgresql_only
 def test_the_stage_record_save_compiled_once_matches_a_fresh_compile():
-    from agents.cycle.schedule import _record_parts, _record_statements
+    from agents.runs.record import _record_parts, _record_statements
 
     until = datetime(2026, 12, 4, 23, 0, tzinfo=UTC)
     stages, details = {"select_posts": {"outcome": "ok"}}, {"tier": "balanced"}

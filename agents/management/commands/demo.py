@@ -7,7 +7,7 @@ from django.conf import settings
 from django.core.management import call_command
 from django.core.management.base import BaseCommand
 
-from agents.cycle.local_loop import LocalAgentLoop
+from agents.local_loop import LocalAgentLoop
 
 
 class Command(BaseCommand):

@@ -4,7 +4,7 @@ import time
 
 from django.core.management.base import BaseCommand
 
-from agents.cycle.local_loop import LocalAgentLoop
+from agents.local_loop import LocalAgentLoop
 
 
 class Command(BaseCommand):

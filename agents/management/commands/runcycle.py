@@ -4,8 +4,8 @@ import json as jsonlib
 
 from django.core.management.base import BaseCommand, CommandError
 
-from agents.cycle.record import run_record_json
 from agents.cycle.run import run_cycle_sync
+from agents.runs.record import run_record_json
 from sns.errors import InvalidInput
 from sns.ids import parse_id
 

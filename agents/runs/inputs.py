@@ -1,10 +1,12 @@
-"""Prompt inputs shared by the stages: the profile excerpt, reply context, summaries
-and impressions, each gathered for a whole batch of posts in a few queries."""
+"""Prompt inputs shared by the cycle's stages and the respond path: the profile
+excerpt, reply context, summaries, impressions and conversation turns, each gathered
+for a whole batch of posts in a few queries."""
 
 from __future__ import annotations
 
 import json
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 from django.conf import settings
 from django.db import connection
@@ -12,11 +14,11 @@ from django.db.models import TextField
 from django.db.models.expressions import RawSQL
 
 from agents.models import Interest, PostImpression, PostSummary
+from agents.prompt_text import post_prompt_text
 from agents.tags import parse_tags_field
 from agents.textmeasure import truncate_pt
-from agents.prompt_text import post_prompt_text
-from sns.media.embeds import images_as_alt_text
 from sns.api.presenters import iso
+from sns.media.embeds import images_as_alt_text
 from sns.models import Post, User
 from sns.selectors import newest_posts_q, viewable_posts
 
@@ -211,3 +213,20 @@ def latest_direct_replies(viewer: User, post_ids: list[int], *, per_post: int, w
     for reply in sorted(replies, key=lambda p: p.id):
         result[reply.reply_to].append(reply)
     return result
+
+
+MESSAGE_TEXT_LIMIT = 1000  # each earlier message of the conversation, as existing replies
+
+
+def conversation_turns(ai: User, peer_nickname: str, messages) -> list[dict[str, Any]]:
+    """Messages between the AI user and one person as the prompts show them, oldest
+    first, isSelf on the AI user's own."""
+    return [
+        {
+            "author": ai.nickname if m.sender_id == ai.id else peer_nickname,
+            "isSelf": m.sender_id == ai.id,
+            "createdAt": prompt_time(m.created_at),
+            "content": truncate_pt(m.content, MESSAGE_TEXT_LIMIT),
+        }
+        for m in messages
+    ]

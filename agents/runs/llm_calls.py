@@ -12,9 +12,10 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 from django.conf import settings
 from django.db import connections
@@ -44,7 +45,7 @@ class LlmJob:
     extra: dict[str, Any] = field(default_factory=dict)
 
 
-def scaled(locale: str, base: int | float) -> int:
+def scaled(locale: str, base: float) -> int:
     """CJK locales get half the length (ceil), as the original's prompts do."""
     return math.ceil(base * 0.5) if is_cjk(locale) else int(base)
 
@@ -91,7 +92,7 @@ def _run_job(
             breaker=breaker,
         )
         job.result = job.parse(response.content)
-    except Exception as exc:  # one job's failure is that item's failure, never the stage's
+    except Exception as exc:  # noqa: BLE001 - one job's failure is that item's failure, never the stage's
         job.error = f"{type(exc).__name__}: {exc}"
         job.unavailable = isinstance(exc, LlmUnavailable)
 
@@ -132,7 +133,9 @@ def _run_all(
     breaker: BreakerRead | None = None,
 ) -> list[LlmJob]:
     bound = max(1, int(settings.STGY_AI_USER_STAGE_CONCURRENCY))
-    kwargs = dict(profile=profile, tier=tier, user_id=user_id, run_id=run_id, stage=stage, breaker=breaker)
+    kwargs = {
+        "profile": profile, "tier": tier, "user_id": user_id, "run_id": run_id, "stage": stage, "breaker": breaker,
+    }
     held = usage_held(run_id, stage)
     if len(jobs) <= 1 and held is None:
         for job in jobs:

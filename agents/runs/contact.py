@@ -15,9 +15,9 @@ from django.db.models import BigIntegerField, Exists, OuterRef, Q, Value
 
 from sns.models import Post, User
 from sns.models_messages import Message
+from sns.selectors.boundaries import ai_contact_allowed, ai_contact_annotated
 from sns.selectors.paging import union_all
 from sns.sql_statements import compiled_once
-from sns.selectors.boundaries import ai_contact_allowed, ai_contact_annotated
 
 # Three unanswered writes: one may be missed, two may be ignored politely; a third
 # unanswered one means the person is not interested, and a fourth would be pestering.

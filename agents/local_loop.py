@@ -1,8 +1,9 @@
 """The dispatcher loop in-process, for the embedded mode (no broker, no beat).
 
 It does what beat + workers do in production: every tick, find the AI users that are
-due and run their cycles on a small thread pool; sweep pending summaries and answers
-owed by the respond path (say, from before a restart) too.
+due and run their cycles on a small thread pool; sweep pending summaries, runs left
+running by a stop (agents/runs/stale.py) and answers owed by the respond path (say,
+from before a restart) too.
 """
 
 from __future__ import annotations
@@ -46,12 +47,12 @@ class LocalAgentLoop:
                 self._stop.wait(self.tick_seconds)
 
     def tick(self, pool: ThreadPoolExecutor) -> int:
+        from agents.cycle.schedule import due_user_ids
         from agents.respond.sweep import respond_sweep
+        from agents.runs.stale import runs_stale_end
         from agents.summaries.sweep import summaries_sweep
 
-        from .schedule import due_user_ids
-
-        for sweep in (summaries_sweep, respond_sweep):
+        for sweep in (summaries_sweep, runs_stale_end, respond_sweep):
             try:
                 sweep()
             except Exception:
@@ -67,7 +68,7 @@ class LocalAgentLoop:
         return started
 
     def _cycle(self, user_id: int) -> None:
-        from .run import run_cycle_sync
+        from agents.cycle.run import run_cycle_sync
 
         try:
             run = run_cycle_sync(user_id)
