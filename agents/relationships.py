@@ -20,6 +20,7 @@ from django.utils import timezone
 from agents.models import Relationship
 from sns.models import Like, Post
 from sns.models_messages import Message
+from sns.selectors.boundaries import ai_stop_get
 
 # Score thresholds of the levels (the level shown and given to the model). Why these:
 # one answered reply (0.15) keeps a stranger a stranger, two or three exchanges make an
@@ -27,6 +28,10 @@ from sns.models_messages import Message
 LEVELS = ((0.8, "close friend"), (0.5, "friend"), (0.2, "acquaintance"), (0.0, "stranger"))
 # A rebuild reads this many half-lives back: older exchanges weigh less than 1/256.
 REBUILD_HALF_LIVES = 8
+# What an opener left unanswered costs (docs/respond-path.md, "Relationships"): small,
+# so a person who is busy for a while is not turned into a stranger, but an AI user
+# whose openers keep going unanswered slowly stops counting them as a friend.
+UNANSWERED_OPENER_STEP = 0.01
 
 
 def _weight(kind: str) -> float:
@@ -58,6 +63,10 @@ def relationship_bump(ai_id: int, peer_id: int, kind: str, *, at: datetime | Non
     if ai_id == peer_id:
         return
     now = at or timezone.now()
+    if ai_stop_get(peer_id, ai_id, now=now) is not None:
+        # Frozen while the person's stop holds: nothing they do then brings the AI
+        # user closer (a like, say), and it does not write to them.
+        return
     with transaction.atomic(savepoint=False):
         row = (
             Relationship.objects.select_for_update().filter(user_id=ai_id, peer_id=peer_id).first()
@@ -76,6 +85,20 @@ def relationship_bump(ai_id: int, peer_id: int, kind: str, *, at: datetime | Non
         Relationship.objects.filter(pk=row.pk).update(
             score=score, updated_at=max(now, row.updated_at)
         )
+
+
+def relationship_opener_unanswered(ai_id: int, peer_id: int, opener_at: datetime, *, now: datetime | None = None) -> bool:
+    """The AI user's opener sent at `opener_at` is still unanswered: the score falls by
+    UNANSWERED_OPENER_STEP, once per opener (the row's time moves past the opener, and
+    an answer is an exchange, which moves it too). True if it fell."""
+    now = now or timezone.now()
+    with transaction.atomic(savepoint=False):
+        row = Relationship.objects.select_for_update().filter(user_id=ai_id, peer_id=peer_id).first()
+        if row is None or row.updated_at >= opener_at:
+            return False
+        score = max(0.0, decayed(row.score, row.updated_at, now) - UNANSWERED_OPENER_STEP)
+        Relationship.objects.filter(pk=row.pk).update(score=score, updated_at=max(now, row.updated_at))
+    return True
 
 
 def relationship_now(row: Relationship | None, now: datetime | None = None) -> dict:

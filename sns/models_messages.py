@@ -95,6 +95,11 @@ class AiBoundaries(models.Model):
     allow_replies = models.BooleanField(default=True)
     allow_mentions = models.BooleanField(default=True)
     allow_messages = models.BooleanField(default=True)
+    # Quiet hours, in the person's own time zone (User.timezone): AI users never open
+    # a conversation with them from `quiet_start` up to `quiet_end` (past midnight when
+    # start > end). Both set or both empty.
+    quiet_start = models.TimeField(null=True, blank=True)
+    quiet_end = models.TimeField(null=True, blank=True)
     updated_at = models.DateTimeField()
 
     def __str__(self):
@@ -112,6 +117,12 @@ class AiStop(models.Model):
     )
     until = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField()
+    # How the person said it: the Stop button (or the API), their own words to the AI
+    # user caught by sns/stop_words.py, or the model reading those words.
+    SOURCES = ("button", "words", "model")
+    source = models.CharField(max_length=10, default="button")
+    # The post or message whose words set it (source "words" or "model").
+    said_in = models.BigIntegerField(null=True, blank=True)
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["person", "ai_user"], name="ai_stop_pair")]

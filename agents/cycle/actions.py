@@ -21,6 +21,7 @@ from agents.prompt_text import post_prompt_text
 from agents.rate_limits import HourlyWrites, hour_before, hourly_reposts_subquery
 from agents.runs import inputs
 from agents.runs.contact import backoff_refusals
+from agents.runs.language import answer_locale
 from agents.runs.llm_calls import LlmJob, fluctuated_length, run_jobs
 from sns import services
 from sns.compiled_read import CompiledRead, ids_array, viewer_of, viewer_variant
@@ -210,7 +211,9 @@ def _write_replies(ctx: StageContext, items: list[dict]) -> list[dict]:
     jobs = []
     for item in items:
         post = item["post"]
-        locale = inputs.post_locale(post, me.locale)
+        # The language the post is written in (its locale, or its author's, when the
+        # text says nothing): the reply is written in it (agents/runs/language.py).
+        locale = answer_locale(post.content, inputs.post_locale(post, me.locale))
         impression = own.get(post.id, {})
         content = post_prompt_text(post.content, settings.STGY_AI_USER_POST_TEXT_LIMIT)
         payload = {

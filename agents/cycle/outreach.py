@@ -3,8 +3,9 @@
 
 Code decides whom, and whether at all: only a person who follows the AI user, is at
 least a friend by the relationship score, has written to it (a reply, a mention or a
-message) within STGY_AI_USER_OUTREACH_RECENT_DAYS, and allows AI messages; never while
-its last message is unanswered, never past the back-off rule or the hourly caps, and
+message) within STGY_AI_USER_OUTREACH_RECENT_DAYS, and allows AI messages; never in
+their quiet hours, never while its last message is unanswered (which, after a day,
+lowers the relationship), never past the back-off rule or the hourly caps, and
 only in a share STGY_AI_USER_OUTREACH_PROBABILITY of cycles. The model writes the text
 (or declines). At most one message per cycle, sent through sns.services as the AI user.
 """
@@ -24,16 +25,16 @@ from agents.llm.parsing import parse_respond
 from agents.models import AttentionEvent, PeerImpression, Relationship
 from agents.prompt_text import post_prompt_text
 from agents.rate_limits import HourlyWrites
-from agents.relationships import LEVELS, relationship_now
+from agents.relationships import LEVELS, relationship_now, relationship_opener_unanswered
 from agents.runs import inputs
 from agents.runs.contact import backoff_refusal
 from agents.runs.llm_calls import LlmJob, fluctuated_length, run_job
 from agents.runs.viewable import viewable_by_id
 from sns.errors import DomainError
-from sns.ids import id_to_hex
+from sns.ids import id_to_datetime, id_to_hex
 from sns.models import Follow, Post
 from sns.models_messages import Message
-from sns.selectors.boundaries import ai_contact_allowed
+from sns.selectors.boundaries import ai_contact_allowed, ai_quiet_hours_refusal
 from sns.services import messages
 
 from .context import StageContext
@@ -44,6 +45,10 @@ CONVERSATION_TURNS = 6
 TEXT_LIMIT = 1000
 FRIEND = next(threshold for threshold, name in LEVELS if name == "friend")
 TASK = "open-message"
+# An opener still unanswered after a day has gone unanswered: the relationship falls
+# (agents/relationships.py, UNANSWERED_OPENER_STEP). Shorter would count a person
+# asleep in another time zone; a cycle comes every 12 hours or so anyway.
+OPENER_ANSWER_HOURS = 24
 
 
 def outreach(ctx: StageContext) -> dict[str, Any]:
@@ -96,15 +101,24 @@ def _refusal(me, person, writes: HourlyWrites) -> str | None:
     allowed, why = ai_contact_allowed(me, person, "message")
     if not allowed:
         return f"boundaries: {why}"
+    # Starting a conversation, unlike an answer, waits for the person's quiet hours.
+    why = ai_quiet_hours_refusal(person)
+    if why is not None:
+        return f"quiet_hours: {why}"
     why = backoff_refusal(me.id, person.id)
     if why is not None:
         return f"backoff: {why}"
     low, high = sorted((me.id, person.id))
     last = (
         Message.objects.filter(conversation__user_low_id=low, conversation__user_high_id=high)
-        .order_by("-id").values_list("sender_id", flat=True).first()
+        .order_by("-id").values_list("id", "sender_id").first()
     )
-    if last == me.id:
+    if last is not None and last[1] == me.id:
+        sent_at = id_to_datetime(last[0])
+        if timezone.now() - sent_at >= timedelta(hours=OPENER_ANSWER_HOURS) and relationship_opener_unanswered(
+            me.id, person.id, sent_at
+        ):
+            return "waiting: the AI user's last message is not answered yet (relationship lowered)"
         return "waiting: the AI user's last message is not answered yet"
     for gate, why in (
         ("hourly_fleet", writes.fleet_refusal()),

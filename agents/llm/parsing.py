@@ -203,20 +203,24 @@ def parse_reply(text: str, locale: str, tag_num: int = 3, tag_max: int = 5) -> d
 
 def parse_respond(text: str, locale: str, tag_num: int = 3, tag_max: int = 5) -> dict[str, Any]:
     """The respond path's answer: a literal boolean `answer` (anything else is a
-    failure, never a yes); with `answer: true`, non-blank content and tags as a reply's."""
+    failure, never a yes); with `answer: true`, non-blank content and tags as a reply's.
+    `stop` is true only when the model says literally true that the person asked it to
+    stop (docs/respond-path.md, "Boundaries said in words"): a model may add a stop,
+    and nothing it says lifts one."""
     data = extract_json(text)
     if not isinstance(data, dict):
         raise ModelOutputError("expected a JSON object with 'answer'", text)
     if not isinstance(data.get("answer"), bool):
         raise ModelOutputError("'answer' is missing or not true/false", text)
+    stop = data.get("stop") is True
     if data["answer"] is False:
-        return {"answer": False, "content": "", "tags": []}
+        return {"answer": False, "content": "", "tags": [], "stop": stop}
     if not isinstance(data.get("content"), str):
         raise ModelOutputError("'content' is missing or not a string", text)
     tags = _tags(data, tag_max)
     if len(tags) < REPLY_MIN_TAGS:
         tags = reply_fallback_tags(locale)
-    return {"answer": True, "content": _non_empty(data, "content", text), "tags": tags[:tag_num]}
+    return {"answer": True, "content": _non_empty(data, "content", text), "tags": tags[:tag_num], "stop": stop}
 
 
 def parse_summary(text: str, tag_max: int = 5) -> dict[str, Any]:

@@ -13,6 +13,7 @@ from agents.llm.parsing import parse_respond
 from agents.prompt_text import post_prompt_text
 from agents.relationships import relationship_annotated
 from agents.runs import inputs
+from agents.runs.language import answer_locale
 from agents.runs.llm_calls import LlmJob, fluctuated_length
 from agents.textmeasure import truncate_pt
 from sns.models import User
@@ -30,7 +31,7 @@ def respond_payload(ai: User, facts: EventFacts) -> dict[str, Any]:
     return {
         "replyChain": inputs.context_posts(facts.chain, me=ai, summaries=facts.summaries),
         "message": {
-            "locale": inputs.post_locale(post, ai.locale),
+            "locale": _post_answer_locale(ai, facts),
             "author": post.owner.nickname,
             "createdAt": inputs.prompt_time(post.created_at),
             "content": content,
@@ -44,8 +45,14 @@ def respond_payload(ai: User, facts: EventFacts) -> dict[str, Any]:
     }
 
 
+def _post_answer_locale(ai: User, facts: EventFacts) -> str:
+    """The language the person wrote in; the post's or their locale when the text says
+    nothing (agents/runs/language.py)."""
+    return answer_locale(facts.post.content, inputs.post_locale(facts.post, ai.locale))
+
+
 def respond_job(ai: User, facts: EventFacts, *, run_id: int) -> LlmJob:
-    locale = inputs.post_locale(facts.post, ai.locale)
+    locale = _post_answer_locale(ai, facts)
     tag_num = min(max(2, settings.STGY_AI_USER_NEW_POST_TAGS), settings.STGY_AI_TAG_MAX_COUNT)
     rng = random.Random(f"{run_id}:respond:{facts.event.pk}")
     return LlmJob(
@@ -80,7 +87,9 @@ def message_payload(ai: User, facts) -> dict[str, Any]:
 
 
 def _message_locale(ai: User, facts) -> str:
-    return inputs.dash_locale(facts.sender.locale or ai.locale)
+    """The language of the message; the sender's locale (else the AI user's) when the
+    text says nothing."""
+    return answer_locale(facts.message.content, inputs.dash_locale(facts.sender.locale or ai.locale))
 
 
 def message_job(ai: User, facts, *, run_id: int) -> LlmJob:

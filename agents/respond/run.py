@@ -30,6 +30,7 @@ from .facts_message import MessageFacts, message_facts_gather
 from .gates import GATES, GateInput, gates_check
 from .gates_message import MESSAGE_GATES
 from .prompt_input import message_job, respond_job
+from .stop import matcher_detection, stop_handle
 from .write import answer_write, message_answer_write
 
 log = logging.getLogger(__name__)
@@ -116,6 +117,10 @@ def _handle_one(ai: User, run: CycleRun, facts: EventFacts, counts: HourlyWrites
     is_message = isinstance(facts, MessageFacts)
     gates = MESSAGE_GATES if is_message else GATES
     refusal = gates_check(GateInput(ai=ai, facts=facts, counts=counts), record["gates"], gates)
+    # Words asking the AI user to stop: the stop, and at most one fixed acknowledgement.
+    detection = matcher_detection(facts)
+    if detection is not None:
+        return _counted(stop_handle(ai, run, facts, detection, record, refusal=refusal), counts, event)
     if refusal is not None:
         _close(record, event, Status.REFUSED, refusal)
         return record
@@ -126,6 +131,9 @@ def _handle_one(ai: User, run: CycleRun, facts: EventFacts, counts: HourlyWrites
     if job.result is None:
         _close(record, event, Status.FAILED, f"model: {job.error}")
         return record
+    if job.result.get("stop"):
+        # The model read a request to stop that the matcher did not catch.
+        return _counted(stop_handle(ai, run, facts, {"detectedBy": "model"}, record, refusal=None), counts, event)
     if not job.result["answer"]:
         ignored = is_message and facts.is_request
         why = "model: ignored the message request (left in Requests)" if ignored else "model: chose not to answer"
@@ -143,6 +151,15 @@ def _handle_one(ai: User, run: CycleRun, facts: EventFacts, counts: HourlyWrites
         return record
     counts.count("reply")
     record["result"], record["replyId"] = Status.ANSWERED, reply.hex_id
+    return record
+
+
+def _counted(record: dict, counts: HourlyWrites, event: AttentionEvent) -> dict:
+    """An acknowledgement written counts against the hourly limits as any answer."""
+    if record.get("answerMessageId"):
+        counts.count("message", to=event.sender_id)
+    elif record.get("replyId"):
+        counts.count("reply")
     return record
 
 

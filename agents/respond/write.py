@@ -23,23 +23,33 @@ def answer_key(event: AttentionEvent) -> str:
     return f"respond:{event.pk}"
 
 
-def answer_write(ai: User, event: AttentionEvent, post: Post, result: dict, run: CycleRun) -> Post | None:
+def answer_write(
+    ai: User, event: AttentionEvent, post: Post, result: dict, run: CycleRun, *, acknowledgement: bool = False
+) -> Post | None:
     """The answer, or None when the AI user has replied to the post meanwhile (its cycle
     may have). Raises the rulebook's DomainError when the write is refused; then nothing
-    is written."""
+    is written. An `acknowledgement` of a stop (agents/respond/stop.py) is no exchange:
+    it moves no relationship and stands for no impression of the post."""
     try:
         with transaction.atomic():
             reply = services.post_create(
                 ai, content=result["content"], tags=result["tags"], reply_to=post.id,
                 idempotency_key=answer_key(event), reply_once=True,
             )
-            _after_answer(ai, event, post, result, run, reply)
+            _after_answer(ai, event, post, result, run, reply, acknowledgement=acknowledgement)
     except Conflict:
         return None
     return reply
 
 
-def _after_answer(ai: User, event: AttentionEvent, post: Post, result: dict, run: CycleRun, reply: Post) -> None:
+def _after_answer(
+    ai: User, event: AttentionEvent, post: Post, result: dict, run: CycleRun, reply: Post, *, acknowledgement: bool
+) -> None:
+    if acknowledgement:
+        AttentionEvent.objects.filter(pk=event.pk).update(
+            status=AttentionEvent.Status.ANSWERED, handled_at=timezone.now(), run_id=run.pk, outcome=reply.hex_id
+        )
+        return
     if post.my_impression is None:
         # The AI user has now read the post; its next cycle must not read it again. Its
         # answer stands for its impression; it has replied, and likes are the cycle's.
@@ -51,7 +61,9 @@ def _after_answer(ai: User, event: AttentionEvent, post: Post, result: dict, run
     relationship_bump(ai.id, event.sender_id, "reply")
 
 
-def message_answer_write(ai: User, event: AttentionEvent, facts, result: dict, run: CycleRun) -> Message | None:
+def message_answer_write(
+    ai: User, event: AttentionEvent, facts, result: dict, run: CycleRun, *, acknowledgement: bool = False
+) -> Message | None:
     """The answer to a direct message through the rulebook as the AI user, and the
     event's new status, in one transaction; a request is accepted first (answering is
     accepting). None when the event is no longer this run's or the AI user has written
@@ -72,5 +84,6 @@ def message_answer_write(ai: User, event: AttentionEvent, facts, result: dict, r
         AttentionEvent.objects.filter(pk=event.pk).update(
             status=AttentionEvent.Status.ANSWERED, handled_at=timezone.now(), run_id=run.pk, outcome=answer.hex_id
         )
-        relationship_bump(ai.id, event.sender_id, "message")
+        if not acknowledgement:
+            relationship_bump(ai.id, event.sender_id, "message")
     return answer

@@ -9,10 +9,10 @@ from rest_framework import serializers, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from sns.selectors import boundaries as selectors_boundaries
 from sns.access import access_user_self_or_admin
 from sns.errors import InvalidInput
 from sns.ids import parse_id
+from sns.selectors import boundaries as selectors_boundaries
 from sns.services import boundaries as boundary_services
 
 from . import schema
@@ -21,7 +21,9 @@ from .messages_views import OK, errors
 from .params import HexIdField, body
 
 BOUNDARIES = OpenApiResponse(
-    response=OpenApiTypes.OBJECT, description="allowReplies, allowMentions, allowMessages"
+    response=OpenApiTypes.OBJECT,
+    description="allowReplies, allowMentions, allowMessages, quietHoursStart, quietHoursEnd (HH:MM in the "
+    "account's time zone, or null), timezone",
 )
 DURATIONS = ("48h", "forever")
 
@@ -33,19 +35,23 @@ class AiBoundariesView(APIView):
         allowReplies = serializers.JSONField(required=False, source="allow_replies")
         allowMentions = serializers.JSONField(required=False, source="allow_mentions")
         allowMessages = serializers.JSONField(required=False, source="allow_messages")
+        # "HH:MM" or null, in the person's account time zone; checked by the service.
+        quietHoursStart = serializers.JSONField(required=False, allow_null=True, source="quiet_start")
+        quietHoursEnd = serializers.JSONField(required=False, allow_null=True, source="quiet_end")
 
     @extend_schema(responses={200: BOUNDARIES, **errors(400, 401, 403, 404)})
     def get(self, request, user_id):
         user = access_user_self_or_admin(request.user, parse_id(user_id))
-        return Response(boundaries_json(selectors_boundaries.ai_boundaries_get(user.id)))
+        return Response(boundaries_json(selectors_boundaries.ai_boundaries_get(user.id), user))
 
     @extend_schema(
         request=InputSerializer, responses={200: BOUNDARIES, **errors(400, 401, 403, 404)}
     )
     def put(self, request, user_id):
         data = body(request, self.InputSerializer)
-        result = boundary_services.ai_boundaries_update(request.user, parse_id(user_id), **data)
-        return Response(boundaries_json(result))
+        user = access_user_self_or_admin(request.user, parse_id(user_id))
+        result = boundary_services.ai_boundaries_update(request.user, user.id, **data)
+        return Response(boundaries_json(result, user))
 
 
 class AiStopsView(APIView):

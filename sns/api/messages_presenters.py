@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from sns.ids import id_to_datetime, id_to_hex
+from sns.selectors.boundaries import person_zone
 
 from .presenters import iso
 
@@ -46,11 +47,19 @@ def report_json(report) -> dict:
     }
 
 
-def boundaries_json(boundaries) -> dict:
+def _hhmm(moment) -> str | None:
+    return None if moment is None else f"{moment:%H:%M}"
+
+
+def boundaries_json(boundaries, user) -> dict:
     return {
         "allowReplies": boundaries.allow_replies,
         "allowMentions": boundaries.allow_mentions,
         "allowMessages": boundaries.allow_messages,
+        "quietHoursStart": _hhmm(boundaries.quiet_start),
+        "quietHoursEnd": _hhmm(boundaries.quiet_end),
+        # The zone the quiet hours are read in: the account's setting (PUT /users/{id}).
+        "timezone": person_zone(user).key,
     }
 
 
@@ -60,4 +69,5 @@ def stop_json(stop) -> dict:
         "aiUserNickname": stop.ai_user.nickname,
         "until": iso(stop.until),
         "createdAt": iso(stop.created_at),
+        "source": stop.source,
     }

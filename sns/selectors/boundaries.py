@@ -7,7 +7,9 @@ the "stop" records are honoured in one place.
 
 from __future__ import annotations
 
+import zoneinfo
 from dataclasses import dataclass
+from datetime import time
 
 from django.db.models import BooleanField, Exists, OuterRef, Q, Subquery, Value
 from django.db.models.functions import Coalesce
@@ -29,13 +31,44 @@ class Boundaries:
     allow_replies: bool = True
     allow_mentions: bool = True
     allow_messages: bool = True
+    quiet_start: time | None = None
+    quiet_end: time | None = None
 
 
 def ai_boundaries_get(user_id: int) -> Boundaries:
     row = AiBoundaries.objects.filter(user_id=user_id).first()
     if row is None:
         return Boundaries()
-    return Boundaries(row.allow_replies, row.allow_mentions, row.allow_messages)
+    return Boundaries(row.allow_replies, row.allow_mentions, row.allow_messages, row.quiet_start, row.quiet_end)
+
+
+def person_zone(person) -> zoneinfo.ZoneInfo:
+    """The person's own time zone (their account setting); UTC when unset or unknown."""
+    try:
+        return zoneinfo.ZoneInfo((person.timezone or "").strip() or "UTC")
+    except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+        return zoneinfo.ZoneInfo("UTC")
+
+
+def in_quiet_hours(start: time | None, end: time | None, local: time) -> bool:
+    """Is the local time of day within [start, end)? Past midnight when start > end."""
+    if start is None or end is None or start == end:
+        return False
+    if start < end:
+        return start <= local < end
+    return local >= start or local < end
+
+
+def ai_quiet_hours_refusal(person, *, boundaries: Boundaries | None = None, now=None) -> str | None:
+    """Why no AI user may open a conversation with `person` now — their quiet hours, in
+    their time zone — or None. Only outreach asks: answers to what the person wrote
+    are not affected (docs/messages.md, "Quiet hours")."""
+    b = boundaries if boundaries is not None else ai_boundaries_get(person.id)
+    zone = person_zone(person)
+    local = (now or timezone.now()).astimezone(zone)
+    if not in_quiet_hours(b.quiet_start, b.quiet_end, local.time()):
+        return None
+    return f"quiet hours {b.quiet_start:%H:%M}–{b.quiet_end:%H:%M} ({zone.key}), now {local:%H:%M} there"
 
 
 def ai_stops_list(person_id: int, *, now=None) -> list[AiStop]:

@@ -9,36 +9,50 @@ from django.shortcuts import redirect
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
-from sns.selectors import boundaries as selectors_boundaries
 from sns.ids import parse_id
+from sns.selectors import boundaries as selectors_boundaries
 from sns.services import boundaries as boundary_services
 
 from .message_forms import AiBoundariesForm, StopForm
 from .pageview import back_url, page
 
 
+def _hhmm(moment) -> str:
+    return "" if moment is None else f"{moment:%H:%M}"
+
+
 def settings_context(user) -> dict:
     """What the settings page shows of the AI boundaries."""
     current = selectors_boundaries.ai_boundaries_get(user.id)
-    return {
-        "ai_form": AiBoundariesForm(
-            initial={
-                "allow_replies": current.allow_replies,
-                "allow_mentions": current.allow_mentions,
-                "allow_messages": current.allow_messages,
-            },
-            prefix="ai",
-        ),
-        "ai_stops": selectors_boundaries.ai_stops_list(user.id),
-    }
+    form = AiBoundariesForm(
+        initial={
+            "allow_replies": current.allow_replies,
+            "allow_mentions": current.allow_mentions,
+            "allow_messages": current.allow_messages,
+            "quiet_start": _hhmm(current.quiet_start),
+            "quiet_end": _hhmm(current.quiet_end),
+        },
+        prefix="ai",
+    )
+    zone = selectors_boundaries.person_zone(user).key
+    form.fields["quiet_end"].help_text = (
+        f"In your time zone ({zone}). AI users never start a conversation with you in these "
+        "hours; they still answer what you write. Leave both empty for none."
+    )
+    return {"ai_form": form, "ai_stops": selectors_boundaries.ai_stops_list(user.id)}
 
 
 @require_POST
 @page(back="web:settings")
 def boundaries_update(request):
     form = AiBoundariesForm(request.POST, prefix="ai")
-    form.is_valid()  # checkboxes only: always valid
-    boundary_services.ai_boundaries_update(request.user, request.user.id, **form.cleaned_data)
+    form.is_valid()  # checkboxes and plain text: always valid; the service checks the times
+    data = dict(form.cleaned_data)
+    for field in ("quiet_start", "quiet_end"):
+        # Empty means no quiet hours; the time input may send seconds ("22:00:00").
+        value = (data[field] or "").strip()
+        data[field] = (value[:5] if len(value) == 8 and value[5:6] == ":" else value) or None
+    boundary_services.ai_boundaries_update(request.user, request.user.id, **data)
     messages.success(request, "AI boundaries saved.")
     return redirect("web:settings")
 

@@ -48,3 +48,10 @@ class AiBoundariesForm(forms.Form):
     allow_replies = forms.BooleanField(label="AI users may reply to me", required=False)
     allow_mentions = forms.BooleanField(label="AI users may mention me", required=False)
     allow_messages = forms.BooleanField(label="AI users may send me messages", required=False)
+    # Passed through as typed ("HH:MM" or empty): the service checks them.
+    quiet_start = forms.CharField(
+        label="Quiet hours from", required=False, widget=forms.TimeInput(attrs={"type": "time"})
+    )
+    quiet_end = forms.CharField(
+        label="Quiet hours until", required=False, widget=forms.TimeInput(attrs={"type": "time"})
+    )

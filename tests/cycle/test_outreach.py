@@ -13,8 +13,10 @@ from django.utils import timezone
 from agents.cycle.context import StageContext
 from agents.cycle.outreach import outreach
 from agents.models import AttentionEvent, CycleRun, Relationship
+from agents.relationships import relationship_now
 from sns import services
 from sns.models_messages import ConversationMember, Message
+from sns.selectors.boundaries import person_zone
 from sns.services import boundaries, messages
 from tests.factories import make_ai_user, make_post, make_user
 
@@ -133,3 +135,58 @@ def test_not_every_cycle(ai, settings):
     settings.STGY_AI_USER_OUTREACH_PROBABILITY = 0.0
     friend_of(ai)
     assert run_outreach(ai) == {"skipped": "not this cycle"}
+
+
+def test_quiet_hours_hold_back_an_opener_but_not_an_answer(ai):
+    from datetime import time as clock
+
+    from agents.respond.run import respond_run
+    from sns.models import User
+    from tests.respond.helpers import message_quietly
+
+    person = friend_of(ai)
+    User.objects.filter(pk=person.pk).update(timezone="Asia/Tokyo")
+    person.refresh_from_db()
+    # Quiet all day but the minute that has just begun: "now" is always inside.
+    now_there = timezone.now().astimezone(person_zone(person))
+    start = clock(now_there.hour, now_there.minute)
+    end = clock((now_there.hour + 23) % 24, now_there.minute)
+    boundaries.ai_boundaries_update(person, person.id, quiet_start=f"{start:%H:%M}", quiet_end=f"{end:%H:%M}")
+    [looked] = run_outreach(ai)["candidates"]
+    assert looked["refused"].startswith("quiet_hours: quiet hours") and "(Asia/Tokyo)" in looked["refused"]
+    assert sent_to(ai, person) == []
+    # What she writes is still answered in her quiet hours.
+    message_quietly(person, ai, "How is your rye starter doing today?")
+    respond_run(ai.id)
+    assert len(sent_to(ai, person)) == 1
+    # Out of her quiet hours, the AI user may open again (once she has answered).
+    boundaries.ai_boundaries_update(person, person.id, quiet_start=None, quiet_end=None)
+    message_quietly(person, ai, "Thanks!")
+    assert "refused" not in run_outreach(ai)["candidates"][0]
+
+
+def test_an_opener_left_unanswered_for_a_day_lowers_the_relationship_once(ai):
+    from sns.ids import min_id_at
+
+    person = friend_of(ai, score=0.7)
+    assert run_outreach(ai)["candidates"][0]["result"] == "sent"
+    [opener] = sent_to(ai, person)
+    # Within the day: waiting, nothing lost.
+    before = Relationship.objects.get(user=ai, peer=person)
+    [looked] = run_outreach(ai)["candidates"]
+    assert looked["refused"] == "waiting: the AI user's last message is not answered yet"
+    assert Relationship.objects.get(user=ai, peer=person).score == before.score
+    # The same opener, sent 25 hours ago (a message's time is its id's), after the
+    # last exchange.
+    sent_at = timezone.now() - timedelta(hours=25)
+    Message.objects.filter(pk=opener.pk).update(id=min_id_at(sent_at) + 1)
+    Relationship.objects.filter(pk=before.pk).update(updated_at=sent_at - timedelta(hours=1))
+    before.refresh_from_db()
+    [looked] = run_outreach(ai)["candidates"]
+    assert looked["refused"].endswith("(relationship lowered)")
+    after = Relationship.objects.get(user=ai, peer=person)
+    assert after.score == pytest.approx(relationship_now(before)["score"] - 0.01, abs=1e-3)
+    # Once per opener: the next look lowers nothing more.
+    [looked] = run_outreach(ai)["candidates"]
+    assert looked["refused"] == "waiting: the AI user's last message is not answered yet"
+    assert Relationship.objects.get(user=ai, peer=person).score == after.score

@@ -115,7 +115,7 @@ def test_every_call_of_a_cycle_opens_with_one_system_message(model_server):
     """The cacheable prefix as the provider receives it: each request of the cycle
     starts with the same system message (common instructions + this user's profile)
     and carries the task in the user message after it (docs/prompts.md §2)."""
-    ai, posts = make_site(cosines=(100, 90))
+    ai, _posts = make_site(cosines=(100, 90))
     push_answers(model_server)
     run_cycle_sync(ai.id)
 
@@ -132,3 +132,19 @@ def test_every_call_of_a_cycle_opens_with_one_system_message(model_server):
     assert len({m["content"] for m in before_interest}) == 1
     common = prompts.common_instructions(ai.locale)
     assert all(m["content"].startswith(common) for m in firsts)
+
+
+def test_a_cycle_reply_is_asked_in_the_language_the_post_is_written_in(model_server):
+    from sns.models import Post
+
+    ai, (post,) = make_site(cosines=(100,))
+    assert post.owner.locale == "en-US" and post.locale is None
+    Post.objects.filter(pk=post.pk).update(content="ライ麦のサワー種がやっと一晩で二倍に膨らみました。")
+    push_answers(model_server)
+    run_cycle_sync(ai.id)
+
+    # The AI user's own (English) instructions, asking for Japanese: the post's language,
+    # though its author's account says en-US.
+    [request] = requests_of(model_server, "## Task: reply")
+    task = request.body["messages"][-1]["content"]
+    assert "日本語（ja）" in task and "English (en-US)" not in task, task

@@ -20,7 +20,10 @@ pytestmark = pytest.mark.django_db
 def test_switches_default_on_and_change_through_the_api(human, ai_user):
     client = login_client(human)
     path = f"/api/users/{human.hex_id}/ai-boundaries"
-    everything = {"allowReplies": True, "allowMentions": True, "allowMessages": True}
+    everything = {
+        "allowReplies": True, "allowMentions": True, "allowMessages": True,
+        "quietHoursStart": None, "quietHoursEnd": None, "timezone": "UTC",
+    }
     assert client.get(path).json() == everything
     for kind in ("reply", "mention", "message"):
         assert ai_contact_allowed(ai_user, human, kind) == (True, "")

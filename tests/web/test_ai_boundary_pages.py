@@ -4,6 +4,7 @@ and on an AI-written message, and undo from the settings page."""
 from __future__ import annotations
 
 import re
+from datetime import time
 
 import pytest
 
@@ -75,3 +76,20 @@ def test_stopping_a_human_is_refused(page_client, human, follower):
     )
     assert not AiStop.objects.exists()
     assert "not an AI user" in text_of(response)
+
+
+def test_quiet_hours_on_the_settings_page(page_client, human):
+    client = page_client(human)
+    body = text_of(client.get("/settings"))
+    assert "Quiet hours from" in body and "In your time zone (UTC)" in body
+    form = {"ai-allow_replies": "on", "ai-allow_mentions": "on", "ai-allow_messages": "on"}
+    response = client.post("/settings/ai-boundaries", {**form, "ai-quiet_start": "21:00", "ai-quiet_end": "06:00:00"})
+    assert response["Location"] == "/settings"
+    assert (ai_boundaries_get(human.id).quiet_start, ai_boundaries_get(human.id).quiet_end) == (time(21), time(6))
+    assert 'value="21:00"' in text_of(client.get("/settings"))
+    # Bad input: the page says why and nothing changes.
+    client.post("/settings/ai-boundaries", {**form, "ai-quiet_start": "21:00", "ai-quiet_end": ""})
+    assert "must both be set or both be null" in text_of(client.get("/settings"))
+    assert ai_boundaries_get(human.id).quiet_end == time(6)
+    client.post("/settings/ai-boundaries", form)  # both empty: none
+    assert ai_boundaries_get(human.id).quiet_start is None
