@@ -194,7 +194,7 @@ def prompt_json(obj: Any) -> str:
 
     The original indents by two spaces and keeps empty members; that whitespace is
     about an eighth of every payload's tokens and tells the model nothing, so both are
-    left out (a deliberate difference, see bench/README.md "Tokens")."""
+    left out (a deliberate difference, docs/prompts.md §2)."""
     return strip_placeholders(json.dumps(drop_empty(obj), ensure_ascii=False, separators=(",", ":")))
 
 

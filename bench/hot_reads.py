@@ -4,7 +4,7 @@ In one process, on the benchmark database with production settings (DEBUG off, R
 for cache and sessions), each hot read is requested N times through the WSGI
 application gunicorn serves (every middleware, DRF, the view, the renderer — all but
 gunicorn's own HTTP parsing), logged in as the same kind of user bench/web uses. The process's own CPU
-time per request is the figure the issue's target (≤ 1.0 ms) is about: waiting for
+time per request is the figure the target (≤ 1.0 ms, bench/README.md) is about: waiting for
 PostgreSQL or Redis is not counted. Then the parts are timed alone, the same N times:
 
 * auth — the session read and the session's user (what every request pays);

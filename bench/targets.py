@@ -33,7 +33,7 @@ def render() -> str:
         rows.append(f"| ≤ 60 SQL queries per cycle, flat | {text} | {_mark(ok)} (flat) |")
     te = _load("medium", "token_economy")
     if te and "billed_equivalent_tokens" in te["per_cycle"]:
-        # Issue 16: what a cycle costs, not its raw prompt tokens (a cached prefix makes
+        # What a cycle costs, not its raw prompt tokens (a cached prefix makes
         # prompts longer and cheaper; the earlier ≤ 30k / ≤ 1.5k targets counted length).
         p = te["per_cycle"]["prompt_tokens"]["mean"]
         share = te["cacheable_share_overall"]

@@ -174,13 +174,13 @@ def main(argv: list[str] | None = None) -> dict:
     parser.add_argument("--workers", type=int, default=4, help="gunicorn worker processes")
     # sync closes the connection after every response; gthread keeps it open, but at 32
     # clients it gave the pages fewer req/s at 1M posts (docs/architecture.md
-    # section 8, bench/README.md "Round 9 — pages5").
+    # section 8).
     parser.add_argument("--worker-class", default="sync", choices=["sync", "gthread"],
                         help="gunicorn worker class (gthread keeps connections alive; sync closes each)")
     parser.add_argument("--threads", type=int, default=2, help="threads per gthread worker")
     parser.add_argument("--conn-max-age", type=int, default=60, help="CONN_MAX_AGE of the web workers")
     parser.add_argument("--no-ranking", action="store_true",
-                        help="leave the bench user without a cached recommendation ranking (as before Round 9 pages5)")
+                        help="leave the bench user without a cached recommendation ranking (each home view pays the lookups)")
     parser.add_argument("--port", type=int, default=0, help="0 = any free port")
     parser.add_argument("--seed", type=int, default=3)
     parser.add_argument("--only", help="comma-separated endpoint names")

@@ -3,7 +3,7 @@ arguments and compiled by `sns.sql_statements.compiled_once`, its rows made into
 instances the queryset would give (the model, its annotations, its select_related
 relations one level deep), or the dicts or tuples of a `values()` / `values_list()`.
 Building and compiling a read with a dozen annotations cost more CPU than running it
-(bench/README.md, "Round 11 — cycle5").
+(bench/cycle_overhead's stage CPU).
 
 PostgreSQL only: a list of ids goes as one array parameter, which SQLite cannot bind;
 there `CompiledRead` runs the queryset as it is.

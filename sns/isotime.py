@@ -13,5 +13,5 @@ def iso(moment: datetime | None) -> str | None:
     # isoformat writes four-digit years, as JavaScript's toISOString does (strftime("%Y")
     # gives "179" for the year 179), and cuts, not rounds, to milliseconds; the UTC
     # offset it ends with, "+00:00", is written "Z". One C call: a page of 20 posts
-    # prints 20 to 60 of these (bench/README.md, "Round 9 — tidy").
+    # prints 20 to 60 of these.
     return moment.astimezone(timezone.utc).isoformat(timespec="milliseconds")[:-6] + "Z"

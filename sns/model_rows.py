@@ -117,7 +117,7 @@ def maker(model):
     instance sets as plainly) and for which nobody listens to pre_init or post_init,
     `from_db` with all its columns amounts to a loaded `_state` and the columns in its
     `__dict__`. Model.__init__ was the largest single cost of a home view's reads (two
-    instances a card; bench/README.md, "Round 9 — pages4")."""
+    instances a card)."""
     if (
         model.from_db.__func__ is not Model.from_db.__func__
         or not _plain(model)

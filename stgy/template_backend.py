@@ -5,8 +5,8 @@ Django's `RequestContext` holds its layers in `dicts`, and each layer made by `p
 or `update` (a `ContextDict`) points back at the context: a cycle. A page's context
 holds everything the page shows (the cards' posts, users and forms), so every page view
 left all of it to the garbage collector, whose young collections a page view triggered
-about every third request in a worker (bench/README.md "Round 12 — pages8", "Round 13 —
-pages10"). The context is this render's own (`make_context` makes it, nothing keeps
+about every third request in a worker.
+The context is this render's own (`make_context` makes it, nothing keeps
 it), so emptying its layer list once the render is done breaks the cycle; the test
 client's copies of it (`response.context`) hold lists of their own.
 """

@@ -3,7 +3,7 @@
 
 The posts (and then the authors) of one language are judged together, up to BATCH in
 one call: every call repeats the shared prefix and the task's instructions, and a
-cycle's ten reads as ten calls paid for them ten times (bench/README.md, token_economy).
+cycle's ten reads as ten calls paid for them ten times (bench/README.md, "Tokens").
 The answer is validated item by item, so one bad entry fails only its own post."""
 
 from __future__ import annotations
@@ -40,7 +40,7 @@ IMPRESSION_POST_TEXT_LIMIT = 2000
 # (its own memory of them) and the newest others up to this many in all.
 PEER_POSTS_SHOWN = 5
 # Its own tags fed back beside its own impression text: the first few; the rest are
-# further keywords of the text right before them (bench/README.md, token_economy).
+# further keywords of the text right before them.
 OWN_TAGS_BESIDE_TEXT = 3
 
 

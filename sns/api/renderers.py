@@ -47,7 +47,7 @@ _ESCAPED = {b"\xe2\x80\xa8": b"\\u2028", b"\xe2\x80\xa9": b"\\u2029"}
 def _separators_escaped(out: bytes) -> bytes:
     """`out` with U+2028 and U+2029 escaped, as DRF's encoder writes them. One scan of
     a compiled pattern: bytes.replace with each three-byte needle scanned a 20-post
-    timeline about four times slower (bench/README.md, "Round 9 — tidy")."""
+    timeline about four times slower."""
     if _SEPARATOR.search(out) is None:
         return out
     return _SEPARATOR.sub(lambda found: _ESCAPED[found.group()], out)

@@ -7,7 +7,7 @@ queries (`unread_records`, `inbox_unread_sql`, `open_reports`) composed into one
 SELECT, so each rule is stated once, in its selector. They are read on every
 page view and by the header's poll (sns/selectors/live.py), where two or three round
 trips with their planning cost PostgreSQL and the worker more than the counting itself
-(bench/README.md, "Round 9 — pages4"). The statement is prepared once per connection
+(bench/page_cpu measures both). The statement is prepared once per connection
 and is the same text for every viewer. Nothing is kept between views, so a count is
 never stale. Elsewhere than PostgreSQL the three reads run as they are.
 """

@@ -177,7 +177,7 @@ def posts_page(
     # The limit and offset written in, not bound: with them as parameters PostgreSQL
     # judged its generic plan (the same index scan) dearer than planning anew, and
     # planned a post page's replies on every view, about 0.6 ms at 1M posts against
-    # 0.05 ms to run them (bench/README.md, "Round 9 — pages4").
+    # 0.05 ms to run them.
     tail = f" ORDER BY {statement.id} {'DESC' if page.descending else 'ASC'} LIMIT {int(page.limit)} OFFSET {int(page.offset)}"
     return posts_read(where, params, focus_user_id=focus_user_id, tail=tail, vendor=vendor)
 

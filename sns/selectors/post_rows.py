@@ -195,8 +195,7 @@ def _page_sql(page: Page) -> tuple[str, list]:
     # The limit and offset written in, not bound: as parameters PostgreSQL's generic plan
     # for "the newest visible posts" could not know the limit was small (628 ms against
     # 0.2 ms when forced, at 1M posts), so it planned the statement anew on every call,
-    # 0.45 ms of its CPU; written in, the generic plan is the index scan and is kept
-    # (bench/README.md, "Round 9 — pages4").
+    # 0.45 ms of its CPU; written in, the generic plan is the index scan and is kept.
     return f" ORDER BY {_sql()['id']} {'DESC' if page.descending else 'ASC'} LIMIT {int(page.limit)} OFFSET {int(page.offset)}", []
 
 

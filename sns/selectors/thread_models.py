@@ -3,7 +3,7 @@ the ancestors above it, each one recursive statement on PostgreSQL.
 
 Read one level (or one ancestor) at a time through the ORM, a post page with a deep
 thread ran up to three more statements and paid the ORM's compilation for each: the
-slowest post pages at 1M posts were those (bench/README.md, "Round 11 — pages7").
+slowest post pages at 1M posts were those (bench/post_tail).
 These walk the thread inside PostgreSQL, with the same visibility rule
 (`viewable_sql`) deciding which replies take a place, and hand the rows to the pages'
 post statement (sns/selectors/post_models.py) so the instances are the ones every

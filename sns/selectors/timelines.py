@@ -89,7 +89,7 @@ def _newest_above_sql(field: str, keys: tuple[str, tuple], n: int, top: int, *, 
     when there are at least `top` keys the union's `top` newest posts are no older than
     the oldest of the keys' newest posts: every key's posts below that are left unread.
     The bench user's home timeline read 333 posts of its 21 posters to keep 21 at 100k
-    posts, 39 with the bound (bench/README.md, "Round 11 — pages7")."""
+    posts, 39 with the bound."""
     newest, newest_params = _newest_sql(field, "k CROSS JOIN low", (), n, roots_only=roots_only, above="low.id")
     sql = (
         f"WITH k(key, latest) AS ({keys[0]}), "

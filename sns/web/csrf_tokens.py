@@ -4,7 +4,7 @@ gives it, with the mask drawn in one call.
 Django masks the secret with a fresh random string on every call (against BREACH) and
 draws that string one character at a time through `secrets.choice`, some 250 Python
 calls per page; that and the masking were ≈ 5 % of a home view's calls, more than any
-middleware (bench/README.md "Round 13 — pages10"). Here the mask's 32 characters come
+middleware. Here the mask's 32 characters come
 from one `secrets.token_bytes`, each byte below 248 (four times the 62 characters)
 taken modulo 62, so every character stays uniformly random as `secrets.choice` makes
 it; the token's form (mask then masked secret, 64 characters of the same alphabet) is

@@ -9,8 +9,8 @@ quoted post, the link cards whose previews arrive later, the forms' CSRF token a
 `next`), keyed by everything else it is made from (`_Facts`). An edit, a like, a rename
 or a retag makes a new key and the old entry is simply never asked for again: nothing
 to invalidate, nothing stale. A warm card is its facts read off the post, one look-up
-and one %-format, rather than a hundred-odd calls of escaping and joining
-(bench/README.md, "Round 13 — pages9"). The body, author line, time and tags are also
+and one %-format, rather than a hundred-odd calls of escaping and joining.
+The body, author line, time and tags are also
 kept one by one, for the skeletons still to build and the cards not kept.
 
 The HTML is byte for byte that of sns/web/cards.py's `post_card_html`, which stays as

@@ -4,7 +4,7 @@ few strings are the same for every viewer of one kind: the header differs by sig
 or not, admin or not and which counts are non-zero; the footer by the theme. Rendering
 both through the template engine (some twenty `{% url %}`, two `{% csrf_token %}`, the
 theme loop) on every view was the largest part of a page's CPU left outside the cards
-(bench/README.md "Round 8", pages3).
+(bench/page_cpu).
 
 As in sns/web/kept_compose.py, the kept HTML has markers (private-use characters,
 which escaping leaves alone and a page never contains otherwise) where the per-request

@@ -1,8 +1,7 @@
 """The home page's compose box kept rendered per process: the box is the same for every
 viewer with the same language but for three strings (the CSRF token, the viewer's id
 in the upload paths and the `next` path), and rendering its include through the
-template engine was about an eighth of a home view's CPU (bench/README.md
-"Round 7 — pages2").
+template engine was about an eighth of a home view's CPU (bench/page_cpu).
 
 Only a fresh form is kept: one prefilled with refused input or carrying its errors
 (sns/web/pageview.py `bound_form`) is rendered as before. The kept HTML has markers

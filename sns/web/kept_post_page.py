@@ -1,5 +1,5 @@
 """Two parts of a post page kept rendered per process (sns/web/kept_includes.py), each
-of which was a few hundred calls of a view (bench/README.md "Round 13 — pages9"):
+of which was a few hundred Python calls of a view:
 
 - its times, its Public page / Edit / Delete / Report links and the links to the
   author's previous and next posts (templates/posts/_meta.html: two date formats,

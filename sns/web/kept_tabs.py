@@ -2,7 +2,7 @@
 rendered per process (templates/timeline/_tabs.html, through sns/web/kept_includes.py):
 they are the same for every viewer on the same tab but for the newest post's id, which
 the live check counts from, and their template (a dozen comparisons of the tab, five
-reversed URLs) was about 460 calls of a home view (bench/README.md "Round 13 — pages9").
+reversed URLs) was about 460 Python calls of a home view.
 Kept per tab, tag, whether "For you" is offered and whether the page polls for newer
 posts."""
 

@@ -2,7 +2,7 @@
 cycle behind: once the response is closed, neither the request (with what hangs off it:
 the session, the user, the messages) nor the page's template context
 (stgy/template_backend.py) is on a reference cycle, so reference counting frees them,
-not the garbage collector (bench/README.md "Round 13 — pages10")."""
+not the garbage collector."""
 
 from __future__ import annotations
 

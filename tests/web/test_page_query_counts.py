@@ -89,7 +89,7 @@ def test_a_pages_mentions_are_looked_up_in_one_statement(busy, page_client, page
 def test_the_pages_prepared_statements_are_planned_once(busy, page_client):
     """A prepared statement is worth it only if PostgreSQL keeps its generic plan: one
     that it plans anew on every execution (a bound LIMIT made the generic plan look
-    dear) costs the planning on every view (bench/README.md, "Round 9 — pages4")."""
+    dear) costs the planning on every view."""
     reader, root = busy
     client = page_client(reader)
     with connection.cursor() as cursor:

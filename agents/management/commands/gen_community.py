@@ -1,4 +1,4 @@
-"""Generate a synthetic community for the benchmarks (bench/README.md).
+"""Generate a synthetic community for the benchmarks (bench/README.md, "Communities").
 
 Users (a share of them AI users with varied personalities and interests), posts of
 realistic lengths in English and Japanese, replies, likes, follows, finished

@@ -1,7 +1,7 @@
 """`{% url %}` with the reversed path kept per process, for the templates that
 `{% load stgy_urls %}` (the base template and the busiest pages): a home view reverses
 about twenty names, the same ones on every request, and resolving each through the URL
-patterns was about a twelfth of the view's CPU (bench/README.md "Round 7 — pages2").
+patterns was about a twelfth of the view's CPU (bench/page_cpu).
 
 The parsing and the output are Django's own tag's (a failed reverse is not kept and
 raises, or gives "" with `as`, as before); only `reverse` is remembered, keyed by
