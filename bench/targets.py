@@ -26,8 +26,8 @@ def render() -> str:
     have = {s: d for s, d in cpu.items() if d}
     if have:
         text = ", ".join(f"{s} {d['per_cycle']['cpu_ms']['p50']:.0f} ms" for s, d in have.items())
-        ok = all(d["per_cycle"]["cpu_ms"]["p50"] <= 50 for d in have.values())
-        rows.append(f"| ≤ 50 ms non-LLM CPU per cycle, flat | {text} | {_mark(ok)} (flat) |")
+        ok = all(d["per_cycle"]["cpu_ms"]["p50"] <= 80 for d in have.values())
+        rows.append(f"| ≤ 80 ms non-LLM CPU per cycle, flat | {text} | {_mark(ok)} (flat) |")
         text = ", ".join(f"{s} {d['per_cycle']['queries']['p50']:.0f}" for s, d in have.items())
         ok = all(d["per_cycle"]["queries"]["p50"] <= 60 for d in have.values())
         rows.append(f"| ≤ 60 SQL queries per cycle, flat | {text} | {_mark(ok)} (flat) |")
@@ -49,24 +49,24 @@ def render() -> str:
                         f"| {_mark(best['cycles_per_hour'] >= 5000)} |")
             w = best["wall_over_latency_p50"]
             rows.append(f"| cycle wall ≤ 6 × LLM latency ({size}) | {w:.1f}× | {_mark(w <= 6)} |")
-    original = {"GET /api/posts?limit=20": 630, "GET /api/posts/by-followees": 480, "GET /api/posts/{id}": 1000}
-    for size in ("large", "medium", "web20k", "small"):
-        web = _load(size, "web")
-        if not web:
-            continue
-        for name, m in web["endpoints"].items():
+    for size in ("web20k", "large", "medium", "small"):
+        side = _load(f"{size}/original", "original.compare")
+        for name, entry in (side or {}).get("endpoints", {}).items():
+            ratio = entry.get("ratio")
+            if ratio is not None:
+                rows.append(f"| {name} ≥ 1.3 × the original at {size} | {ratio:.2f} × "
+                            f"({entry['ours']['rps']:,.0f} against {entry['original']['rps']:,.0f} req/s) "
+                            f"| {_mark(ratio >= 1.3)} |")
+    web = _load("large", "web")
+    for name, m in (web or {}).get("endpoints", {}).items():
+        if not name.startswith("GET /api/"):  # the pages; the API is compared with the original above
             med = m["median"]
-            if name in original:
-                ok = med["rps"] >= original[name]
-                rows.append(f"| {name} ≥ original ({original[name]} req/s) at {size} | {med['rps']:.0f} req/s, "
-                            f"p99 {med['p99_ms']:.0f} ms | {_mark(ok)} |")
-            elif size == "large":
-                rows.append(f"| {name}: p99 ≤ 50 ms at 1M posts, 32 clients | p99 {med['p99_ms']:.0f} ms "
-                            f"({med['rps']:.0f} req/s) | {_mark(med['p99_ms'] <= 50)} |")
-                single = m.get("single_client")
-                if single:
-                    rows.append(f"| {name}: p99 ≤ 50 ms at 1M posts, one client | p99 {single['p99_ms']:.0f} ms "
-                                f"(p50 {single['p50_ms']:.0f} ms) | {_mark(single['p99_ms'] <= 50)} |")
+            rows.append(f"| {name}: ≥ 400 req/s at 1M posts, 32 clients | {med['rps']:.0f} req/s "
+                        f"(p99 {med['p99_ms']:.0f} ms) | {_mark(med['rps'] >= 400)} |")
+            single = m.get("single_client")
+            if single:
+                rows.append(f"| {name}: one-client p99 ≤ 12 ms at 1M posts | p99 {single['p99_ms']:.1f} ms "
+                            f"(p50 {single['p50_ms']:.1f} ms) | {_mark(single['p99_ms'] <= 12)} |")
     return "\n".join(rows) + "\n"
 
 
