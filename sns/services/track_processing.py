@@ -4,7 +4,7 @@ budgets, makes the preview, checks the monthly quota and writes the track; the r
 and the caller polling read the TrackUpload's state (sns/services/tracks.py).
 
 Parsing is the costly part: Garmin's FIT decoder is pure Python, and a 10 MB file of
-records without positions took a minute of a web worker (issue 30 G1). Here it runs on a
+records without positions took a minute of a web worker. Here it runs on a
 Celery worker, stopped by the budgets of sns/media/fit.py: positioned records, messages
 of any kind, and STGY_MEDIA_TRACK_PARSE_SECONDS.
 """

@@ -2,7 +2,7 @@
 static/stgy-links.js fills it in from POST /api/link-snippets/resolve (under the page's
 CSP: no inline script); a second visit gets the card from the server's cache. Leaves
 artifacts/screenshots/post-image-avatar-link-card.png: a post with an uploaded image, the
-author's uploaded avatar and a link card (issue 15's closing note)."""
+author's uploaded avatar and a link card."""
 
 from __future__ import annotations
 

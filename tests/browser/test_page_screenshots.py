@@ -1,4 +1,4 @@
-"""Screenshots for issue 18's closing note, left in artifacts/screenshots/: the nested
+"""Screenshots of the pages, left in artifacts/screenshots/: the nested
 thread, the dark theme (home and a post page), the admin's run detail in names, the
 landing page, a report and a refused form, each with checks that what is pictured is
 there."""

@@ -145,7 +145,7 @@ def test_a_worker_killed_mid_stage_leaves_no_duplicates_after_redelivery(
 
 
 def test_a_run_whose_worker_died_is_ended_by_the_sweep_and_the_next_cycle_runs(settings, tmp_path, llm_server):
-    """G10: the whole worker is SIGKILLed inside likes_and_replies and none comes back
+    """The whole worker is SIGKILLed inside likes_and_replies and none comes back
     before the run's lease lapses. The stale-lease sweep ends the run and says why, the
     dispatcher starts the user's next cycle, and the killed stage, delivered again to
     the next worker, finds its run ended and does nothing."""

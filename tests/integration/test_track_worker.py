@@ -1,4 +1,4 @@
-"""A track's parsing leaves the request (issue 30 G1): finalize answers at once with the
+"""A track's parsing leaves the request: finalize answers at once with the
 keys of the track to be (202 `processing`, which the original's frontend reads as it
 reads a 200), a real Celery worker parses the file within its budgets, and
 `GET .../tracks/finalize?key=` tells how it ended (tests/integration/worker.py)."""

@@ -1,4 +1,4 @@
-"""A link preview never holds the request (issue 30 G2): the fetch runs as a task, the
+"""A link preview never holds the request: the fetch runs as a task, the
 request answers from the cache or `pending` within STGY_LINK_SNIPPET_WAIT_MS, and a
 signed-out caller never makes the site fetch. Here tasks run on the process's
 background threads, as in the embedded mode (agents/runner.py), not inline as elsewhere

@@ -1,7 +1,7 @@
 """sns/netfetch.py keeps one deadline for the whole fetch, whatever the peer does: a
 server that sends its status line and headers a byte at a time, each byte well within
 any per-read timeout, is cut off at the deadline instead of holding the caller for as
-long as it keeps sending (issue 30 G2: 40 s for a 10 s limit); so is one that accepts
+long as it keeps sending (a dribbling server once held a 10 s fetch for 40 s); so is one that accepts
 the connection and never answers, and one that dribbles its body."""
 
 from __future__ import annotations

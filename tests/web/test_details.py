@@ -1,4 +1,4 @@
-"""The small things of issue 18's "Details": the edited-post footer, the Language of a
+"""The small details of the pages: the edited-post footer, the Language of a
 reply being edited, /favicon.ico, and blocking that asks first."""
 
 from __future__ import annotations
