@@ -25,12 +25,12 @@ from django.db import transaction
 from django.db.models import Count, F, Max, Window
 from django.db.models.functions import RowNumber
 
+from agents.api.presenters import post_snippet
 from agents.memory import MARKER
 from agents.models import PeerImpression, PostImpression, Relationship
 from agents.relationships import relationship_now
 from sns.access import access_user_self_or_admin, access_writable
 from sns.errors import NotFound
-from sns.mdtree import snippet_text
 from sns.models import User
 from sns.selectors import Page
 from sns.selectors.visibility import viewable_flag
@@ -38,7 +38,6 @@ from sns.selectors.visibility import viewable_flag
 # Impressions of her posts shown with each AI user, newest first; the count of all of
 # them goes with them.
 POSTS_PER_AI_USER = 20
-EXCERPT_CODE_POINTS = 150  # as the AI API's postSnippet (agents/api/presenters.py)
 
 
 @dataclass(frozen=True)
@@ -78,11 +77,6 @@ def readable(payload: str) -> tuple[str, list[str]]:
         return str(payload or ""), []
     tags = data.get("tags")
     return str(data.get("impression", "")), [str(t) for t in tags] if isinstance(tags, list) else []
-
-
-def _excerpt(text: str) -> str:
-    text = " ".join(text.split())
-    return text[:EXCERPT_CODE_POINTS] + "..." if len(text) > EXCERPT_CODE_POINTS else text
 
 
 def ai_user_get(ai_user_id: int) -> User:
@@ -161,11 +155,12 @@ def person_memory_list(
         )
         .filter(rank__lte=POSTS_PER_AI_USER)
         .order_by("user_id", "rank")
-        .values_list("user_id", "post_id", "post__snippet", "viewable", "payload", "updated_at")
+        .values_list("user_id", "post_id", "post__content", "viewable", "payload", "updated_at")
     )
-    for user_id, post_id, snippet, viewable, payload, at in rows:
+    for user_id, post_id, content, viewable, payload, at in rows:
         text, tags = readable(payload)
-        excerpt = _excerpt(snippet_text(snippet)) if viewable else ""
+        # The same excerpt as the AI API's postSnippet.
+        excerpt = post_snippet(content) if viewable else ""
         posts.setdefault(user_id, []).append(PostMemory(post_id, excerpt, text, tags, at))
     result = []
     for user_id in chosen:

@@ -5,8 +5,10 @@ the sns user's `aiMemory` (changed through `sns.services.user_update`)."""
 
 from __future__ import annotations
 
+from django import forms
 from django.contrib import messages
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from agents import person_memory
@@ -14,9 +16,29 @@ from sns import services
 from sns.ids import parse_id
 from sns.models import AiMemory
 from sns.selectors import Page
-from sns.web.pageview import Paged, page, page_number
+from sns.web.pageview import Paged, bound_form, page, page_number
 
 PAGE_SIZE = 20
+
+
+class AiMemoryForm(forms.Form):
+    # Not validated here: the value goes to sns.services.user_update, whose refusal
+    # comes back beside the field.
+    ai_memory = forms.ChoiceField(
+        label="Memory of you",
+        choices=[
+            (AiMemory.ALLOWED, "AI users may keep impressions of me and my posts"),
+            (
+                AiMemory.NONE,
+                (
+                    "Don't remember me: they may read and answer my public posts, but keep no "
+                    "impression of me or my posts and no relationship"
+                ),
+            ),
+        ],
+        widget=forms.RadioSelect,
+        required=False,
+    )
 
 
 def _ai_user_id(source) -> int | None:
@@ -36,8 +58,12 @@ def ai_memory_of_me(request):
         "settings/ai_memory.html",
         {
             "memories": Paged(rows[:PAGE_SIZE], number, len(rows) > PAGE_SIZE),
-            "ai_memory": request.user.ai_memory,
-            "choices": AiMemory,
+            "form": bound_form(
+                request,
+                AiMemoryForm,
+                initial={"ai_memory": request.user.ai_memory},
+                action=reverse("my-ai-memory-setting"),
+            ),
         },
     )
 
