@@ -230,7 +230,9 @@ def memory_page_read(actor: User, user_id: int, *, peer_page: Page, post_page: P
         raise NotFound("not an AI user")
     peers = PeerImpression.objects.filter(user_id=user.id).select_related("peer").order_by("-updated_at", "-peer_id")
     posts = (
+        # Read markers without text (agents/person_memory.py) are nothing to show.
         PostImpression.objects.filter(user_id=user.id)
+        .exclude(payload=MARKER)
         .select_related("peer", "post")
         .defer("post__content")
         .order_by("-updated_at", "-post_id")

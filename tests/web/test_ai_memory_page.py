@@ -103,3 +103,15 @@ def test_the_dont_remember_me_setting(page_client, human):
 def test_the_page_is_for_logged_in_people(page_client):
     response = page_client().get("/settings/ai-memory")
     assert response.status_code == 302 and "/login" in response["Location"]
+
+
+def test_the_ai_users_own_memory_page_shows_no_empty_read_markers(
+    page_client, human, remembered, admin
+):
+    aiko, _bo, post = remembered
+    page = page_client(admin)
+    assert f"post {post.hex_id}" in text_of(page.get(f"/users/{aiko.hex_id}/memory"))
+    page_client(human).post("/settings/ai-memory/forget", {"aiUserId": aiko.hex_id})
+    assert PostImpression.objects.get(post=post).payload == ""
+    body = text_of(page.get(f"/users/{aiko.hex_id}/memory"))
+    assert f"post {post.hex_id}" not in body and "No impressions of posts yet." in body
