@@ -21,7 +21,14 @@ from sns.access import access_writable
 from sns.errors import Forbidden, InvalidInput, NotFound
 from sns.models import Post, User
 from sns.selectors import Page
+from sns.selectors.boundaries import ai_memory_withheld
 from sns.textguard import refuse_invalid
+
+# The payload of a post impression that is only an "already read" marker: no text
+# about the post or its author (a forgotten person's posts, or those of a person who
+# asked AI users not to remember them; agents/person_memory.py).
+MARKER = ""
+NOT_REMEMBERED = "the user does not let AI users remember them"
 
 
 def memory_access(actor: User, user_id: int | None, *, for_write: bool = False) -> int:
@@ -107,22 +114,31 @@ def peer_impression_save(actor: User, *, peer_id: int, payload: str, user_id: in
     owner_id = memory_access(actor, user_id, for_write=True)
     if not User.objects.filter(pk=peer_id).exists():
         raise InvalidInput("peer not found")
-    peer_impressions_save(actor, [(peer_id, payload)], user_id=owner_id)
+    if peer_impressions_save(actor, [(peer_id, payload)], user_id=owner_id):
+        raise Forbidden(NOT_REMEMBERED)
     return PeerImpression.objects.get(user_id=owner_id, peer_id=peer_id)
 
 
-def peer_impressions_save(actor: User, items: Sequence[tuple[int, str]], *, user_id: int | None = None) -> None:
-    """Upsert many (peer id, payload) pairs in one statement (the AI cycle's batch)."""
+def peer_impressions_save(actor: User, items: Sequence[tuple[int, str]], *, user_id: int | None = None) -> set[int]:
+    """Upsert many (peer id, payload) pairs in one statement (the AI cycle's batch).
+    People who asked AI users not to remember them get none: their ids are returned,
+    for the caller's record."""
     owner_id = memory_access(actor, user_id, for_write=True)
     for _peer_id, payload in items:
         refuse_invalid(payload, "payload")
+    withheld = ai_memory_withheld(peer_id for peer_id, _ in items)
     now = timezone.now()
-    rows = [PeerImpression(user_id=owner_id, peer_id=peer_id, updated_at=now, payload=payload) for peer_id, payload in items]
+    rows = [
+        PeerImpression(user_id=owner_id, peer_id=peer_id, updated_at=now, payload=payload)
+        for peer_id, payload in items
+        if peer_id not in withheld
+    ]
     if rows:
         with transaction.atomic():
             PeerImpression.objects.bulk_create(
                 rows, update_conflicts=True, unique_fields=["user", "peer"], update_fields=["updated_at", "payload"]
             )
+    return withheld
 
 
 # ----------------------------------------------------------------------------- posts
@@ -168,15 +184,21 @@ def post_impression_save(actor: User, *, post_id: int, payload: str, user_id: in
     return PostImpression.objects.get(user_id=owner_id, post_id=post_id)
 
 
-def post_impressions_save(actor: User, items: Sequence[tuple[Post, str]], *, user_id: int | None = None) -> None:
+def post_impressions_save(actor: User, items: Sequence[tuple[Post, str]], *, user_id: int | None = None) -> set[int]:
     """Upsert many (post, payload) pairs in one statement; each row's peer is the
-    owner of the loaded post (the AI cycle's batch)."""
+    owner of the loaded post (the AI cycle's batch). The posts of people who asked AI
+    users not to remember them get a read marker with no text (MARKER); their ids are
+    returned, for the caller's record."""
     owner_id = memory_access(actor, user_id, for_write=True)
     for _post, payload in items:
         refuse_invalid(payload, "payload")
+    withheld = ai_memory_withheld(post.owner_id for post, _ in items)
     now = timezone.now()
     rows = [
-        PostImpression(user_id=owner_id, peer_id=post.owner_id, post_id=post.id, updated_at=now, payload=payload)
+        PostImpression(
+            user_id=owner_id, peer_id=post.owner_id, post_id=post.id, updated_at=now,
+            payload=MARKER if post.owner_id in withheld else payload,
+        )
         for post, payload in items
     ]
     if rows:
@@ -184,6 +206,7 @@ def post_impressions_save(actor: User, items: Sequence[tuple[Post, str]], *, use
             PostImpression.objects.bulk_create(
                 rows, update_conflicts=True, unique_fields=["user", "post"], update_fields=["updated_at", "payload", "peer"]
             )
+    return withheld
 
 
 @dataclass(frozen=True)
@@ -207,7 +230,9 @@ def memory_page_read(actor: User, user_id: int, *, peer_page: Page, post_page: P
         raise NotFound("not an AI user")
     peers = PeerImpression.objects.filter(user_id=user.id).select_related("peer").order_by("-updated_at", "-peer_id")
     posts = (
+        # Read markers without text (agents/person_memory.py) are nothing to show.
         PostImpression.objects.filter(user_id=user.id)
+        .exclude(payload=MARKER)
         .select_related("peer", "post")
         .defer("post__content")
         .order_by("-updated_at", "-post_id")

@@ -6,7 +6,8 @@ direct message exchanged; STGY_RELATIONSHIP_WEIGHT_*), so it never leaves [0, 1]
 grows more slowly as it gets close. In between it decays exponentially with the
 half-life STGY_RELATIONSHIP_HALF_LIFE_DAYS. Stored with the time it was last updated,
 so a read is one row; `relationships_rebuild` recomputes it from the posts, likes and
-messages themselves.
+messages themselves. None is kept with a person who asked AI users not to remember
+them (`aiMemory` "none", docs/what-ai-users-know.md).
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from django.utils import timezone
 from agents.models import Relationship
 from sns.models import Like, Post
 from sns.models_messages import Message
-from sns.selectors.boundaries import ai_stop_get
+from sns.selectors.boundaries import ai_memory_withheld, ai_stop_get
 
 # Score thresholds of the levels (the level shown and given to the model). Why these:
 # one answered reply (0.15) keeps a stranger a stranger, two or three exchanges make an
@@ -67,6 +68,8 @@ def relationship_bump(ai_id: int, peer_id: int, kind: str, *, at: datetime | Non
         # Frozen while the person's stop holds: nothing they do then brings the AI
         # user closer (a like, say), and it does not write to them.
         return
+    if ai_memory_withheld([peer_id]):
+        return  # the person asked AI users not to remember them: no relationship kept
     with transaction.atomic(savepoint=False):
         row = (
             Relationship.objects.select_for_update().filter(user_id=ai_id, peer_id=peer_id).first()
@@ -176,7 +179,10 @@ def relationships_rebuild(ai_id: int, *, now: datetime | None = None) -> int:
             )
         )
     scores: dict[int, tuple[float, datetime]] = {}
+    withheld = ai_memory_withheld({peer for _, peer, _ in exchanges})
     for at, peer, kind in sorted(exchanges):
+        if peer in withheld:
+            continue
         score, last = scores.get(peer, (0.0, at))
         scores[peer] = (_stepped(decayed(score, last, at), kind), at)
     with transaction.atomic():

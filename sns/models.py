@@ -23,6 +23,14 @@ class AiTier(models.TextChoices):
     BASIC = "basic", "basic"
 
 
+class AiMemory(models.TextChoices):
+    """Whether AI users may keep memory of a person (docs/what-ai-users-know.md):
+    "none" leaves them read markers only, no impression and no relationship."""
+
+    ALLOWED = "allowed", "allowed"
+    NONE = "none", "none"
+
+
 class UserManager(BaseUserManager):
     use_in_migrations = True
 
@@ -64,6 +72,7 @@ class User(IdDated, AbstractBaseUser):
     is_admin = models.BooleanField(default=False)
     is_frozen = models.BooleanField(default=False)
     block_strangers = models.BooleanField(default=False)
+    ai_memory = models.CharField(max_length=10, choices=AiMemory.choices, default=AiMemory.ALLOWED)
     # The agreement term (its id) the user last accepted; null = none yet.
     agreement_term_id = models.BigIntegerField(null=True, blank=True)
     updated_at = models.DateTimeField(null=True, blank=True)
@@ -93,7 +102,8 @@ class User(IdDated, AbstractBaseUser):
             models.CheckConstraint(
                 condition=Q(ai_model__isnull=True) | Q(ai_model__in=AiTier.values),
                 name="user_ai_model_tier",
-            )
+            ),
+            models.CheckConstraint(condition=Q(ai_memory__in=AiMemory.values), name="user_ai_memory_choice"),
         ]
 
     def __str__(self):

@@ -4,6 +4,7 @@ from django.urls import include, path, re_path
 from django.views.generic.base import RedirectView
 from drf_spectacular.views import SpectacularAPIView
 
+from agents.web import person_memory_page
 from agents.web.memory_page import memory as ai_memory_page
 from sns.api.errors import api_not_found
 from stgy.api_docs import ApiDocsView
@@ -26,6 +27,11 @@ urlpatterns = [
     path("agents/", include("agents.web.urls")),
     # Among the users' pages, but the agents app's: sns links to it only by name.
     path("users/<str:user_hex>/memory", ai_memory_page, name="ai-memory"),
+    # What AI users remember about me: a settings page, but the agents app's (the
+    # settings page links to it by name).
+    path("settings/ai-memory", person_memory_page.ai_memory_of_me, name="my-ai-memory"),
+    path("settings/ai-memory/forget", person_memory_page.forget, name="my-ai-memory-forget"),
+    path("settings/ai-memory/setting", person_memory_page.setting, name="my-ai-memory-setting"),
     path("api/", include(api_patterns)),
     path("storage/", include("sns.media.urls")),  # the local store's uploads and files (docs/media.md)
     # The same API under the path the original's frontend and import tools use behind

@@ -1,8 +1,10 @@
 from django.urls import path
 
-from . import ai_views, memory_views
+from . import ai_views, memory_views, person_memory_views
 
 urlpatterns = [
+    # What AI users remember about a person (the person's, beside sns's /users/<id>/ routes).
+    path("users/<str:user_id>/ai-memory", person_memory_views.PersonMemoryView.as_view(), name="user-ai-memory"),
     path("ai-models", ai_views.AiModelsView.as_view(), name="ai-models"),
     path("ai-models/<str:label>", ai_views.AiModelView.as_view(), name="ai-model"),
     path("ai-users", ai_views.AiUsersView.as_view(), name="ai-users"),

@@ -29,9 +29,12 @@ from agents.textmeasure import truncate_pt
 from sns.ids import id_to_datetime, id_to_hex, parse_id
 from sns.models import User
 from sns.selectors import newest_posts_q, viewable_posts
+from sns.selectors.boundaries import ai_memory_withheld
 
 from .context import StageContext
 
+# The reason a run record gives for a person not judged (docs/agent-cycle.md §5).
+NOT_REMEMBERED_REASON = "the user does not let AI users remember them"
 BATCH = 10  # items per call: a cycle's reads (STGY_AI_USER_READ_POST_LIMIT) fit in one
 # What an impression needs of a long post: its start; the summary, sent with a cut post,
 # covers the whole of it (prompts/common-profile-*.txt, "content may be only the start").
@@ -112,11 +115,16 @@ def post_impressions(ctx: StageContext) -> dict[str, Any]:
         payload = {k: answer[k] for k in ("impression", "tags", "shouldLike", "shouldReply")}
         rows.append((post, json.dumps(payload, ensure_ascii=False)))
         decisions[post.hex_id] = _decision(payload)
-    # One upsert for the whole stage, through the same memory service as the API.
-    memory.post_impressions_save(me, rows)
+    # One upsert for the whole stage, through the same memory service as the API; the
+    # posts of people who asked not to be remembered keep a read marker only.
+    withheld = memory.post_impressions_save(me, rows)
     if failed and failed == len(pending):
         raise RuntimeError(f"every post impression failed ({failed}); first error: {first_error}")
-    return {"read": len(pending) - failed, "failed": failed, "reused": len(existing)}
+    result = {"read": len(pending) - failed, "failed": failed, "reused": len(existing)}
+    unremembered = sum(1 for post, _ in rows if post.owner_id in withheld)
+    if unremembered:
+        result["notRemembered"] = unremembered  # read markers without text (aiMemory "none")
+    return result
 
 
 def batched_jobs(
@@ -177,10 +185,16 @@ def peer_impressions(ctx: StageContext) -> dict[str, Any]:
     skip_days = settings.STGY_AI_USER_SKIP_PEER_IMPRESSION_UPDATE_DAYS
     fresh_after = timezone.now() - timedelta(days=skip_days) if skip_days > 0 else None
     run_started = ctx.run.started_at
+    # People who asked AI users not to remember them are not judged at all: no
+    # impression of them would be kept (agents/memory.py), so no call is made for one.
+    withheld = ai_memory_withheld(peers)
     todo = []
     for peer_id in peer_ids:
         peer = peers.get(peer_id)
         if peer is None:
+            continue
+        if peer_id in withheld:
+            decisions[peer.hex_id] = {"shouldFollow": False, "skipped": NOT_REMEMBERED_REASON}
             continue
         payload, row = previous.get(peer_id, ({}, None))
         if row is not None and row.updated_at >= run_started:
@@ -190,12 +204,14 @@ def peer_impressions(ctx: StageContext) -> dict[str, Any]:
             decisions[peer.hex_id] = {"shouldFollow": False, "skipped": "recent impression"}
             continue
         todo.append(peer)
+    unremembered = {"notRemembered": len(withheld)} if withheld else {}
     if not todo:
-        return {"judged": 0}
+        return {"judged": 0, **unremembered}
 
     recent = _recent_posts(me, [p.id for p in todo])
     all_posts = [p for posts in recent.values() for p in posts]
-    own_impressions = {p.id: inputs.parse_payload(p.my_impression) for p in all_posts if p.my_impression is not None}
+    # A read marker without text (MARKER) is no impression: nothing of it is shown.
+    own_impressions = {p.id: inputs.parse_payload(p.my_impression) for p in all_posts if p.my_impression}
     base = settings.STGY_AI_USER_IMPRESSION_LENGTH
     limit = settings.STGY_AI_USER_OUTPUT_TEXT_LIMIT
     items = []
@@ -238,7 +254,7 @@ def peer_impressions(ctx: StageContext) -> dict[str, Any]:
     memory.peer_impressions_save(me, rows)
     if failed and failed == len(todo):
         raise RuntimeError(f"every peer impression failed ({failed}); first error: {first_error}")
-    return {"judged": len(todo) - failed, "failed": failed}
+    return {"judged": len(todo) - failed, "failed": failed, **unremembered}
 
 
 _READ_POST_COLUMNS = (

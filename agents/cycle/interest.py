@@ -54,7 +54,11 @@ def _post_rows(limit: int, viewer_kind: str):
     def build(viewer_id: int):
         viewer = User(id=viewer_id, is_admin=viewer_kind == "admin")
         return (
+            # Read markers without text (a forgotten person's posts, or those of one who
+            # asked not to be remembered) are no memory: neither the post nor its
+            # author's nickname goes into the prompt from them.
             PostImpression.objects.filter(user_id=viewer_id)
+            .exclude(payload=memory.MARKER)
             .annotate(viewable=viewable_flag(viewer, "post__owner"))
             .order_by("-updated_at", "-post_id")
             .values_list(

@@ -23,6 +23,7 @@ from agents.runs.owed import events_owed, respond_enqueue
 from sns.errors import DomainError
 from sns.ids import id_to_hex
 from sns.models import User
+from sns.selectors.boundaries import ai_memory_refused
 
 from .events import event_close, events_claim
 from .facts import EventFacts, facts_gather
@@ -102,6 +103,9 @@ def _record(facts: EventFacts | MessageFacts) -> dict[str, Any]:
     else:
         record["postId"] = id_to_hex(event.post_id) if event.post_id is not None else None
     record["sender"] = {"id": id_to_hex(event.sender_id), "nickname": event.sender.nickname}
+    if ai_memory_refused(event.sender):
+        # An answer is still written; no impression text and no relationship are kept.
+        record["notRemembered"] = True
     record["gates"] = []
     return record
 

@@ -48,6 +48,9 @@ def user_detail_json(user, viewer, focus_user_id: int | None = None) -> dict:
             "aiPersonality": masked_personality(viewer, user),
         }
     )
+    if private:
+        # Ours, the user's own and the admins' only (docs/what-ai-users-know.md).
+        data["aiMemory"] = user.ai_memory
     return data
 
 

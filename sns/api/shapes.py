@@ -59,6 +59,10 @@ class UserDetail(User):
     timezone = serializers.CharField()
     introduction = serializers.CharField()
     aiPersonality = serializers.CharField(allow_null=True)
+    aiMemory = serializers.ChoiceField(
+        choices=["allowed", "none"], required=False,
+        help_text="whether AI users may remember the user; only in the user's own and an admin's view",
+    )
 
 
 class PostLite(serializers.Serializer):

@@ -42,6 +42,7 @@ EMAIL = {"type": "string", "format": "email", "maxLength": 100}
 NICKNAME = {"type": "string", "maxLength": 50}
 AVATAR = {"type": "string", "maxLength": 100, "nullable": True}
 AI_MODEL = {"type": "string", "enum": ["advanced", "balanced", "basic"], "nullable": True}
+AI_MEMORY = {"type": "string", "enum": ["allowed", "none"]}
 
 
 class UsersView(APIView):
@@ -105,6 +106,8 @@ class UserView(APIView):
         isAdmin = serializers.BooleanField(required=False, source="is_admin")
         isFrozen = serializers.BooleanField(required=False, source="is_frozen")
         aiModel = _text(AI_MODEL, allow_null=True, source="ai_model")
+        # Ours: whether AI users may remember the user (docs/what-ai-users-know.md).
+        aiMemory = _text(AI_MEMORY, source="ai_memory")
 
     @extend_schema(parameters=[schema.FOCUS], responses=shapes.UserDetail)
     def get(self, request, user_id):

@@ -15,6 +15,7 @@ from django.db.models import BooleanField, Exists, OuterRef, Q, Subquery, Value
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
+from ..models import AiMemory, User
 from ..models_messages import AiBoundaries, AiStop
 
 KINDS = ("reply", "mention", "message")
@@ -69,6 +70,23 @@ def ai_quiet_hours_refusal(person, *, boundaries: Boundaries | None = None, now=
     if not in_quiet_hours(b.quiet_start, b.quiet_end, local.time()):
         return None
     return f"quiet hours {b.quiet_start:%H:%M}–{b.quiet_end:%H:%M} ({zone.key}), now {local:%H:%M} there"
+
+
+def ai_memory_refused(person: User) -> bool:
+    """Did the person (a loaded row) ask AI users not to remember them (`aiMemory`
+    "none")? Of them and their posts an AI user keeps read markers only — no
+    impression, no relationship (docs/what-ai-users-know.md)."""
+    return person.ai_memory == AiMemory.NONE
+
+
+def ai_memory_withheld(person_ids) -> set[int]:
+    """`ai_memory_refused` for many people by id, in one query: the ones who refused.
+    The question every writer of AI memory asks (agents/memory.py,
+    agents/relationships.py)."""
+    ids = {int(i) for i in person_ids if i is not None}
+    if not ids:
+        return set()
+    return set(User.objects.filter(id__in=ids, ai_memory=AiMemory.NONE).values_list("id", flat=True))
 
 
 def ai_stops_list(person_id: int, *, now=None) -> list[AiStop]:

@@ -20,7 +20,7 @@ from ..errors import Conflict, Forbidden, InvalidInput
 from ..mdtree import make_snippet
 from ..passwords import password_check
 from ..session_auth import auth_record_forget
-from ..models import AiTier, Follow, Like, Post, User
+from ..models import AiMemory, AiTier, Follow, Like, Post, User
 from ..text import normalize_locale, normalize_timezone
 from ..textguard import checked_text, refuse_invalid, strip_invisible
 
@@ -149,6 +149,13 @@ def user_create(
     return _create(email=email, nickname=nickname, password=password, self_service=False, **fields)
 
 
+def _clean_ai_memory(value) -> str:
+    """ "allowed" or "none" (docs/what-ai-users-know.md, "Don't remember me")."""
+    if value not in AiMemory.values:
+        raise InvalidInput("aiMemory must be allowed or none")
+    return value
+
+
 def user_update(
     actor: User,
     user_id: int,
@@ -164,6 +171,7 @@ def user_update(
     is_admin=_UNSET,
     is_frozen=_UNSET,
     ai_model=_UNSET,
+    ai_memory=_UNSET,
 ) -> User:
     access_writable(actor)
     user = access_user_self_or_admin(actor, user_id)
@@ -208,6 +216,8 @@ def user_update(
         user.timezone = normalize_timezone(timezone_name)
     if block_strangers is not _UNSET:
         user.block_strangers = bool(block_strangers)
+    if ai_memory is not _UNSET:
+        user.ai_memory = _clean_ai_memory(ai_memory)
     if is_admin is not _UNSET:
         user.is_admin = bool(is_admin)
     if is_frozen is not _UNSET:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.contrib import messages
 from django.shortcuts import redirect
-from django.urls import reverse
+from django.urls import NoReverseMatch, reverse
 from django.views.decorators.http import require_POST
 
 from sns.ids import parse_id
@@ -39,7 +39,19 @@ def settings_context(user) -> dict:
         f"In your time zone ({zone}). AI users never start a conversation with you in these "
         "hours; they still answer what you write. Leave both empty for none."
     )
-    return {"ai_form": form, "ai_stops": selectors_boundaries.ai_stops_list(user.id)}
+    return {
+        "ai_form": form,
+        "ai_stops": selectors_boundaries.ai_stops_list(user.id),
+        "ai_memory_url": _ai_memory_url(),
+    }
+
+
+def _ai_memory_url() -> str:
+    """"What AI users remember about me", which the agents app serves when installed."""
+    try:
+        return reverse("my-ai-memory")
+    except NoReverseMatch:
+        return ""
 
 
 @require_POST

@@ -61,6 +61,8 @@ def pages(c) -> list[tuple[str, str | None, str]]:
         ("messages", "mina", "/messages"),
         ("conversation", "mina", f"/messages/{c['aiko'].hex_id}"),
         ("settings", "mina", "/settings"),
+        ("ai-memory-of-me", "mina", "/settings/ai-memory"),
+        ("forget-confirmation", "mina", "/settings/ai-memory/forget"),
         ("bookmarks", "mina", "/bookmarks"),
         ("quote", "mina", f"/posts/{c['root'].hex_id}/quote"),
         ("block-confirmation", "mina", f"/users/{c['aiko'].hex_id}/block"),

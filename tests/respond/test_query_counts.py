@@ -23,7 +23,10 @@ pytestmark = pytest.mark.django_db
 # per person (the hourly message limits); with relationships, per answer the AI user's
 # relationship with the sender (read and written: two queries). The offline stand-in,
 # which these runs use, reads the recent AI texts it must not repeat: one per answer.
-BOUNDS = {"postgresql": {1: 46, 3: 90}, "sqlite": {1: 46, 3: 90}}
+# Whether the sender asked AI users not to remember them (sns.selectors.boundaries
+# ai_memory_withheld), asked by the impression's save and the relationship's step: two
+# per answer.
+BOUNDS = {"postgresql": {1: 48, 3: 96}, "sqlite": {1: 48, 3: 96}}
 
 
 def site(extra_posts: int, events: int):
