@@ -214,14 +214,16 @@ class PostImpressionAdmin(ImpressionAdmin):
 
 @admin.register(AgentState)
 class AgentStateAdmin(admin.ModelAdmin):
-    """Only the next run time is editable ("run this AI user soon"); the lease belongs
-    to the running cycle."""
+    """Only the next run time ("run this AI user soon") and the pin to the AI user's own
+    tier for every task (agents/llm/task_tiers.py) are editable; the lease belongs to
+    the running cycle."""
 
-    list_display = ("user", "next_run_at", "last_run_at", "lease_until", "lease_run")
+    list_display = ("user", "next_run_at", "last_run_at", "own_tier_only", "lease_until", "lease_run")
+    list_filter = ("own_tier_only",)
     list_select_related = ("user",)
     search_fields = ("user__nickname",)
     ordering = ("next_run_at",)
-    fields = ("user", "next_run_at", "last_run_at", "lease_until", "lease_run")
+    fields = ("user", "next_run_at", "own_tier_only", "last_run_at", "lease_until", "lease_run")
     readonly_fields = ("user", "last_run_at", "lease_until", "lease_run")
 
     def has_add_permission(self, request):

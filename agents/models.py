@@ -115,12 +115,29 @@ class AgentState(models.Model):
     # time, beside (never blocked by) a running cycle.
     respond_lease_until = models.DateTimeField(null=True, blank=True)
     respond_lease_run = models.BigIntegerField(null=True, blank=True)
+    # Set by an admin: every task of this AI user runs on its own tier, judging included
+    # (agents/llm/task_tiers.py).
+    own_tier_only = models.BooleanField(default=False)
 
     class Meta:
         indexes = [models.Index(fields=["next_run_at"], name="agent_state_due_idx")]
 
     def __str__(self):
         return f"schedule of {self.user_id}"
+
+
+class FleetPause(models.Model):
+    """A UTC day on which the dispatcher stopped starting cycles because the site's
+    daily budget was used up (agents/cycle/pause.py): when, why, and when it resumed
+    (the next day, or sooner if the budget was raised). One row a day."""
+
+    day = models.DateField(unique=True)
+    started_at = models.DateTimeField()
+    ended_at = models.DateTimeField(null=True, blank=True)
+    reason = models.CharField(max_length=200)
+
+    def __str__(self):
+        return f"fleet paused on {self.day}: {self.reason}"
 
 
 class CycleRun(models.Model):

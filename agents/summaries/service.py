@@ -24,8 +24,9 @@ from ..embeddings.inputs import post_embedding_input
 from ..llm import gateway
 from ..llm.errors import LlmDisabled, LlmError, LlmTransientError, LlmUnavailable
 from ..llm.parsing import parse_summary
+from ..llm.task_tiers import task_tier
 from ..models import AiPostTag, PostSummary
-from ..prompts import is_cjk, render_summary_prompt
+from ..prompts import SUMMARY_TASK, is_cjk, render_summary_prompt
 from ..runner import submit_task
 from ..tags import normalize_keyword
 from ..textmeasure import len16, truncate_pt
@@ -89,8 +90,11 @@ def summary_request(post: Post) -> SummaryRequest:
 
 
 def _summary_model() -> dict[str, str]:
-    # STGY_AI_SUMMARY_MODEL names a tier ("basic") or, failing that, a model.
-    name = settings.STGY_AI_SUMMARY_MODEL
+    # STGY_AI_SUMMARY_MODEL names a tier or, failing that, a model; empty (the default),
+    # the tier the cascade gives judging tasks (agents/llm/task_tiers.py).
+    name = (settings.STGY_AI_SUMMARY_MODEL or "").strip()
+    if not name:
+        return {"tier": task_tier(SUMMARY_TASK, None)}
     return {"tier": name} if name in AiTier.values else {"model": name}
 
 
@@ -106,9 +110,12 @@ def summary_compute(post: Post) -> SummaryResult:
     )
     response = gateway.chat(
         messages=[{"role": "user", "content": prompt}],
-        task="post-summary",
+        task=SUMMARY_TASK,
         locale=req.locale,
-        json_mode=False,
+        # JSON mode, as every task that expects JSON: a model that otherwise answers in
+        # prose would leave every post unsummarised, and AI users read only summarised
+        # posts (docs/differences.md).
+        json_mode=True,
         inputs={
             "payload": req.payload,
             "max_chars": req.max_chars,
