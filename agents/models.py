@@ -24,6 +24,8 @@ class PostSummary(models.Model):
     summarized_at = models.DateTimeField(null=True, blank=True)
     attempts = models.IntegerField(default=0)
     last_error = models.TextField(blank=True, default="")
+    # In batch mode (agents/summaries/batch.py): the batch asked to summarise this version.
+    batch = models.ForeignKey("LlmBatch", on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
 
     class Meta:
         indexes = [
@@ -124,6 +126,35 @@ class AgentState(models.Model):
 
     def __str__(self):
         return f"schedule of {self.user_id}"
+
+
+class LlmBatch(models.Model):
+    """One batch of model calls sent through the provider's batch interface
+    (agents/llm/batch.py): what it asked (`items`: custom id -> what the answer is for),
+    how it ended, and how many items fell back to direct calls."""
+
+    class Status(models.TextChoices):
+        SUBMITTED = "submitted"
+        COMPLETED = "completed"
+        FAILED = "failed"
+        EXPIRED = "expired"
+        CANCELLED = "cancelled"
+
+    kind = models.CharField(max_length=20)
+    created_at = models.DateTimeField()
+    provider_batch_id = models.CharField(max_length=100)
+    status = models.CharField(max_length=12, choices=Status.choices, default=Status.SUBMITTED)
+    items = models.JSONField(default=dict)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    answered = models.IntegerField(default=0)
+    fell_back = models.IntegerField(default=0)
+    error = models.TextField(blank=True, default="")
+
+    class Meta:
+        indexes = [models.Index(fields=["status", "created_at"], name="llm_batch_status_idx")]
+
+    def __str__(self):
+        return f"{self.kind} batch {self.provider_batch_id} ({self.status})"
 
 
 class FleetPause(models.Model):

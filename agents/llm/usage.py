@@ -104,9 +104,11 @@ def usage_row(
     latency_ms: int = 0,
     attempts: int = 0,
     error: str = "",
+    price_factor: Decimal = Decimal(1),
 ) -> LlmUsage:
     """An unsaved usage row; `usage_record` saves it at once. Every gateway call makes
-    exactly one, so the Prometheus counters of model calls are counted here."""
+    exactly one, so the Prometheus counters of model calls are counted here; so does
+    every answer of a batch, at the batch's `price_factor` (agents/llm/batch.py)."""
     row = LlmUsage(
         created_at=timezone.now(),
         user_id=user_id,
@@ -118,9 +120,9 @@ def usage_row(
         prompt_tokens=prompt_tokens,
         completion_tokens=completion_tokens,
         cached_tokens=cached_tokens,
-        cost=usage_cost(
+        cost=(usage_cost(
             model, prompt_tokens=prompt_tokens, cached_tokens=cached_tokens, completion_tokens=completion_tokens
-        ),
+        ) * price_factor).quantize(_COST_PLACES),
         latency_ms=latency_ms,
         attempts=attempts,
         outcome=outcome,
