@@ -23,7 +23,9 @@ from .models import (
     AiPostTag,
     AttentionEvent,
     CycleRun,
+    FleetPause,
     Interest,
+    LlmBatch,
     LlmUsage,
     PeerImpression,
     PostImpression,
@@ -311,3 +313,26 @@ class LlmUsageAdmin(ReadOnlyAdmin):
     ordering = ("-created_at",)
     raw_id_fields = ("user", "run")
     show_full_result_count = False
+
+
+@admin.register(FleetPause)
+class FleetPauseAdmin(ReadOnlyAdmin):
+    """The days the dispatcher paused every cycle at the site's daily budget (agents/cycle/pause.py)."""
+
+    list_display = ("day", "started_at", "ended_at", "reason")
+    ordering = ("-day",)
+
+
+@admin.register(LlmBatch)
+class LlmBatchAdmin(ReadOnlyAdmin):
+    """Batches sent through the provider's batch interface (agents/llm/batch.py)."""
+
+    list_display = ("id", "kind", "provider_batch_id", "status", "created_at", "finished_at", "answered", "fell_back")
+    list_filter = ("kind", "status")
+    ordering = ("-created_at",)
+    readonly_fields = ("batch_items",)
+    exclude = ("items",)
+
+    @admin.display(description="items")
+    def batch_items(self, obj):
+        return _pretty_json(obj.items)
