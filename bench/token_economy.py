@@ -29,10 +29,12 @@ Money, with the price sheet and the completions of the asked length, for the sam
 captured cycles three ways: `direct` (every cycle task on the AI user's own tier, the
 summary on `basic`: the tree before the cascade), `cascade` (the calls as made: judging
 on STGY_AI_JUDGING_TIER, writing on the own tier, agents/llm/task_tiers.py) and
-`cascade_batch` (the cascade with the batchable tasks — the judging ones — at
-BATCH_DISCOUNT off, the providers' batch price). Per AI user per day is per cycle
-times the cycles a day (86,400,000 / STGY_AI_USER_LOOP_SLEEP_MS); the respond path is
-not in it.
+`cascade_batch` (the cascade with the judging tasks at BATCH_DISCOUNT off, the
+providers' batch price). Batch mode sends only post summaries through batches so far
+(agents/summaries/batch.py), and a cycle makes no summary call, so `cascade_batch` is
+the projection for when the cycle's judging stages are batched too; today a cycle costs
+the `cascade` figure. Per AI user per day is per cycle times the cycles a day
+(86,400,000 / STGY_AI_USER_LOOP_SLEEP_MS); the respond path and summaries are not in it.
 
     python -m bench.token_economy --db stgy_bench_medium --cycles 30
 """
@@ -308,7 +310,8 @@ def print_report(r: dict) -> None:
     print(f"original design estimate: {ORIGINAL_ESTIMATE['prompt_tokens']:,} in / {ORIGINAL_ESTIMATE['completion_tokens']:,} out")
     e = r["economy"]
     print(f"money with the price sheet (US dollars; {r['cycles_a_day']:g} cycles a day; judging tier "
-          f"{r['judging_tier']}, batch at {r['batch_discount']:.0%} off the judging tasks):")
+          f"{r['judging_tier']}; cascade_batch projects the judging tasks at {r['batch_discount']:.0%} off, "
+          f"which batch mode does for summaries only so far):")
     for mode in MODES:
         share = e[mode]["per_cycle"] / e["direct"]["per_cycle"] if e["direct"]["per_cycle"] else 0
         print(f"  {mode:<14} {e[mode]['per_cycle']:.5f} per cycle  {e[mode]['per_ai_user_day']:.4f} per AI user a day"
