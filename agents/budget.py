@@ -111,9 +111,10 @@ def user_money_budget() -> Decimal:
     return _money(settings.STGY_AI_USER_DAILY_BUDGET, "STGY_AI_USER_DAILY_BUDGET") or Decimal(0)
 
 
-def _over(
+def budget_exceeded(
     tokens: int, cost: Decimal, token_budget: int, money_budget: Decimal, whose: str
 ) -> str | None:
+    """Why `tokens` and `cost` used today are over the budgets (0 = none), or None."""
     if token_budget > 0 and tokens >= token_budget:
         return f"{whose} daily token budget exceeded ({token_budget} tokens)"
     if money_budget > 0 and cost >= money_budget:
@@ -126,7 +127,7 @@ def site_budget_refusal() -> str | None:
     budget = site_budget()
     if budget.tokens <= 0 and budget.money <= 0:
         return None
-    return _over(*used_today(), budget.tokens, budget.money, "site")
+    return budget_exceeded(*used_today(), budget.tokens, budget.money, "site")
 
 
 def budget_refusal(*, user_id: int | None = None) -> str | None:
@@ -138,7 +139,7 @@ def budget_refusal(*, user_id: int | None = None) -> str | None:
     money_budget = user_money_budget()
     if token_budget <= 0 and money_budget <= 0:
         return None
-    return _over(*used_today(user_id=user_id), token_budget, money_budget, "user")
+    return budget_exceeded(*used_today(user_id=user_id), token_budget, money_budget, "user")
 
 
 def user_over_budget(user_id: int) -> bool:

@@ -12,7 +12,7 @@ from django.conf import settings
 from django.db.models import Q, Sum
 from django.utils import timezone
 
-from agents.budget import budget_tokens_sum, user_money_budget, utc_day_start
+from agents.budget import budget_exceeded, budget_tokens_sum, user_money_budget, utc_day_start
 from agents.models import AgentState, LlmUsage
 from agents.runs.lease import next_interval
 from sns.models import User
@@ -32,7 +32,7 @@ def users_over_budget(user_ids: list[int]) -> set[int]:
     return {
         row["user_id"]
         for row in rows
-        if (tokens > 0 and round(row["t"] or 0) >= tokens) or (money > 0 and (row["c"] or 0) >= money)
+        if budget_exceeded(round(row["t"] or 0), row["c"] or 0, tokens, money, "user") is not None
     }
 
 

@@ -18,8 +18,9 @@ from django.views.decorators.http import require_POST
 from agents.budget import budget_status
 from agents.cycle import STAGES
 from agents.llm import gateway
-from agents.llm.task_tiers import task_tiers
-from agents.models import AgentState, CycleRun, FleetPause, LlmUsage
+from agents.llm.batch import batch_enabled
+from agents.llm.task_tiers import JUDGING_TASKS, task_tiers
+from agents.models import AgentState, CycleRun, FleetPause, LlmBatch, LlmUsage
 from agents.respond.run import STAGE as RESPOND_STAGE
 from agents.usage_report import ai_user_daily_cost, usage_by_day, usage_by_task_model, usage_by_user
 from sns.errors import InvalidInput
@@ -135,13 +136,24 @@ def _llm_status() -> dict:
         "provider": gateway.provider_name(),
         "enabled": gateway.ai_enabled(),
         "tiers": gateway.tiers(),
-        "judging": sorted(task for task, tier in tiers.items() if tier != "own"),
+        "judging": JUDGING_TASKS,
         "judging_tier": settings.STGY_AI_JUDGING_TIER,
         "task_tiers": sorted(tiers.items()),
         "health": gateway.last_health(),
         "breaker": gateway.breaker_state(),
         "budget": budget_status(),
         "pauses": list(FleetPause.objects.order_by("-day")[:5]),
+        "batch": _batch_status(),
+    }
+
+
+def _batch_status() -> dict | None:
+    """Batch mode (agents/llm/batch.py): the summary batches under way and the last one ended."""
+    if not batch_enabled():
+        return None
+    return {
+        "under_way": LlmBatch.objects.filter(status=LlmBatch.Status.SUBMITTED).count(),
+        "last": LlmBatch.objects.exclude(status=LlmBatch.Status.SUBMITTED).order_by("-finished_at").first(),
     }
 
 

@@ -8,13 +8,14 @@ import json
 from decimal import Decimal
 
 import pytest
+from django.test import Client
 from django.utils import timezone
 
 from agents.llm.gateway import model_for_tier
 from agents.models import LlmBatch, LlmUsage, PostSummary
 from agents.summaries.batch import summary_batches_tick
 from agents.summaries.sweep import summaries_sweep
-from tests.factories import make_post
+from tests.factories import make_post, make_user
 
 pytestmark = pytest.mark.django_db
 
@@ -68,6 +69,11 @@ def test_summaries_go_in_one_batch_and_come_back_stored(batch_mode, human):
     assert all(r.batch_id is None for r in rows.values())
     batch.refresh_from_db()
     assert (batch.status, batch.answered, batch.fell_back) == ("completed", 2, 0)
+    admin = make_user("Root", is_admin=True)
+    client = Client()
+    client.force_login(admin)
+    page = client.get("/agents/activity").content.decode()
+    assert 'data-testid="llm-batch"' in page and "the last ended completed" in page
     assert not server.chat_requests()  # every answer came through the batch
     usage = list(LlmUsage.objects.filter(task="post-summary"))
     assert len(usage) == 2 and all(u.outcome == "ok" for u in usage)
