@@ -23,7 +23,9 @@ from .models import (
     AiPostTag,
     AttentionEvent,
     CycleRun,
+    FleetPause,
     Interest,
+    LlmBatch,
     LlmUsage,
     PeerImpression,
     PostImpression,
@@ -214,14 +216,16 @@ class PostImpressionAdmin(ImpressionAdmin):
 
 @admin.register(AgentState)
 class AgentStateAdmin(admin.ModelAdmin):
-    """Only the next run time is editable ("run this AI user soon"); the lease belongs
-    to the running cycle."""
+    """Only the next run time ("run this AI user soon") and the pin to the AI user's own
+    tier for every task (agents/llm/task_tiers.py) are editable; the lease belongs to
+    the running cycle."""
 
-    list_display = ("user", "next_run_at", "last_run_at", "lease_until", "lease_run")
+    list_display = ("user", "next_run_at", "last_run_at", "own_tier_only", "lease_until", "lease_run")
+    list_filter = ("own_tier_only",)
     list_select_related = ("user",)
     search_fields = ("user__nickname",)
     ordering = ("next_run_at",)
-    fields = ("user", "next_run_at", "last_run_at", "lease_until", "lease_run")
+    fields = ("user", "next_run_at", "own_tier_only", "last_run_at", "lease_until", "lease_run")
     readonly_fields = ("user", "last_run_at", "lease_until", "lease_run")
 
     def has_add_permission(self, request):
@@ -309,3 +313,26 @@ class LlmUsageAdmin(ReadOnlyAdmin):
     ordering = ("-created_at",)
     raw_id_fields = ("user", "run")
     show_full_result_count = False
+
+
+@admin.register(FleetPause)
+class FleetPauseAdmin(ReadOnlyAdmin):
+    """The days the dispatcher paused every cycle at the site's daily budget (agents/cycle/pause.py)."""
+
+    list_display = ("day", "started_at", "ended_at", "reason")
+    ordering = ("-day",)
+
+
+@admin.register(LlmBatch)
+class LlmBatchAdmin(ReadOnlyAdmin):
+    """Batches sent through the provider's batch interface (agents/llm/batch.py)."""
+
+    list_display = ("id", "kind", "provider_batch_id", "status", "created_at", "finished_at", "answered", "fell_back")
+    list_filter = ("kind", "status")
+    ordering = ("-created_at",)
+    readonly_fields = ("batch_items",)
+    exclude = ("items",)
+
+    @admin.display(description="items")
+    def batch_items(self, obj):
+        return _pretty_json(obj.items)

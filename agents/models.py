@@ -24,6 +24,8 @@ class PostSummary(models.Model):
     summarized_at = models.DateTimeField(null=True, blank=True)
     attempts = models.IntegerField(default=0)
     last_error = models.TextField(blank=True, default="")
+    # In batch mode (agents/summaries/batch.py): the batch asked to summarise this version.
+    batch = models.ForeignKey("LlmBatch", on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
 
     class Meta:
         indexes = [
@@ -115,12 +117,58 @@ class AgentState(models.Model):
     # time, beside (never blocked by) a running cycle.
     respond_lease_until = models.DateTimeField(null=True, blank=True)
     respond_lease_run = models.BigIntegerField(null=True, blank=True)
+    # Set by an admin: every task of this AI user runs on its own tier, judging included
+    # (agents/llm/task_tiers.py).
+    own_tier_only = models.BooleanField(default=False)
 
     class Meta:
         indexes = [models.Index(fields=["next_run_at"], name="agent_state_due_idx")]
 
     def __str__(self):
         return f"schedule of {self.user_id}"
+
+
+class LlmBatch(models.Model):
+    """One batch of model calls sent through the provider's batch interface
+    (agents/llm/batch.py): what it asked (`items`: custom id -> what the answer is for),
+    how it ended, and how many items fell back to direct calls."""
+
+    class Status(models.TextChoices):
+        SUBMITTED = "submitted"
+        COMPLETED = "completed"
+        FAILED = "failed"
+        EXPIRED = "expired"
+        CANCELLED = "cancelled"
+
+    kind = models.CharField(max_length=20)
+    created_at = models.DateTimeField()
+    provider_batch_id = models.CharField(max_length=100)
+    status = models.CharField(max_length=12, choices=Status.choices, default=Status.SUBMITTED)
+    items = models.JSONField(default=dict)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    answered = models.IntegerField(default=0)
+    fell_back = models.IntegerField(default=0)
+    error = models.TextField(blank=True, default="")
+
+    class Meta:
+        indexes = [models.Index(fields=["status", "created_at"], name="llm_batch_status_idx")]
+
+    def __str__(self):
+        return f"{self.kind} batch {self.provider_batch_id} ({self.status})"
+
+
+class FleetPause(models.Model):
+    """A UTC day on which the dispatcher stopped starting cycles because the site's
+    daily budget was used up (agents/cycle/pause.py): when, why, and when it resumed
+    (the next day, or sooner if the budget was raised). One row a day."""
+
+    day = models.DateField(unique=True)
+    started_at = models.DateTimeField()
+    ended_at = models.DateTimeField(null=True, blank=True)
+    reason = models.CharField(max_length=200)
+
+    def __str__(self):
+        return f"fleet paused on {self.day}: {self.reason}"
 
 
 class CycleRun(models.Model):

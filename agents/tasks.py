@@ -36,6 +36,14 @@ def sweep_summaries() -> int:
     return summaries_sweep()
 
 
+@shared_task(name="agents.summary_batches")
+def summary_batches() -> dict:
+    """Batch mode (STGY_AI_BATCH=on): poll the summary batches, send the pending posts."""
+    from .summaries.batch import summary_batches_tick
+
+    return summary_batches_tick()
+
+
 @shared_task(name="agents.sweep_stale_runs")
 def sweep_stale_runs() -> int:
     """End the runs whose worker died: running, their lease lapsed (agents/runs/stale.py)."""

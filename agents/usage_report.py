@@ -1,7 +1,8 @@
 """What the model calls cost, read from the usage rows (one per gateway call,
 agents/llm/usage.py), summed in the database: per UTC day for the site or one AI user,
-and per AI user over the same days. The Agent activity page draws them
-(agents/web/usage_chart.py); two queries whatever the number of rows or users."""
+per AI user over the same days (the dearest, and the median AI user's cost a day), and
+per task and model (which model did what). The Agent activity page draws them
+(agents/web/usage_chart.py); a fixed number of queries whatever the number of rows or users."""
 
 from __future__ import annotations
 
@@ -103,7 +104,9 @@ def usage_by_day(*, user_id: int | None = None, days: int = DAYS, now: datetime 
     return result
 
 
-def usage_by_user(*, days: int = DAYS, limit: int = TOP_USERS, now: datetime | None = None) -> list[UserUsage]:
+def usage_by_user(
+    *, days: int = DAYS, limit: int = TOP_USERS, now: datetime | None = None, user_ids: list[int] | None = None
+) -> list[UserUsage]:
     """The AI users that cost most over the last `days` (then most tokens): totals,
     today's cost, and the days since each one's first call in the window, for the cost
     per day (a count of distinct days would make PostgreSQL sort every row: ≈ 3× the
@@ -112,9 +115,11 @@ def usage_by_user(*, days: int = DAYS, limit: int = TOP_USERS, now: datetime | N
 
     start = window_start(days, now)
     today = utc_day_start(now)
+    rows = LlmUsage.objects.filter(created_at__gte=start, user__ai_model__isnull=False)
+    if user_ids is not None:
+        rows = rows.filter(user_id__in=user_ids)
     rows = (
-        LlmUsage.objects.filter(created_at__gte=start, user__ai_model__isnull=False)
-        .values("user_id", "user__nickname")
+        rows.values("user_id", "user__nickname")
         .annotate(
             **_sums(),
             cost_today=Sum("cost", filter=Q(created_at__gte=today)),
@@ -132,3 +137,69 @@ def usage_by_user(*, days: int = DAYS, limit: int = TOP_USERS, now: datetime | N
         )
         for row in rows
     ]
+
+
+@dataclass(frozen=True)
+class TaskModelUsage:
+    task: str
+    model: str
+    calls: int
+    prompt_tokens: int
+    completion_tokens: int
+    cost: Decimal
+
+
+def usage_by_task_model(
+    *, user_id: int | None = None, days: int = DAYS, now: datetime | None = None
+) -> list[TaskModelUsage]:
+    """Which model did what: calls, tokens and cost per task and model over the last
+    `days`, dearest first. One query."""
+    rows = LlmUsage.objects.filter(created_at__gte=window_start(days, now))
+    if user_id is not None:
+        rows = rows.filter(user_id=user_id)
+    found = rows.values("task", "model").annotate(**_sums()).order_by("-total_cost", "-prompt", "task", "model")
+    return [
+        TaskModelUsage(
+            task=row["task"] or "—", model=row["model"], calls=row["calls"], prompt_tokens=row["prompt"] or 0,
+            completion_tokens=row["completion"] or 0, cost=row["total_cost"] or Decimal(0),
+        )
+        for row in found
+    ]
+
+
+@dataclass(frozen=True)
+class DailyCost:
+    """What AI users cost a day over the window: the median AI user's and the dearest ten."""
+
+    users: int
+    median: Decimal
+    top: list[UserUsage]
+
+
+def ai_user_daily_cost(*, days: int = DAYS, top: int = 10, now: datetime | None = None) -> DailyCost:
+    """Each AI user's cost per day over the last `days` (its total over the days since
+    its first call in the window, as `UserUsage.cost_per_day`): the median and the top
+    `top`. One query for every AI user's total, then the top ones' rows."""
+    from statistics import median
+
+    start = window_start(days, now)
+    today = utc_day_start(now)
+    per_day: dict[int, Decimal] = {}
+    rows = (
+        LlmUsage.objects.filter(created_at__gte=start, user__ai_model__isnull=False)
+        .values("user_id")
+        .annotate(total_cost=Sum("cost"), first_call=Min("created_at"))
+        .order_by()
+    )
+    for row in rows:
+        spanned = max(1, (today.date() - row["first_call"].astimezone(timezone.utc).date()).days + 1)
+        per_day[row["user_id"]] = ((row["total_cost"] or Decimal(0)) / spanned).quantize(Decimal("0.000001"))
+    if not per_day:
+        return DailyCost(users=0, median=Decimal(0), top=[])
+    dearest = sorted(per_day, key=lambda uid: (-per_day[uid], uid))[:top]
+    by_id = {u.user_id: u for u in usage_by_user(days=days, limit=len(per_day), now=now, user_ids=dearest)}
+    return DailyCost(
+        users=len(per_day),
+        median=Decimal(median(per_day.values())).quantize(Decimal("0.000001")),
+        top=[by_id[uid] for uid in dearest if uid in by_id],
+    )

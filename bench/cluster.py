@@ -65,9 +65,11 @@ def cluster(db: str, *, latency: float, pool: Pool, port: int | None = None, log
     log_dir.mkdir(parents=True, exist_ok=True)
     url = f"http://127.0.0.1:{port}/v1"
     base_env = django_env(db)
+    # No budget: the stand-in answers as the priced default models, and the default site
+    # budget (agents/budget.py) would pause a long run's cycles part way.
     env = django_env(
         db, STGY_AI_PROVIDER="openai", OPENAI_BASE_URL=url, OPENAI_API_KEY="bench-standin",
-        STGY_AI_MAX_RETRIES="1", CONN_MAX_AGE="600", **(extra_env or {}),
+        STGY_AI_MAX_RETRIES="1", CONN_MAX_AGE="600", STGY_AI_SITE_DAILY_BUDGET="0", **(extra_env or {}),
     )
     with ExitStack() as stack:
         standin = stack.enter_context(started(

@@ -171,7 +171,7 @@ def main(argv: list[str] | None = None) -> dict:
     args = parser.parse_args(argv)
     exit_on_sigterm()
     # The reply hook records events only while AI is on, as in the web processes.
-    django_setup(args.db, STGY_AI_PROVIDER="openai", OPENAI_API_KEY="bench-standin")
+    django_setup(args.db, STGY_AI_PROVIDER="openai", OPENAI_API_KEY="bench-standin", STGY_AI_SITE_DAILY_BUDGET="0")
     result = measure(args.db, pool=Pool.parse(args.pool), latency=args.latency,
                      conversations=args.conversations, minutes=args.minutes, turns=args.turns,
                      think=args.think, cycles_inflight=args.cycles_inflight, drain=args.drain)

@@ -20,8 +20,21 @@ RECENT_WINDOW calls of the site (the common instructions are the same bytes for 
 AI user of a language, so another user's call warms them; on a live site with many AI
 users they are always warm, a window of about three cycles is the conservative case).
 Billed-equivalent input tokens count those at the cached price: the ratio of cached to
-fresh input price of the call's model in STGY_AI_PRICES (`--prices`), or
-`--cached-ratio` (default 0.1, the GPT-5 family's) for a model without a price.
+fresh input price of the call's model in the price sheet (agents/llm/usage.py's default,
+or `--prices` over it), or `--cached-ratio` (default 0.1, the GPT-5 family's) for a
+model without a price. A provider caches prompts per model, so a call shares a prefix
+only with earlier calls on the same model.
+
+Money, with the price sheet and the completions of the asked length, for the same
+captured cycles three ways: `direct` (every cycle task on the AI user's own tier, the
+summary on `basic`: the tree before the cascade), `cascade` (the calls as made: judging
+on STGY_AI_JUDGING_TIER, writing on the own tier, agents/llm/task_tiers.py) and
+`cascade_batch` (the cascade with the judging tasks at BATCH_DISCOUNT off, the
+providers' batch price). Batch mode sends only post summaries through batches so far
+(agents/summaries/batch.py), and a cycle makes no summary call, so `cascade_batch` is
+the projection for when the cycle's judging stages are batched too; today a cycle costs
+the `cascade` figure. Per AI user per day is per cycle times the cycles a day
+(86,400,000 / STGY_AI_USER_LOOP_SLEEP_MS); the respond path and summaries are not in it.
 
     python -m bench.token_economy --db stgy_bench_medium --cycles 30
 """
@@ -30,6 +43,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import statistics
 import threading
 from collections import deque
 
@@ -42,6 +56,8 @@ ORIGINAL_ESTIMATE = {"prompt_tokens": 115_000, "completion_tokens": 24_000}
 JSON_OVERHEAD_TOKENS = 40  # keys, tags and booleans around the text
 RECENT_WINDOW = 64  # the site's latest calls whose prefixes count as warm in the provider's cache
 DEFAULT_CACHED_RATIO = 0.1  # cached / fresh input price when the model has none in STGY_AI_PRICES
+BATCH_DISCOUNT = 0.5  # what OpenAI-compatible batch endpoints take off their price
+MODES = ("direct", "cascade", "cascade_batch")
 
 
 class Capture:
@@ -105,34 +121,54 @@ def cached_ratio(model: str, default: float) -> float:
     return float(price.cached_input / price.input)
 
 
-def analyse_cycle(calls: list[dict], recent: deque | None = None, *, default_ratio: float = DEFAULT_CACHED_RATIO) -> dict:
-    """Figures of one cycle's calls. `recent` holds the site's latest prompts (bytes),
-    earlier cycles' included; each call is added to it."""
+def call_cost(model: str, *, prompt_tokens: int, cached_tokens: int, completion_tokens: int) -> float:
+    """Dollars of one call at the price sheet (0 for a model without a price)."""
+    from agents.llm.usage import price_table
+
+    price = price_table().get(model)
+    if price is None:
+        return 0.0
+    fresh = prompt_tokens - cached_tokens
+    total = fresh * price.input + cached_tokens * price.cached_input + completion_tokens * price.output
+    return float(total) / 1_000_000
+
+
+def analyse_cycle(
+    calls: list[dict], recent: deque | None = None, *, default_ratio: float = DEFAULT_CACHED_RATIO,
+    batch_discount: float = 0.0,
+) -> dict:
+    """Figures of one cycle's calls. `recent` holds the site's latest prompts (model,
+    bytes), earlier cycles' included; each call is added to it. With `batch_discount` the
+    batchable (judging) tasks cost that much less."""
+    from agents.llm.task_tiers import JUDGING_TASKS
+
     recent = recent if recent is not None else deque(maxlen=RECENT_WINDOW)
-    previous: bytes | None = None
+    previous: dict[str, bytes] = {}  # per model: a provider caches prompts per model
     prompt_bytes = shared_bytes = 0
     prompt_tokens = completion_tokens = expected_tokens = cacheable_tokens = unshared_tokens = 0
-    billed = 0.0
+    billed = cost = 0.0
     by_task: dict[str, dict] = {}
     impression_tokens = []
     for call in calls:
         data = call["prompt"].encode("utf-8")
+        model = call.get("model", "")
         tokens = count_tokens(call["prompt"])
-        shared = common_prefix(previous, data) if previous is not None else 0
-        # What the provider's cache may hold: the same user's previous call, or any of
-        # the site's recent calls (another user's call warms the common instructions).
-        warm = max([shared, *(common_prefix(other, data) for other in recent)])
-        recent.append(data)
+        shared = common_prefix(previous[model], data) if model in previous else 0
+        # What the provider's cache may hold: the same user's previous call on this
+        # model, or any of the site's recent calls on it (another user's call warms the
+        # common instructions).
+        warm = max([shared, *(common_prefix(other, data) for m, other in recent if m == model)])
+        recent.append((model, data))
         # Token counts of the shared parts, cut at a character boundary.
         prefix_tokens = count_tokens(data[:shared].decode("utf-8", "ignore")) if shared else 0
         warm_tokens = count_tokens(data[:warm].decode("utf-8", "ignore")) if warm else 0
-        previous = data
+        previous[model] = data
         prompt_bytes += len(data)
         shared_bytes += shared
         prompt_tokens += tokens
         cacheable = provider_cacheable(warm_tokens)
         cacheable_tokens += cacheable
-        billed += tokens - cacheable + cacheable * cached_ratio(call.get("model", ""), default_ratio)
+        billed += tokens - cacheable + cacheable * cached_ratio(model, default_ratio)
         # What no prefix cache can spare, whatever its minimum: the part after the
         # prefix shared with the previous call.
         unshared_tokens += max(0, tokens - prefix_tokens)
@@ -140,6 +176,8 @@ def analyse_cycle(calls: list[dict], recent: deque | None = None, *, default_rat
         expected = expected_completion_tokens(call)
         completion_tokens += completion
         expected_tokens += expected
+        money = call_cost(model, prompt_tokens=tokens, cached_tokens=cacheable, completion_tokens=expected)
+        cost += money * (1 - batch_discount) if call["task"] in JUDGING_TASKS else money
         task = by_task.setdefault(call["task"], {"calls": 0, "prompt_tokens": 0, "expected_completion_tokens": 0})
         task["calls"] += 1
         task["prompt_tokens"] += tokens
@@ -158,6 +196,7 @@ def analyse_cycle(calls: list[dict], recent: deque | None = None, *, default_rat
         "provider_cacheable_tokens": cacheable_tokens,
         "cacheable_share": cacheable_tokens / prompt_tokens if prompt_tokens else 0.0,
         "billed_equivalent_tokens": round(billed),
+        "cost": cost,
         "unshared_prompt_tokens": unshared_tokens,
         "by_task": by_task,
         "impression_prompt_tokens": impression_tokens,
@@ -173,19 +212,30 @@ def run(*, cycles: int, seed: int, default_ratio: float = DEFAULT_CACHED_RATIO) 
 
     from .cycle_overhead import ai_users
 
+    from agents.llm.gateway import model_for_tier
+
     capture = Capture()
     capture.install()
     per_cycle = []
-    recent: deque = deque(maxlen=RECENT_WINDOW)
+    recent: dict[str, deque] = {mode: deque(maxlen=RECENT_WINDOW) for mode in MODES}
+    costs: dict[str, list[float]] = {mode: [] for mode in MODES}
     for user_id in ai_users(cycles, seed):
         capture.calls = []
         run_ = run_cycle_sync(user_id)
         if run_ is None:
             continue
-        result = analyse_cycle(capture.calls, recent, default_ratio=default_ratio)
+        result = analyse_cycle(capture.calls, recent["cascade"], default_ratio=default_ratio)
         result["reads"] = len(run_.details.get("reads") or [])
         result["locale"] = run_.user.locale
         per_cycle.append(result)
+        costs["cascade"].append(result["cost"])
+        # Today's tree before the cascade: every cycle task on the AI user's own tier.
+        own, basic = model_for_tier(run_.user.ai_model), model_for_tier("basic")
+        direct = [dict(c, model=basic if c["task"] == "post-summary" else own) for c in capture.calls]
+        costs["direct"].append(analyse_cycle(direct, recent["direct"], default_ratio=default_ratio)["cost"])
+        batched = analyse_cycle(capture.calls, recent["cascade_batch"], default_ratio=default_ratio,
+                                batch_discount=BATCH_DISCOUNT)
+        costs["cascade_batch"].append(batched["cost"])
     impressions = [t for c in per_cycle for t in c["impression_prompt_tokens"]]
     reads = sum(c["reads"] for c in per_cycle)
     tasks: dict[str, dict] = {}
@@ -199,6 +249,14 @@ def run(*, cycles: int, seed: int, default_ratio: float = DEFAULT_CACHED_RATIO) 
         agg["prompt_tokens_per_call"] = round(agg["prompt_tokens"] / agg["calls"]) if agg["calls"] else 0
         agg["calls_per_cycle"] = round(agg["calls"] / n, 2)
     total_bytes = sum(c["prompt_bytes"] for c in per_cycle)
+    cycles_a_day = 86_400_000 / settings.STGY_AI_USER_LOOP_SLEEP_MS
+    economy = {
+        mode: {
+            "per_cycle": statistics.fmean(values) if values else 0.0,
+            "per_ai_user_day": (statistics.fmean(values) if values else 0.0) * cycles_a_day,
+        }
+        for mode, values in costs.items()
+    }
     return {
         "bench": "token_economy",
         "database": connection.settings_dict["NAME"],
@@ -222,6 +280,10 @@ def run(*, cycles: int, seed: int, default_ratio: float = DEFAULT_CACHED_RATIO) 
             "cycle_prompt_tokens_per_read": sum(c["prompt_tokens"] for c in per_cycle) / reads if reads else None,
         },
         "by_task": tasks,
+        "economy": economy,
+        "cycles_a_day": cycles_a_day,
+        "batch_discount": BATCH_DISCOUNT,
+        "judging_tier": settings.STGY_AI_JUDGING_TIER,
         "original_estimate": ORIGINAL_ESTIMATE,
     }
 
@@ -246,6 +308,14 @@ def print_report(r: dict) -> None:
     for name, t in sorted(r["by_task"].items()):
         print(f"  {name:<16} {t['calls_per_cycle']:>5} calls/cycle  {t['prompt_tokens_per_call']:>6,} prompt tokens/call")
     print(f"original design estimate: {ORIGINAL_ESTIMATE['prompt_tokens']:,} in / {ORIGINAL_ESTIMATE['completion_tokens']:,} out")
+    e = r["economy"]
+    print(f"money with the price sheet (US dollars; {r['cycles_a_day']:g} cycles a day; judging tier "
+          f"{r['judging_tier']}; cascade_batch projects the judging tasks at {r['batch_discount']:.0%} off, "
+          f"which batch mode does for summaries only so far):")
+    for mode in MODES:
+        share = e[mode]["per_cycle"] / e["direct"]["per_cycle"] if e["direct"]["per_cycle"] else 0
+        print(f"  {mode:<14} {e[mode]['per_cycle']:.5f} per cycle  {e[mode]['per_ai_user_day']:.4f} per AI user a day"
+              f"  ({share:.0%} of direct)")
 
 
 def main(argv: list[str] | None = None) -> dict:

@@ -267,6 +267,8 @@ CELERY_TIMEZONE = "UTC"
 CELERY_BEAT_SCHEDULE = {
     "agents-dispatch": {"task": "agents.dispatch_cycles", "schedule": timedelta(minutes=1)},
     "agents-summary-sweep": {"task": "agents.sweep_summaries", "schedule": timedelta(minutes=5)},
+    # Does nothing unless STGY_AI_BATCH is on (agents/summaries/batch.py).
+    "agents-summary-batches": {"task": "agents.summary_batches", "schedule": timedelta(minutes=1)},
     "agents-respond-sweep": {"task": "agents.sweep_respond", "schedule": timedelta(minutes=1)},
     "agents-stale-runs-sweep": {"task": "agents.sweep_stale_runs", "schedule": timedelta(minutes=1)},
     "sns-purge-notifications": {"task": "sns.purge_notifications", "schedule": timedelta(hours=6)},
@@ -366,6 +368,14 @@ STGY_AI_PROVIDER = env.str(
 STGY_AI_MODEL_ADVANCED = env.str("STGY_AI_MODEL_ADVANCED", default="gpt-5.6-sol")
 STGY_AI_MODEL_BALANCED = env.str("STGY_AI_MODEL_BALANCED", default="gpt-5.6-terra")
 STGY_AI_MODEL_BASIC = env.str("STGY_AI_MODEL_BASIC", default="gpt-5.6-luna")
+# The cascade (agents/llm/task_tiers.py, docs/agent-cycle.md "Which model does what"):
+# judging tasks run on this tier ("own": the AI user's tier), writing tasks on the AI
+# user's own; STGY_AI_TASK_TIERS overrides single tasks ("interest=own,reply-post=basic").
+STGY_AI_JUDGING_TIER = env.str("STGY_AI_JUDGING_TIER", default="basic")
+# Batch mode (agents/llm/batch.py): post summaries through the provider's batch
+# interface, at about half the price, answered within 24 hours; `on` or `off`.
+STGY_AI_BATCH = env.str("STGY_AI_BATCH", default="off")
+STGY_AI_TASK_TIERS = env.str("STGY_AI_TASK_TIERS", default="")
 STGY_AI_RPC_TIMEOUT_MS = _num("STGY_AI_RPC_TIMEOUT_MS", 600000)
 STGY_AI_MAX_RETRIES = _num("STGY_AI_MAX_RETRIES", 3)
 STGY_AI_RETRY_BASE_DELAY = _num("STGY_AI_RETRY_BASE_DELAY", 1.0, float)
@@ -380,9 +390,16 @@ STGY_AI_BREAKER_COOLDOWN_SECONDS = _num("STGY_AI_BREAKER_COOLDOWN_SECONDS", 30.0
 STGY_AI_WEB_DEADLINE_MS = _num("STGY_AI_WEB_DEADLINE_MS", 5000)
 STGY_AI_SITE_DAILY_TOKEN_BUDGET = _num("STGY_AI_SITE_DAILY_TOKEN_BUDGET", 0)
 STGY_AI_USER_DAILY_TOKEN_BUDGET = _num("STGY_AI_USER_DAILY_TOKEN_BUDGET", 0)
+# Daily budgets in money (US dollars, as the price sheet; 0 = unlimited). Left empty with
+# a real provider and no token budget, the site budget is STGY_AI_DEFAULT_SITE_DAILY_BUDGET
+# (agents/budget.py, docs/operations.md "Prices and budgets").
+STGY_AI_SITE_DAILY_BUDGET = env.str("STGY_AI_SITE_DAILY_BUDGET", default="")
+STGY_AI_USER_DAILY_BUDGET = env.str("STGY_AI_USER_DAILY_BUDGET", default="")
+STGY_AI_DEFAULT_SITE_DAILY_BUDGET = env.str("STGY_AI_DEFAULT_SITE_DAILY_BUDGET", default="5")
 # What a prompt token served from the provider's cache counts in those budgets.
 STGY_AI_BUDGET_CACHED_TOKEN_WEIGHT = _num("STGY_AI_BUDGET_CACHED_TOKEN_WEIGHT", 0.1, float)
-# Price per million tokens: "model=input:cached_input:output,..."
+# Price per million tokens: "model=input:cached_input:output,...", over the default sheet
+# of agents/llm/usage.py (DEFAULT_PRICES)
 STGY_AI_PRICES = env.str("STGY_AI_PRICES", default="")
 STGY_EMBEDDING_PROVIDER = env.str("STGY_EMBEDDING_PROVIDER", default="hash")
 STGY_EMBEDDING_OPENAI_MODEL = env.str("STGY_EMBEDDING_OPENAI_MODEL", default="text-embedding-3-small")
@@ -468,7 +485,8 @@ STGY_RELATIONSHIP_WEIGHT_LIKE = _num("STGY_RELATIONSHIP_WEIGHT_LIKE", 0.05, floa
 STGY_RELATIONSHIP_WEIGHT_MESSAGE = _num("STGY_RELATIONSHIP_WEIGHT_MESSAGE", 0.1, float)
 
 # --- Post summaries and recommendation (docs/summaries-and-vectors.md) ---
-STGY_AI_SUMMARY_MODEL = env.str("STGY_AI_SUMMARY_MODEL", default="basic")
+# A tier or a model name; empty: the judging tier of STGY_AI_TASK_TIERS (agents/llm/task_tiers.py).
+STGY_AI_SUMMARY_MODEL = env.str("STGY_AI_SUMMARY_MODEL", default="")
 STGY_AI_SUMMARY_POST_TEXT_LIMIT = _num("STGY_AI_SUMMARY_POST_TEXT_LIMIT", 50000)
 STGY_AI_SUMMARY_SUMMARY_TEXT_LIMIT = _num("STGY_AI_SUMMARY_SUMMARY_TEXT_LIMIT", 10000)
 STGY_AI_SUMMARY_SUMMARY_LENGTH = _num("STGY_AI_SUMMARY_SUMMARY_LENGTH", 1000)

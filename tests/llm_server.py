@@ -4,11 +4,19 @@ over loopback, so timeouts, status codes and headers are exercised for real.
 Each test scripts the answers: `push_chat(...)`, `push_embedding(...)` or `push(...)`
 queue responses per endpoint; when a queue is empty the endpoint answers a plain
 success. Every request is recorded (path, JSON body, headers, arrival time).
+
+The batch interface is there too: `POST /v1/files` (a JSONL upload), `POST /v1/batches`,
+`GET /v1/batches/<id>` and `GET /v1/files/<id>/content`. A batch stays `in_progress`
+until the test calls `finish_batches(...)`: `completed` answers every line from the chat
+queue (as `/v1/chat/completions` would), `failed` or `expired` answers none.
 """
 
 from __future__ import annotations
 
 import base64
+import email.parser
+import email.policy
+import itertools
 import json
 import threading
 import time
@@ -22,6 +30,8 @@ import pytest
 
 CHAT_PATH = "/v1/chat/completions"
 EMBEDDINGS_PATH = "/v1/embeddings"
+FILES_PATH = "/v1/files"
+BATCHES_PATH = "/v1/batches"
 
 
 @dataclass
@@ -102,6 +112,9 @@ class LlmServer:
     def __init__(self) -> None:
         self.requests: list[Recorded] = []
         self._queues: dict[str, deque[Scripted]] = {CHAT_PATH: deque(), EMBEDDINGS_PATH: deque()}
+        self.files: dict[str, str] = {}  # id -> text
+        self.batches: dict[str, dict] = {}  # id -> the batch object served
+        self._ids = itertools.count(1)
         self._lock = threading.Lock()
         self._httpd = _Server(("127.0.0.1", 0), _handler_for(self))
         self._httpd.daemon_threads = True
@@ -142,6 +155,39 @@ class LlmServer:
         """Queue one embeddings answer; `body=None` with 200 → computed vectors."""
         self.push(EMBEDDINGS_PATH, status, body, delay=delay, headers=headers)
 
+    def finish_batches(self, status: str = "completed") -> None:
+        """End every batch in progress: `completed` answers each line from the chat queue
+        (or a plain success), `failed` / `expired` answer none."""
+        with self._lock:
+            pending = [b for b in self.batches.values() if b["status"] == "in_progress"]
+        for batch in pending:
+            if status != "completed":
+                batch["status"] = status
+                continue
+            lines = []
+            for line in self.files[batch["input_file_id"]].splitlines():
+                item = json.loads(line)
+                scripted = self._next(CHAT_PATH)
+                body = scripted.body
+                if scripted.status == 200 and body is None:
+                    body = chat_body("ok", model=item["body"].get("model", "test-model"))
+                lines.append(json.dumps({
+                    "id": f"batch_req_{next(self._ids)}", "custom_id": item["custom_id"],
+                    "response": {"status_code": scripted.status, "request_id": "req", "body": body},
+                    "error": None,
+                }))
+            output_id = f"file-{next(self._ids)}"
+            self.files[output_id] = "\n".join(lines) + "\n"
+            batch.update(status="completed", output_file_id=output_id)
+
+    def batch_lines(self) -> list[dict]:
+        """The request lines of every batch submitted, in order."""
+        return [
+            json.loads(line)
+            for batch in self.batches.values()
+            for line in self.files[batch["input_file_id"]].splitlines()
+        ]
+
     def chat_requests(self) -> list[Recorded]:
         return [r for r in self.requests if r.path == CHAT_PATH]
 
@@ -180,6 +226,27 @@ class LlmServer:
         }
 
 
+def _uploaded_file(headers, raw: bytes) -> bytes:
+    """The `file` part of a multipart/form-data upload."""
+    message = email.parser.BytesParser(policy=email.policy.HTTP).parsebytes(
+        f"Content-Type: {headers.get('Content-Type')}\r\n\r\n".encode() + raw
+    )
+    for part in message.iter_parts():
+        if part.get_param("name", header="content-disposition") == "file":
+            return part.get_payload(decode=True)
+    return b""
+
+
+def _batch_object(batch_id: str, input_file_id: str, request: dict) -> dict:
+    return {
+        "id": batch_id, "object": "batch", "endpoint": request.get("endpoint", CHAT_PATH),
+        "input_file_id": input_file_id, "completion_window": request.get("completion_window", "24h"),
+        "status": "in_progress", "output_file_id": None, "error_file_id": None,
+        "created_at": int(time.time()), "errors": None,
+        "request_counts": {"total": 0, "completed": 0, "failed": 0},
+    }
+
+
 def _handler_for(server: LlmServer):
     class Handler(BaseHTTPRequestHandler):
         protocol_version = "HTTP/1.1"
@@ -187,16 +254,50 @@ def _handler_for(server: LlmServer):
         def log_message(self, format, *args):  # keep test output quiet
             return
 
+        def _record(self, request) -> None:
+            server.requests.append(
+                Recorded(self.path, request, {k.lower(): v for k, v in self.headers.items()}, time.monotonic())
+            )
+
+        def do_GET(self):
+            self._record(None)
+            parts = self.path.strip("/").split("/")  # v1 batches <id> | v1 files <id> content
+            if parts[:2] == ["v1", "batches"] and len(parts) == 3 and parts[2] in server.batches:
+                self._send(Scripted(200, server.batches[parts[2]]))
+            elif parts[:2] == ["v1", "files"] and len(parts) == 4 and parts[2] in server.files:
+                self._send(Scripted(200, server.files[parts[2]].encode()))
+            else:
+                self._send(Scripted(404, error_body("no such object", "invalid_request_error")))
+
+        def _post_batch_api(self, raw: bytes) -> None:
+            if self.path == FILES_PATH:
+                file_id = f"file-{next(server._ids)}"
+                server.files[file_id] = _uploaded_file(self.headers, raw).decode("utf-8")
+                self._record({"id": file_id})
+                self._send(Scripted(200, {"id": file_id, "object": "file", "bytes": len(raw),
+                                          "created_at": int(time.time()), "filename": "batch.jsonl",
+                                          "purpose": "batch", "status": "processed"}))
+                return
+            request = json.loads(raw or b"{}")
+            self._record(request)
+            if request.get("input_file_id") not in server.files:
+                self._send(Scripted(400, error_body("no such file", "invalid_request_error")))
+                return
+            batch_id = f"batch_{next(server._ids)}"
+            server.batches[batch_id] = _batch_object(batch_id, request["input_file_id"], request)
+            self._send(Scripted(200, server.batches[batch_id]))
+
         def do_POST(self):
             length = int(self.headers.get("Content-Length") or 0)
             raw = self.rfile.read(length) if length else b""
+            if self.path in (FILES_PATH, BATCHES_PATH):
+                self._post_batch_api(raw)
+                return
             try:
                 request = json.loads(raw or b"null")
             except ValueError:
                 request = None
-            server.requests.append(
-                Recorded(self.path, request, {k.lower(): v for k, v in self.headers.items()}, time.monotonic())
-            )
+            self._record(request)
             if self.path not in (CHAT_PATH, EMBEDDINGS_PATH):
                 self._send(Scripted(404, error_body("no such endpoint", "invalid_request_error")))
                 return

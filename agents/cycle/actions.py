@@ -238,7 +238,7 @@ def _write_replies(ctx: StageContext, items: list[dict]) -> list[dict]:
             parse=lambda text, loc=locale: parse_reply(text, loc, tag_num, settings.STGY_AI_TAG_MAX_COUNT),
         ))
     profile = inputs.profile_excerpt(me, ctx.interest)
-    run_jobs(jobs, profile=profile, tier=me.ai_model, user_id=me.id, run_id=ctx.run.pk, stage=ctx.stage)
+    run_jobs(jobs, profile=profile, tier=ctx.tier("reply-post"), user_id=me.id, run_id=ctx.run.pk, stage=ctx.stage)
 
     with services.notifications_gathered():  # the replies' notifications in two statements
         return [_reply_write(ctx, job) for job in jobs]

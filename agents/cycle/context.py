@@ -9,6 +9,7 @@ from typing import Any, Callable
 
 from django.conf import settings
 
+from agents.llm.task_tiers import task_tier
 from agents.models import CycleRun, Interest
 from sns.models import User
 
@@ -54,6 +55,11 @@ class StageContext:
         so it commits with the stage's own last write: one statement instead of a
         details UPDATE there and the record's save after the stage."""
         self.recorded = self.record_save(result)
+
+    def tier(self, task: str) -> str:
+        """The tier `task` runs on for this AI user (agents/llm/task_tiers.py); a pin to
+        its own tier was read when the cycle began."""
+        return task_tier(task, self.user.ai_model, pinned=bool(self.details.get("ownTierOnly")))
 
     def setting(self, name: str):
         return getattr(settings, f"STGY_{name}")

@@ -103,7 +103,7 @@ def post_impressions(ctx: StageContext) -> dict[str, Any]:
         items, task="post-impressions", list_key="posts", base=base, tag_num=tag_num,
         parse=lambda text, count: parse_post_impressions(text, count, tag_num),
     )
-    run_jobs(jobs, profile=_profile(ctx), tier=me.ai_model, user_id=me.id, run_id=ctx.run.pk, stage=ctx.stage)
+    run_jobs(jobs, profile=_profile(ctx), tier=ctx.tier("post-impressions"), user_id=me.id, run_id=ctx.run.pk, stage=ctx.stage)
 
     failed, rows, first_error = 0, [], None
     for post, answer in answers(jobs):
@@ -239,7 +239,7 @@ def peer_impressions(ctx: StageContext) -> dict[str, Any]:
         items, task="peer-impressions", list_key="users", base=base, tag_num=tag_num,
         parse=lambda text, count: parse_peer_impressions(text, count, tag_num),
     )
-    run_jobs(jobs, profile=_profile(ctx), tier=me.ai_model, user_id=me.id, run_id=ctx.run.pk, stage=ctx.stage)
+    run_jobs(jobs, profile=_profile(ctx), tier=ctx.tier("peer-impressions"), user_id=me.id, run_id=ctx.run.pk, stage=ctx.stage)
 
     failed, rows, first_error = 0, [], None
     for peer, answer in answers(jobs):

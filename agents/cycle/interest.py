@@ -130,7 +130,7 @@ def interest_update(ctx: StageContext) -> dict[str, Any]:
         max_chars=scaled(locale, settings.STGY_AI_USER_INTEREST_LENGTH), tag_num=settings.STGY_AI_TAG_MAX_COUNT,
         parse=lambda text: parse_interest(text, settings.STGY_AI_TAG_MAX_COUNT),
     )
-    run_jobs([job], profile=inputs.profile_excerpt(me, previous), tier=me.ai_model, user_id=me.id, run_id=ctx.run.pk, stage=ctx.stage)
+    run_jobs([job], profile=inputs.profile_excerpt(me, previous), tier=ctx.tier("interest"), user_id=me.id, run_id=ctx.run.pk, stage=ctx.stage)
     if job.result is None:
         raise RuntimeError(job.error)
     text = job.result["interest"]

@@ -114,7 +114,7 @@ def new_post(ctx: StageContext) -> dict[str, Any]:
         max_chars=fluctuated_length(rng, settings.STGY_AI_USER_NEW_POST_LENGTH, locale, 100), tag_num=tag_num,
         parse=lambda text: parse_new_post(text, tag_num),
     )
-    run_jobs([job], profile=inputs.profile_excerpt(me, ctx.interest), tier=me.ai_model, user_id=me.id, run_id=ctx.run.pk, stage=ctx.stage)
+    run_jobs([job], profile=inputs.profile_excerpt(me, ctx.interest), tier=ctx.tier("new-post"), user_id=me.id, run_id=ctx.run.pk, stage=ctx.stage)
     if job.result is None:
         raise RuntimeError(job.error)
     title = title_of(job.result["content"])

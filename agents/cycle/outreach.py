@@ -134,7 +134,7 @@ def _refusal(me, person, writes: HourlyWrites) -> str | None:
 def _write(ctx: StageContext, person, closeness: dict) -> dict[str, Any]:
     me = ctx.user
     job = _job(ctx, person, closeness)
-    run_job(job, profile=inputs.profile_excerpt(me, ctx.interest), tier=me.ai_model, user_id=me.id,
+    run_job(job, profile=inputs.profile_excerpt(me, ctx.interest), tier=ctx.tier(TASK), user_id=me.id,
             run_id=ctx.run.pk, stage=ctx.stage)
     if job.result is None:
         return {"error": job.error}

@@ -1,4 +1,4 @@
-"""Pausing the dispatcher while the model is down.
+"""Pausing the dispatcher while the model is down, and while the site's budget is used up.
 
 Starting cycles against a dead model only turns every stage into a failure and every
 AI user's turn into a wasted one. While the circuit breaker is open the dispatcher
@@ -13,8 +13,10 @@ import logging
 
 from django.utils import timezone
 
+from agents.budget import site_budget_refusal, utc_day_start
 from agents.llm import gateway
 from agents.llm.breaker import state_store
+from agents.models import FleetPause
 
 log = logging.getLogger(__name__)
 PAUSED_KEY = "agents:cycle:dispatch-paused"
@@ -38,4 +40,26 @@ def dispatch_paused() -> bool:
             state["state"],
             state["open_until"],
         )
+    return True
+
+
+def budget_paused() -> bool:
+    """True while the site's daily budget is used up (agents/budget.py): no cycle starts,
+    and the due users stay due. The pause is recorded (FleetPause, one row a UTC day,
+    shown on the activity page) and logged when it begins and when it ends — the next
+    day, when the day's spending starts from zero, or sooner if the budget was raised."""
+    refusal = site_budget_refusal()
+    now = timezone.now()
+    if refusal is None:
+        ended = FleetPause.objects.filter(ended_at__isnull=True).update(ended_at=now)
+        if ended:
+            log.warning("AI cycles resumed: the site's daily budget allows calls again")
+        return False
+    pause, created = FleetPause.objects.get_or_create(
+        day=utc_day_start(now).date(), defaults={"started_at": now, "reason": refusal[:200]}
+    )
+    if created or pause.ended_at is not None:
+        if not created:  # the budget was raised, then used up again the same day
+            FleetPause.objects.filter(pk=pause.pk).update(ended_at=None, reason=refusal[:200])
+        log.warning("AI cycles paused until the next UTC day: %s", refusal)
     return True

@@ -16,7 +16,7 @@ from django.db import connection
 from django.db.models import Count, OuterRef, Subquery, Sum
 from django.utils import timezone
 
-from agents.models import CycleRun, Interest, LlmUsage
+from agents.models import AgentState, CycleRun, Interest, LlmUsage
 from agents.runs.lease import lease_claim, lease_claim_sql, lease_row_create
 from agents.runs.record import run_save_with_lease, stage_record_save
 from agents.runs.turn import WritingTurnBusy, turn_give, turn_take
@@ -51,11 +51,18 @@ assert tuple(STAGE_FUNCTIONS) == STAGES
 WRITING_STAGES = frozenset({"likes_and_replies", "new_post", "follow_management"})
 
 
+def _own_tier_only(user: User) -> bool:
+    try:
+        return user.agent_state.own_tier_only
+    except AgentState.DoesNotExist:
+        return False
+
+
 def cycle_begin(user_id: int) -> CycleRun | None:
     """Create the run record and take the user's lease; None if the user is not an
     active AI user or another cycle of theirs holds the lease."""
     user = (
-        User.objects.select_related("ai_interest")
+        User.objects.select_related("ai_interest", "agent_state")
         .filter(pk=user_id, ai_model__isnull=False, is_frozen=False)
         .first()
     )
@@ -66,7 +73,10 @@ def cycle_begin(user_id: int) -> CycleRun | None:
     except Interest.DoesNotExist:
         interest = None
     # The interest snapshot goes in with the row: one INSERT instead of INSERT + UPDATE.
-    run = CycleRun(user=user, started_at=timezone.now(), details={"interestAtStart": interest_snapshot(interest)})
+    details: dict[str, Any] = {"interestAtStart": interest_snapshot(interest)}
+    if _own_tier_only(user):
+        details["ownTierOnly"] = True  # read by StageContext.tier, shown on the run's page
+    run = CycleRun(user=user, started_at=timezone.now(), details=details)
     if connection.vendor != "postgresql":
         run.save(force_insert=True)
         claimed = lease_claim(user.id, run.pk)

@@ -9,31 +9,31 @@ from __future__ import annotations
 import random
 
 from django.conf import settings
-from django.db.models import Q
+from django.db.models import Q, Sum
 from django.utils import timezone
 
-from agents.budget import budget_tokens_sum, tokens_used_today, utc_day_start
+from agents.budget import budget_exceeded, budget_tokens_sum, user_money_budget, utc_day_start
 from agents.models import AgentState, LlmUsage
 from agents.runs.lease import next_interval
 from sns.models import User
 
 
-def site_over_budget() -> bool:
-    budget = settings.STGY_AI_SITE_DAILY_TOKEN_BUDGET
-    return bool(budget) and tokens_used_today() >= budget
-
-
 def users_over_budget(user_ids: list[int]) -> set[int]:
-    """The users among `user_ids` over their daily budget, in one query."""
-    budget = settings.STGY_AI_USER_DAILY_TOKEN_BUDGET
-    if not budget or not user_ids:
+    """The users among `user_ids` over their daily budget (tokens or money), in one query."""
+    tokens = int(settings.STGY_AI_USER_DAILY_TOKEN_BUDGET or 0)
+    money = user_money_budget()
+    if (tokens <= 0 and money <= 0) or not user_ids:
         return set()
     rows = (
         LlmUsage.objects.filter(created_at__gte=utc_day_start(), user_id__in=user_ids)
         .values("user_id")
-        .annotate(t=budget_tokens_sum())
+        .annotate(t=budget_tokens_sum(), c=Sum("cost"))
     )
-    return {row["user_id"] for row in rows if round(row["t"] or 0) >= budget}
+    return {
+        row["user_id"]
+        for row in rows
+        if budget_exceeded(round(row["t"] or 0), row["c"] or 0, tokens, money, "user") is not None
+    }
 
 
 def ensure_states() -> None:
@@ -50,12 +50,13 @@ def ensure_states() -> None:
 def due_user_ids(limit: int = 500) -> list[int]:
     """AI users to start now: active, due, not running, within budget; each one claimed
     by pushing its next run forward so the next dispatcher tick does not send it again.
-    None while the model is down: the users stay due until it answers again."""
+    None while the model is down or the site's daily budget is used up: the users stay
+    due until it answers again, or until the next day."""
     from agents.llm import gateway
 
-    from .pause import dispatch_paused
+    from .pause import budget_paused, dispatch_paused
 
-    if not gateway.ai_enabled() or dispatch_paused() or site_over_budget():
+    if not gateway.ai_enabled() or dispatch_paused() or budget_paused():
         return []
     ensure_states()
     now = timezone.now()

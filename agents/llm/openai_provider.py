@@ -7,6 +7,7 @@ and embeddings alike, so this module only makes one attempt and classifies failu
 
 from __future__ import annotations
 
+import json
 import threading
 import time
 from email.utils import parsedate_to_datetime
@@ -156,3 +157,45 @@ def _chat_response(completion: Any, model: str) -> ChatResponse:
         )
     except (AttributeError, TypeError, ValueError, IndexError) as exc:
         raise ProviderError(f"malformed chat response: {exc}"[:_ERROR_TEXT_LIMIT], retriable=False) from exc
+
+
+# --- the batch interface (agents/llm/batch.py): a JSONL file of chat requests, one batch,
+# polled until it ends. One attempt each; the caller falls back to direct calls.
+
+
+def batch_create(lines: list[dict], *, timeout: float) -> dict[str, str]:
+    """Upload the request lines and start a batch over them: its id and status."""
+    data = "".join(json.dumps(line, ensure_ascii=False) + "\n" for line in lines).encode("utf-8")
+    try:
+        uploaded = client().files.create(file=("stgy-batch.jsonl", data), purpose="batch", timeout=timeout)
+        batch = client().batches.create(
+            input_file_id=uploaded.id, endpoint="/v1/chat/completions", completion_window="24h", timeout=timeout
+        )
+    except openai.OpenAIError as exc:
+        raise provider_error(exc) from exc
+    return {"id": batch.id, "input_file_id": uploaded.id, "status": batch.status}
+
+
+def batch_read(batch_id: str, *, timeout: float) -> dict[str, Any]:
+    """The batch's status and, once it ended, its output and error files' ids."""
+    try:
+        batch = client().batches.retrieve(batch_id, timeout=timeout)
+    except openai.OpenAIError as exc:
+        raise provider_error(exc) from exc
+    return {"status": batch.status, "output_file_id": batch.output_file_id, "error_file_id": batch.error_file_id}
+
+
+def file_text(file_id: str, *, timeout: float) -> str:
+    try:
+        return client().files.content(file_id, timeout=timeout).text
+    except openai.OpenAIError as exc:
+        raise provider_error(exc) from exc
+
+
+def batch_chat_response(body: Any, model: str) -> ChatResponse:
+    """A chat completion of a batch's output line, as `complete` would return it."""
+    try:
+        completion = openai.types.chat.ChatCompletion.model_validate(body)
+    except Exception as exc:  # noqa: BLE001 - pydantic's errors, whatever the answer was
+        raise ProviderError(f"malformed batch answer: {exc}"[:_ERROR_TEXT_LIMIT], retriable=False) from exc
+    return _chat_response(completion, model)

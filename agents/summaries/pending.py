@@ -22,7 +22,7 @@ def summary_mark_pending(post) -> None:
     """Called inside an edited post's transaction: the summary and AI tags go, the old
     vector and hashes stay until the new summary replaces them (docs/data-model.md §7)."""
     updated = PostSummary.objects.filter(post=post).update(
-        summary=None, source_updated_at=post.updated_at, attempts=0, last_error=""
+        summary=None, source_updated_at=post.updated_at, attempts=0, last_error="", batch=None
     )
     if not updated:
         PostSummary.objects.create(post=post, source_updated_at=post.updated_at)
@@ -34,6 +34,10 @@ def summary_enqueue(post_id: int) -> None:
     that wrote the post: the periodic sweep picks the post up later."""
     if settings.STGY_AI_PROVIDER == "none":
         return
+    from ..llm.batch import batch_enabled
+
+    if batch_enabled():
+        return  # the next summary batch takes it (agents/summaries/batch.py)
     from ..tasks import summarize_post
 
     submit_task(summarize_post, post_id)

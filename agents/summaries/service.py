@@ -24,12 +24,13 @@ from ..embeddings.inputs import post_embedding_input
 from ..llm import gateway
 from ..llm.errors import LlmDisabled, LlmError, LlmTransientError, LlmUnavailable
 from ..llm.parsing import parse_summary
+from ..llm.task_tiers import task_tier
 from ..models import AiPostTag, PostSummary
-from ..prompts import is_cjk, render_summary_prompt
+from ..prompt_text import post_prompt_text
+from ..prompts import SUMMARY_TASK, is_cjk, render_summary_prompt
 from ..runner import submit_task
 from ..tags import normalize_keyword
 from ..textmeasure import len16, truncate_pt
-from ..prompt_text import post_prompt_text
 from .store import summary_store_features, summary_store_version
 
 log = logging.getLogger(__name__)
@@ -89,13 +90,17 @@ def summary_request(post: Post) -> SummaryRequest:
 
 
 def _summary_model() -> dict[str, str]:
-    # STGY_AI_SUMMARY_MODEL names a tier ("basic") or, failing that, a model.
-    name = settings.STGY_AI_SUMMARY_MODEL
+    # STGY_AI_SUMMARY_MODEL names a tier or, failing that, a model; empty (the default),
+    # the tier the cascade gives judging tasks (agents/llm/task_tiers.py).
+    name = (settings.STGY_AI_SUMMARY_MODEL or "").strip()
+    if not name:
+        return {"tier": task_tier(SUMMARY_TASK, None)}
     return {"tier": name} if name in AiTier.values else {"model": name}
 
 
-def summary_compute(post: Post) -> SummaryResult:
-    """Ask the model and the embedder; no database writes. Raises on any failure."""
+def summary_call(post: Post) -> dict[str, Any]:
+    """The model call that summarises `post`: the arguments of `gateway.chat` (the batch
+    path, agents/summaries/batch.py, sends the same request in a batch)."""
     req = summary_request(post)
     prompt = render_summary_prompt(
         locale=req.locale,
@@ -104,11 +109,14 @@ def summary_compute(post: Post) -> SummaryResult:
         tag_chars=req.tag_chars,
         tag_num=req.tag_num,
     )
-    response = gateway.chat(
+    return dict(
         messages=[{"role": "user", "content": prompt}],
-        task="post-summary",
+        task=SUMMARY_TASK,
         locale=req.locale,
-        json_mode=False,
+        # JSON mode, as every task that expects JSON: a model that otherwise answers in
+        # prose would leave every post unsummarised, and AI users read only summarised
+        # posts (docs/differences.md item 29).
+        json_mode=True,
         inputs={
             "payload": req.payload,
             "max_chars": req.max_chars,
@@ -118,7 +126,18 @@ def summary_compute(post: Post) -> SummaryResult:
         stage="summary",
         **_summary_model(),
     )
-    parsed = parse_summary(response.content, req.tag_num)
+
+
+def summary_compute(post: Post) -> SummaryResult:
+    """Ask the model and the embedder; no database writes. Raises on any failure."""
+    response = gateway.chat(**summary_call(post))
+    return summary_from_answer(post, response.content)
+
+
+def summary_from_answer(post: Post, content: str) -> SummaryResult:
+    """The model's answer parsed, the keywords made and the vector embedded; no database
+    writes. Raises on any failure."""
+    parsed = parse_summary(content, settings.STGY_AI_TAG_MAX_COUNT)
     summary = truncate_pt(parsed["summary"], settings.STGY_AI_SUMMARY_SUMMARY_TEXT_LIMIT)
     author_tags = [t for t in (normalize_keyword(tag.name) for tag in post.tags.all()) if t]
     keywords = (author_tags + parsed["tags"] + parsed["keywords"])[
@@ -183,6 +202,26 @@ def _record_outage(post_id: int, version, exc: Exception) -> None:
     )
 
 
+def summary_store(post_id: int, version, result: SummaryResult) -> bool:
+    """Store a computed summary if the post's content is still the version summarised."""
+    return summary_store_version(
+        post_id,
+        version,
+        summary=result.summary,
+        tags=result.tags,
+        keywords=result.keywords,
+        features=result.features,
+        embedding_model=result.embedding_model,
+    )
+
+
+def summary_failed(post_id: int, version, exc: Exception) -> None:
+    """Record that summarising this version failed (parse errors, refused requests)."""
+    _record_failure(post_id, version, exc)
+    level = logging.WARNING if isinstance(exc, (LlmError, ValueError)) else logging.ERROR
+    log.log(level, "summary of post %s failed: %s", post_id, exc, exc_info=level >= logging.ERROR)
+
+
 def summary_generate(post_id: int, *, force: bool = False) -> str:
     """Summarise one post and store the result if its content has not moved on.
 
@@ -218,26 +257,14 @@ def summary_generate(post_id: int, *, force: bool = False) -> str:
         raise
     except Exception as exc:
         # Any other error fails this post only: parse errors, refused requests, budgets.
-        _record_failure(post_id, version, exc)
-        level = logging.WARNING if isinstance(exc, (LlmError, ValueError)) else logging.ERROR
-        log.log(
-            level, "summary of post %s failed: %s", post_id, exc, exc_info=level >= logging.ERROR
-        )
+        summary_failed(post_id, version, exc)
         return "failed"
     if reembed_only:
         stored = summary_store_features(
             post_id, version, features=features, embedding_model=embedding_model
         )
     else:
-        stored = summary_store_version(
-            post_id,
-            version,
-            summary=result.summary,
-            tags=result.tags,
-            keywords=result.keywords,
-            features=result.features,
-            embedding_model=result.embedding_model,
-        )
+        stored = summary_store(post_id, version, result)
     if stored:
         return "reembedded" if reembed_only else "stored"
     if not PostSummary.objects.filter(post_id=post_id).exists():

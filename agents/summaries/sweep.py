@@ -17,6 +17,7 @@ from django.utils import timezone
 
 from ..embeddings import model_name
 from ..llm import gateway
+from ..llm.batch import batch_enabled
 from ..models import PostSummary
 from ..runner import submit_task
 
@@ -52,7 +53,12 @@ def summaries_sweep(*, batch: int | None = None, min_age_seconds: int | None = N
         else min_age_seconds
     )
     cutoff = timezone.now() - timedelta(seconds=max(0, age))
-    post_ids = list(summaries_due(changed_before=cutoff).values_list("post_id", flat=True)[:batch])
+    due = summaries_due(changed_before=cutoff)
+    if batch_enabled():
+        # Pending summaries go in batches (agents/summaries/batch.py); only vectors of
+        # another embedding model, which need no model call, are redone here.
+        due = due.filter(summary__isnull=False)
+    post_ids = list(due.values_list("post_id", flat=True)[:batch])
     for post_id in post_ids:
         submit_task(summarize_post, post_id)
     return len(post_ids)

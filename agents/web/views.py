@@ -9,15 +9,20 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
+from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils import timezone
 from django.views.decorators.http import require_POST
 
-from agents.budget import tokens_used_today
+from agents.budget import budget_status
 from agents.cycle import STAGES
 from agents.llm import gateway
-from agents.models import CycleRun, LlmUsage
+from agents.llm.batch import batch_enabled
+from agents.llm.task_tiers import JUDGING_TASKS, task_tiers
+from agents.models import AgentState, CycleRun, FleetPause, LlmBatch, LlmUsage
 from agents.respond.run import STAGE as RESPOND_STAGE
-from agents.usage_report import usage_by_day, usage_by_user
+from agents.usage_report import ai_user_daily_cost, usage_by_day, usage_by_task_model, usage_by_user
 from sns.errors import InvalidInput
 from sns.ids import parse_id
 from sns.models import User
@@ -61,8 +66,35 @@ def activity(request):
             "names": names,
             "llm": _llm_status(),
             "usage": _usage(selected),
+            "own_tier_only": _own_tier_only(selected),
         },
     )
+
+
+def _own_tier_only(selected: User | None) -> bool | None:
+    if selected is None:
+        return None
+    return AgentState.objects.filter(user=selected, own_tier_only=True).exists()
+
+
+@login_required
+@require_POST
+def own_tier_pin(request, user_hex: str):
+    """Pin an AI user to its own tier for every task, or unpin it (agents/llm/task_tiers.py)."""
+    _admin_only(request)
+    try:
+        user_id = parse_id(user_hex)
+    except InvalidInput as exc:
+        raise Http404("no such AI user") from exc
+    user = get_object_or_404(User, pk=user_id, ai_model__isnull=False)
+    pinned = request.POST.get("own_tier_only") == "1"
+    # A new schedule row is due now, as the dispatcher would have made it.
+    AgentState.objects.update_or_create(
+        user=user, defaults={"own_tier_only": pinned}, create_defaults={"own_tier_only": pinned, "next_run_at": timezone.now()}
+    )
+    what = "its own tier for every task" if pinned else "the cascade (judging on the judging tier)"
+    messages.success(request, f"{user.nickname} now runs on {what}, from its next cycle")
+    return redirect(f"{reverse('agents:activity')}?user={user.hex_id}")
 
 
 def _usage(selected: User | None) -> dict:
@@ -74,6 +106,8 @@ def _usage(selected: User | None) -> dict:
         "panels": usage_panels(days),
         "summary": usage_summary(days),
         "users": None if selected else usage_by_user(),
+        "by_task_model": usage_by_task_model(user_id=selected.id if selected else None),
+        "daily_cost": None if selected else ai_user_daily_cost(),
     }
 
 
@@ -95,16 +129,31 @@ def _activity_row(run: CycleRun) -> dict:
 
 
 def _llm_status() -> dict:
-    """Provider, tier models, the last real health check and today's token use."""
+    """Provider, tier models and the task → tier map, the last real health check, today's
+    use against the budgets (with their warnings) and the budget pauses of the fleet."""
+    tiers = task_tiers()
     return {
         "provider": gateway.provider_name(),
         "enabled": gateway.ai_enabled(),
         "tiers": gateway.tiers(),
+        "judging": JUDGING_TASKS,
+        "judging_tier": settings.STGY_AI_JUDGING_TIER,
+        "task_tiers": sorted(tiers.items()),
         "health": gateway.last_health(),
         "breaker": gateway.breaker_state(),
-        "tokens_today": tokens_used_today(),
-        "site_budget": settings.STGY_AI_SITE_DAILY_TOKEN_BUDGET,
-        "user_budget": settings.STGY_AI_USER_DAILY_TOKEN_BUDGET,
+        "budget": budget_status(),
+        "pauses": list(FleetPause.objects.order_by("-day")[:5]),
+        "batch": _batch_status(),
+    }
+
+
+def _batch_status() -> dict | None:
+    """Batch mode (agents/llm/batch.py): the summary batches under way and the last one ended."""
+    if not batch_enabled():
+        return None
+    return {
+        "under_way": LlmBatch.objects.filter(status=LlmBatch.Status.SUBMITTED).count(),
+        "last": LlmBatch.objects.exclude(status=LlmBatch.Status.SUBMITTED).order_by("-finished_at").first(),
     }
 
 

@@ -193,9 +193,21 @@ def test_usage_tokens_cached_tokens_and_cost(llm_server, ai_user, settings):
 
 
 def test_unpriced_model_costs_nothing(llm_server, db, settings):
+    settings.STGY_AI_MODEL_BASIC = "llama-local"
     settings.STGY_AI_PRICES = "somebody-else=1:1:1,garbage"
     gateway.chat(messages=HELLO, tier="basic")
     assert _usage()[0].cost == Decimal(0)
+
+
+def test_the_default_price_sheet_prices_the_default_models_from_the_first_call(llm_server, db, settings):
+    llm_server.push_chat("ok", prompt_tokens=1000, completion_tokens=100, cached_tokens=400)
+    gateway.chat(messages=HELLO, tier="basic")  # gpt-5.6-luna: 0.05 : 0.005 : 0.4 per million
+    # 600 fresh × 0.05 + 400 cached × 0.005 + 100 out × 0.4, per million tokens
+    assert _usage()[0].cost == Decimal("0.000072")
+    settings.STGY_AI_PRICES = "gpt-5.6-luna=1:0.1:2"  # an operator's own prices win
+    llm_server.push_chat("ok", prompt_tokens=1000, completion_tokens=100, cached_tokens=400)
+    gateway.chat(messages=HELLO, tier="basic")
+    assert _usage()[-1].cost == Decimal("0.000840")
 
 
 # ----------------------------------------------------------------------------- budgets

@@ -119,7 +119,7 @@ def test_prompt_inputs_use_post_locale_short_rule_and_summary_tier(
     post = make_post(human, "日本語の投稿です。" * 30, locale="ja-JP")  # summarised on commit
     (call,) = chat_calls
     assert call["tier"] == "basic" and call["task"] == "post-summary"
-    assert call["locale"] == "ja-JP" and call["json_mode"] is False
+    assert call["locale"] == "ja-JP" and call["json_mode"] is True
     assert call["inputs"]["payload"] == {
         "locale": "ja-JP",
         "author": "Alice",
@@ -302,7 +302,7 @@ def test_summary_through_openai_compatible_server(llm_server, human):
     llm_server.push_chat("```json\n" + json.dumps(answer) + "\n```")
     post = make_post(human, ASTRONOMY)  # summarised on commit, through the server
     (request,) = llm_server.chat_requests()
-    assert "response_format" not in request.body  # plain text mode, as the original
+    assert request.body["response_format"] == {"type": "json_object"}
     row = PostSummary.objects.get(post=post)
     assert row.summary == answer["summary"]
     assert sorted(AiPostTag.objects.filter(post=post).values_list("name", flat=True)) == [

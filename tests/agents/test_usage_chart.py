@@ -15,7 +15,7 @@ from django.test.utils import CaptureQueriesContext
 
 from agents.llm.usage import usage_record
 from agents.models import LlmUsage
-from agents.usage_report import DAYS, usage_by_day, usage_by_user
+from agents.usage_report import DAYS, ai_user_daily_cost, usage_by_day, usage_by_task_model, usage_by_user
 from agents.web.usage_chart import usage_panels
 from tests.factories import make_ai_user
 
@@ -146,3 +146,36 @@ def test_the_chart_is_for_admins_only(request, who, ai_user):
         response = _client(user).get(url)
         assert response.status_code == 403
         assert b"chart-tokens" not in response.content
+
+
+def test_the_median_ai_users_cost_a_day_and_the_dearest_ten(priced, human, django_assert_num_queries):
+    users = [make_ai_user(f"Ai{i:02d}") for i in range(12)]
+    for i, user in enumerate(users):
+        for days_ago in (0, 1):  # two days each: the cost a day is half the total
+            spend(user, days_ago=days_ago, prompt=1000 * (i + 1), completion=0)
+    spend(human, prompt=10**6)  # a person's chat calls are not an AI user's cost
+    with django_assert_num_queries(2):
+        daily = ai_user_daily_cost(now=NOW)
+    assert daily.users == 12
+    # AI user i costs (i + 1) × 1000 × 2 / 10^6 a call day, 0.002 × (i + 1); median of 1..12 is 6.5
+    assert daily.median == Decimal("0.013000")
+    assert [u.nickname for u in daily.top] == [f"Ai{i:02d}" for i in range(11, 1, -1)]
+    assert daily.top[0].cost_per_day == Decimal("0.024000") and daily.top[0].days == 2
+
+
+def test_which_model_did_what(priced, ai_user):
+    spend(ai_user, now=datetime.now(timezone.utc))
+    usage_record(provider="openai", model="chat-model", outcome="ok", task="reply-post", user_id=ai_user.id,
+                 prompt_tokens=10, completion_tokens=1)
+    found = {(u.task, u.model): u.calls for u in usage_by_task_model()}
+    assert found == {("post-impression", "chat-model"): 1, ("reply-post", "chat-model"): 1}
+
+
+def test_the_activity_page_shows_the_median_the_top_ten_and_the_models(priced, admin, ai_user):
+    spend(ai_user, now=datetime.now(timezone.utc))
+    client = Client()
+    client.force_login(admin)
+    page = client.get("/agents/activity").content.decode()
+    assert 'data-testid="usage-daily-cost"' in page and "Median AI user" in page
+    assert 'data-testid="usage-daily-top"' in page and ai_user.nickname in page
+    assert 'data-testid="usage-models"' in page and "chat-model" in page

@@ -3,6 +3,8 @@ one AI user, and OpenAI's caching rule."""
 
 from __future__ import annotations
 
+import pytest
+
 from bench.token_economy import analyse_cycle, common_prefix, provider_cacheable
 from bench.tokens import count_tokens
 
@@ -44,7 +46,7 @@ def test_another_users_call_warms_the_common_part_and_cached_tokens_bill_at_the_
     common = "Common instructions for every AI user, the same bytes. " * 120  # > 1,024 tokens
     assert count_tokens(common) >= 1024 + 128
     recent = deque(maxlen=64)
-    other = analyse_cycle([call("post-impression", common + "Profile: Mina. A post.")], recent)
+    other = analyse_cycle([dict(call("post-impression", common + "Profile: Mina. A post."), model="priced")], recent)
     # Nothing earlier to share with: the first call ever is all fresh.
     assert other["provider_cacheable_tokens"] == 0
     assert other["billed_equivalent_tokens"] == other["prompt_tokens"]
@@ -57,6 +59,25 @@ def test_another_users_call_warms_the_common_part_and_cached_tokens_bill_at_the_
     # The priced model's cached input costs a quarter of its fresh input.
     expected = result["prompt_tokens"] - cached + cached * 0.25
     assert result["billed_equivalent_tokens"] == round(expected)
+    # A provider caches per model: the priced model's calls warm nothing for another one.
     unpriced = analyse_cycle([call("post-impression", common + "Profile: Kai. A third.")], recent, default_ratio=0.1)
-    cached = unpriced["provider_cacheable_tokens"]
-    assert unpriced["billed_equivalent_tokens"] == round(unpriced["prompt_tokens"] - cached + cached * 0.1)
+    assert unpriced["provider_cacheable_tokens"] == 0
+    again = analyse_cycle([call("post-impression", common + "Profile: Lee. A fourth.")], recent, default_ratio=0.1)
+    cached = again["provider_cacheable_tokens"]
+    assert cached >= 1024  # Kai's call, on the same (unpriced) model, warmed it
+    assert again["billed_equivalent_tokens"] == round(again["prompt_tokens"] - cached + cached * 0.1)
+    assert again["cost"] == 0.0  # no price, no money
+
+
+def test_money_per_call_and_the_batch_discount_on_judging_tasks(settings):
+    settings.STGY_AI_PRICES = "priced=2:0.5:8"
+    judge = dict(call("post-impressions", "Judge these posts."), model="priced")
+    write = dict(call("reply-post", "Write a reply."), model="priced")
+    direct = analyse_cycle([judge, write])
+    expected = sum(
+        (count_tokens(c["prompt"]) * 2 + count_tokens(c["completion"]) * 8) / 1_000_000 for c in (judge, write)
+    )
+    assert direct["cost"] == pytest.approx(expected)
+    batched = analyse_cycle([judge, write], batch_discount=0.5)
+    judging = (count_tokens(judge["prompt"]) * 2 + count_tokens(judge["completion"]) * 8) / 1_000_000
+    assert batched["cost"] == pytest.approx(expected - judging / 2)

@@ -135,6 +135,10 @@ def measure(ai) -> dict:
 def test_a_cycle_costs_the_same_queries_with_20_or_200_posts(model_server, settings):
     settings.STGY_AI_USER_STAGE_CONCURRENCY = 1  # queries of one connection are counted
     settings.STGY_AI_USER_OUTREACH_PROBABILITY = 1.0  # every run looks for a friend to write to
+    # No budget: a budget costs one query before each model call (agents/budget.py), the
+    # same whatever the site's size; without this the local server's `openai` provider
+    # gets the default site budget.
+    settings.STGY_AI_SITE_DAILY_BUDGET = "0"
     push_answers(model_server, count=200)
 
     small = measure(build_site(20))

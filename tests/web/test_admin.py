@@ -6,7 +6,16 @@ from __future__ import annotations
 import pytest
 from django.utils import timezone
 
-from agents.models import AgentState, CycleRun, Interest, LlmUsage, PeerImpression, PostImpression
+from agents.models import (
+    AgentState,
+    CycleRun,
+    FleetPause,
+    Interest,
+    LlmBatch,
+    LlmUsage,
+    PeerImpression,
+    PostImpression,
+)
 from sns import services
 from sns.models import Like, Post, User
 from tests.factories import PASSWORD, make_post
@@ -30,6 +39,8 @@ CHANGELISTS = [
     "agents/agentstate",
     "agents/cyclerun",
     "agents/llmusage",
+    "agents/fleetpause",
+    "agents/llmbatch",
 ]
 
 
@@ -52,6 +63,8 @@ def world(human, follower, ai_user):
     LlmUsage.objects.create(
         created_at=now, user=ai_user, run=run, provider="offline", model="m", outcome="ok"
     )
+    FleetPause.objects.create(day=now.date(), started_at=now, reason="site daily budget exceeded")
+    LlmBatch.objects.create(kind="summary", created_at=now, provider_batch_id="batch_1", items={"post-1": {}})
     return post
 
 
