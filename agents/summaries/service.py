@@ -25,7 +25,7 @@ from ..llm import gateway
 from ..llm.errors import LlmDisabled, LlmError, LlmTransientError, LlmUnavailable
 from ..llm.parsing import parse_summary
 from ..models import AiPostTag, PostSummary
-from ..prompts import is_cjk, render_summary_prompt
+from ..prompts import is_cjk, summary_prompt
 from ..runner import submit_task
 from ..tags import normalize_keyword
 from ..textmeasure import len16, truncate_pt
@@ -97,7 +97,7 @@ def _summary_model() -> dict[str, str]:
 def summary_compute(post: Post) -> SummaryResult:
     """Ask the model and the embedder; no database writes. Raises on any failure."""
     req = summary_request(post)
-    prompt = render_summary_prompt(
+    prompt = summary_prompt(
         locale=req.locale,
         payload=req.payload,
         max_chars=req.max_chars,
@@ -105,7 +105,8 @@ def summary_compute(post: Post) -> SummaryResult:
         tag_num=req.tag_num,
     )
     response = gateway.chat(
-        messages=[{"role": "user", "content": prompt}],
+        messages=prompt.messages,
+        spans=prompt.spans,
         task="post-summary",
         locale=req.locale,
         json_mode=False,
