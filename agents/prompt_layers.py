@@ -27,13 +27,15 @@ KINDS = (COMMON, PROFILE, TASK, INPUT)
 @dataclass(frozen=True)
 class Span:
     """Characters [start, end) of message `message`'s content belong to layer `name`
-    of `kind` (for INPUT, `name` is the input part)."""
+    of `kind` (for INPUT, `name` is the input part); `size` is their bytes as built, so
+    text put into the message later, anywhere, is counted as unaccounted exactly."""
 
     kind: str
     name: str
     message: int
     start: int
     end: int
+    size: int  # bytes (UTF-8) of the text put there
 
 
 @dataclass
@@ -67,8 +69,10 @@ class PromptBuilder:
             return self
         index = len(self._roles) - 1
         start = self._lengths[index]
+        end = start + len(text)
+        size = len(text.encode())
         self._pieces[index].append(text)
-        self._lengths[index] = start + len(text)
+        self._lengths[index] = end
         last = self._spans[-1] if self._spans else None
         if last is not None and (last.kind, last.name, last.message, last.end) == (
             kind,
@@ -77,10 +81,10 @@ class PromptBuilder:
             start,
         ):
             self._spans[-1] = Span(
-                kind, name, index, last.start, start + len(text)
+                kind, name, index, last.start, end, last.size + size
             )  # one span, not two
         else:
-            self._spans.append(Span(kind, name, index, start, start + len(text)))
+            self._spans.append(Span(kind, name, index, start, end, size))
         return self
 
     def add_input(self, obj: Any, *, name: str | None = None) -> PromptBuilder:

@@ -33,26 +33,25 @@ def tracing_on() -> bool:
 def trace_layers(
     messages: list[dict[str, Any]], spans: list[Span]
 ) -> tuple[list[dict[str, Any]], int, int]:
-    """The layers of `messages` (each with its bytes, pseudo tokens and spans), their
-    bytes, and the bytes no span covers (the unaccounted figure)."""
+    """The layers of `messages` (each with its bytes as built, pseudo tokens and spans),
+    the messages' bytes, and the bytes no layer accounts for (the unaccounted figure:
+    the messages' bytes less the bytes the builder put in)."""
     contents = [str(m.get("content", "")) for m in messages]
     prompt_bytes = sum(len(text.encode()) for text in contents)
     layers: dict[tuple[str, str], dict[str, Any]] = {}
-    covered = 0
+    built = 0
     for span in spans:
         if not 0 <= span.message < len(contents):
             continue
-        text = contents[span.message][span.start : span.end]
-        size = len(text.encode())
-        covered += size
+        built += span.size
         layer = layers.setdefault(
             (span.kind, span.name),
             {"kind": span.kind, "name": span.name, "bytes": 0, "tokens": 0, "spans": []},
         )
-        layer["bytes"] += size
-        layer["tokens"] += count_pt(text)
-        layer["spans"].append([span.message, span.start, span.start + len(text)])
-    return list(layers.values()), prompt_bytes, max(0, prompt_bytes - covered)
+        layer["bytes"] += span.size
+        layer["tokens"] += count_pt(contents[span.message][span.start : span.end])
+        layer["spans"].append([span.message, span.start, span.end])
+    return list(layers.values()), prompt_bytes, max(0, prompt_bytes - built)
 
 
 def trace_row(
