@@ -11,8 +11,8 @@ import pytest
 from django.db import connection
 from django.utils import timezone
 
-from agents.models import LlmCallTrace, LlmUsage
 from agents.llm.trace import trace_content, trace_row
+from agents.models import LlmCallTrace, LlmUsage
 from agents.prompt_layers import PromptBuilder
 from agents.runs.usage_held import usage_ctes
 from tests.conftest import requires_postgres
