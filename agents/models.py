@@ -294,7 +294,7 @@ class LlmCallTrace(models.Model):
     error = models.TextField(blank=True, default="")
     # zlib(JSON {"messages": [{"role", "content"}], "answer": str}).
     payload = models.BinaryField()
-    # [{"kind", "name", "bytes", "tokens", "spans": [[message, start, end], ...]}], in prompt order.
+    # [{"kind", "name", "bytes", "spans": [[message, start, end], ...]}], in prompt order.
     layers = models.JSONField(default=list)
     prompt_bytes = models.IntegerField(default=0)
     # Bytes of the messages that no layer covers: text that escaped the prompt builder.

@@ -33,25 +33,35 @@ def tracing_on() -> bool:
 def trace_layers(
     messages: list[dict[str, Any]], spans: list[Span]
 ) -> tuple[list[dict[str, Any]], int, int]:
-    """The layers of `messages` (each with its bytes as built, pseudo tokens and spans),
-    the messages' bytes, and the bytes no layer accounts for (the unaccounted figure:
-    the messages' bytes less the bytes the builder put in)."""
-    contents = [str(m.get("content", "")) for m in messages]
-    prompt_bytes = sum(len(text.encode()) for text in contents)
+    """The layers of `messages` (each with its bytes as built and its spans), the
+    messages' bytes, and the bytes no layer accounts for (the unaccounted figure: the
+    messages' bytes less the bytes the builder put in). Tokens are counted when the
+    trace is read (`layers_read`), not on the cycle's path."""
+    prompt_bytes = sum(len(str(m.get("content", "")).encode()) for m in messages)
     layers: dict[tuple[str, str], dict[str, Any]] = {}
     built = 0
     for span in spans:
-        if not 0 <= span.message < len(contents):
+        if not 0 <= span.message < len(messages):
             continue
         built += span.size
         layer = layers.setdefault(
-            (span.kind, span.name),
-            {"kind": span.kind, "name": span.name, "bytes": 0, "tokens": 0, "spans": []},
+            (span.kind, span.name), {"kind": span.kind, "name": span.name, "bytes": 0, "spans": []}
         )
         layer["bytes"] += span.size
-        layer["tokens"] += count_pt(contents[span.message][span.start : span.end])
         layer["spans"].append([span.message, span.start, span.end])
     return list(layers.values()), prompt_bytes, max(0, prompt_bytes - built)
+
+
+def layers_read(
+    layers: list[dict[str, Any]], messages: list[dict[str, Any]]
+) -> list[dict[str, Any]]:
+    """The stored layers with their text (their spans of the messages, joined) and its
+    tokens, in pseudo tokens (agents/textmeasure.py `count_pt`)."""
+    out = []
+    for layer in layers:
+        text = "".join(str(messages[m]["content"])[start:end] for m, start, end in layer["spans"])
+        out.append({**layer, "text": text, "tokens": count_pt(text)})
+    return out
 
 
 def trace_row(

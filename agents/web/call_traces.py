@@ -18,32 +18,22 @@ from django.shortcuts import get_object_or_404, redirect
 from django.views.decorators.http import require_GET, require_POST
 
 from agents.llm.replay import replay_claim
-from agents.llm.trace import trace_content
+from agents.llm.trace import layers_read, trace_content
 from agents.models import CycleRun, LlmCallTrace
 from agents.runner import submit_task
 from agents.tasks import replay_call
 from sns.api.presenters import iso
 
 
-def _layers(trace: LlmCallTrace, messages: list[dict[str, str]]) -> list[dict[str, Any]]:
-    """The trace's layers, each with its text (its spans of the messages, joined)."""
-    return [
-        {
-            **layer,
-            "text": "".join(messages[m]["content"][start:end] for m, start, end in layer["spans"]),
-        }
-        for layer in trace.layers
-    ]
-
-
 def call_trace_view(trace: LlmCallTrace) -> dict[str, Any]:
     content = trace_content(trace)
+    layers = layers_read(trace.layers, content["messages"])
     return {
         "trace": trace,
         "messages": content["messages"],
         "answer": content["answer"],
-        "layers": _layers(trace, content["messages"]),
-        "tokens": sum(layer["tokens"] for layer in trace.layers),
+        "layers": layers,
+        "tokens": sum(layer["tokens"] for layer in layers),
     }
 
 
@@ -79,7 +69,7 @@ def _trace_json(trace: LlmCallTrace) -> dict[str, Any]:
                 "bytes": layer["bytes"],
                 "tokens": layer["tokens"],
             }
-            for layer in trace.layers
+            for layer in view["layers"]
         ],
         "messages": view["messages"],
         "answer": view["answer"],

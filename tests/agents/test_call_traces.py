@@ -13,7 +13,7 @@ from django.utils import timezone
 
 from agents.cycle.run import run_cycle_sync
 from agents.llm import gateway
-from agents.llm.trace import trace_content, trace_layers
+from agents.llm.trace import layers_read, trace_content, trace_layers
 from agents.models import (
     CycleRun,
     Interest,
@@ -76,7 +76,7 @@ def test_every_byte_of_every_task_s_prompt_is_in_a_layer(task):
     kinds = [layer["kind"] for layer in layers]
     assert kinds[:3] == ["common", "profile", "task"]
     assert {layer["name"] for layer in layers if layer["kind"] == "input"} >= {"replyChain", "post", "relationship"}
-    assert all(layer["tokens"] > 0 for layer in layers)
+    assert all(layer["tokens"] > 0 for layer in layers_read(layers, prompt.messages))
 
 
 def test_the_summary_prompt_is_layered_too():
@@ -158,7 +158,9 @@ def test_the_run_page_shows_each_call_s_layers_and_answer(traced_run, admin):
     assert page.count('data-testid="call-trace"') == traces.count()
     assert 'data-testid="unaccounted-flag"' not in page and "every byte in a layer" in page
     trace = traces.get(task="interest")
-    profile = next(layer for layer in trace.layers if layer["kind"] == "profile")
+    profile = next(
+        layer for layer in layers_read(trace.layers, trace_content(trace)["messages"]) if layer["kind"] == "profile"
+    )
     assert f"<td>profile</td><td>profile</td><td>{profile['bytes']}</td><td>{profile['tokens']}</td>" in page
     assert "Replay with the current model" in page
 
@@ -196,6 +198,7 @@ def test_a_replay_sends_the_same_messages_and_writes_only_its_answer(traced_run,
     assert LlmUsage.objects.latest("id").stage == "replay"
     polled = _client(admin).get(f"/agents/calls/{trace.pk}").json()
     assert polled["replay"]["status"] == "done" and polled["answer"] == trace_content(trace)["answer"]
+    assert polled["unaccountedBytes"] == 0 and all(layer["tokens"] > 0 for layer in polled["layers"])
     page = _client(admin).get(f"/agents/runs/{traced_run.pk}").content.decode()
     assert "A new answer" in page
 
