@@ -153,15 +153,3 @@ def input_parts(obj: Any) -> list[tuple[str, str]]:
     last_name, last_text = pieces[-1]
     pieces[-1] = (last_name, last_text + "}")
     return [(name, strip_placeholders(text) if "{{" in text else text) for name, text in pieces]
-
-
-def whole_messages(messages: list[dict[str, Any]], kind: str = INPUT) -> Prompt:
-    """Messages made elsewhere (the chat proxy's, written by its client), each one
-    layer named after its role."""
-    builder = PromptBuilder()
-    for message in messages:
-        builder.message(str(message.get("role", ""))).add(
-            kind, str(message.get("role", "")), str(message.get("content", ""))
-        )
-    prompt = builder.build()
-    return Prompt(messages=[dict(m) for m in messages], spans=prompt.spans)
