@@ -3,11 +3,11 @@
 A prompt is built piece by piece through `PromptBuilder`, and every piece is added
 under a layer: the common instructions, the AI user's profile, the task template, or
 one part of the task's input (`posts`, `replyChain`, `existingReplies`, ...). The
-builder reports the span of each piece (message, start, end in characters), so the
-trace of a call (agents/llm/trace.py) knows what each byte of the messages sent was
-without reading the text again; bytes no span covers are the trace's *unaccounted*
-figure, which is zero unless some text reached a message without going through here
-(docs/prompts.md §5).
+builder reports the span of each piece (message, start, end in characters, and its
+bytes), so the trace of a call (agents/llm/trace.py) knows what each part of the
+messages sent was without reading the text again; the bytes of the messages the
+builder did not put in are the trace's *unaccounted* figure, which is zero unless some
+text reached a message without going through here (docs/prompts.md §5).
 
 `input_parts` is `agents.prompts.prompt_json` cut at the input's parts: the same
 bytes, so a prompt's text, and with it the providers' prefix cache, does not change.
@@ -74,15 +74,9 @@ class PromptBuilder:
         self._pieces[index].append(text)
         self._lengths[index] = end
         last = self._spans[-1] if self._spans else None
-        if last is not None and (last.kind, last.name, last.message, last.end) == (
-            kind,
-            name,
-            index,
-            start,
-        ):
-            self._spans[-1] = Span(
-                kind, name, index, last.start, end, last.size + size
-            )  # one span, not two
+        if last and (last.kind, last.name, last.message, last.end) == (kind, name, index, start):
+            # The same layer again right after itself: one span, not two.
+            self._spans[-1] = Span(kind, name, index, last.start, end, last.size + size)
         else:
             self._spans.append(Span(kind, name, index, start, end, size))
         return self
