@@ -63,9 +63,7 @@ def replay_run(trace_id: int) -> str:
     except LlmError as exc:
         _replay_save(trace_id, LlmCallTrace.Replay.FAILED, error=exc.message)
         return "failed"
-    except (
-        Exception
-    ) as exc:  # a replay's failure is shown on the page, never raised into the worker
+    except Exception as exc:  # shown on the page, never raised into the worker
         log.exception("replay of trace %s failed", trace_id)
         _replay_save(trace_id, LlmCallTrace.Replay.FAILED, error=f"{type(exc).__name__}: {exc}")
         return "failed"
