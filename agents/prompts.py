@@ -19,6 +19,8 @@ import re
 from pathlib import Path
 from typing import Any
 
+from .prompt_layers import COMMON, PROFILE, TASK, Prompt, PromptBuilder
+
 DEFAULT_PROMPT_DIR = Path(__file__).resolve().parent.parent / "prompts"
 
 COMMON_PROFILE = "common-profile"
@@ -258,8 +260,13 @@ def _task_template(directory: Path, task: str, loc: str, own: str) -> str:
 def system_prompt(profile: dict[str, Any], profile_locale: str | None = None) -> str:
     """The system message of every AI-user call: the common instructions, then the AI
     user's profile as JSON. Same user state, same bytes, whatever the task."""
+    return _system_message(PromptBuilder(), profile, profile_locale).build().messages[0]["content"]
+
+
+def _system_message(builder: PromptBuilder, profile: dict[str, Any], profile_locale: str | None) -> PromptBuilder:
     own = normalize_locale(profile_locale if profile_locale is not None else profile.get("locale"))
-    return common_instructions(own) + prompt_json(profile)
+    builder.message("system").add(COMMON, "common", common_instructions(own))
+    return builder.add(PROFILE, "profile", prompt_json(profile))
 
 
 def task_prompt(
@@ -272,6 +279,17 @@ def task_prompt(
     the system message, in the AI user's own language (`profile_locale`, by default
     the task's), and so is this message, so its heading names them exactly; the
     language it must write in is still the task's ({{LOCALE}})."""
+    builder = _task_message(
+        PromptBuilder(), task, locale=locale, payload=payload, max_chars=max_chars, tag_chars=tag_chars,
+        tag_num=tag_num, profile_locale=profile_locale,
+    )
+    return builder.build().messages[0]["content"]
+
+
+def _task_message(
+    builder: PromptBuilder, task: str, *, locale: str, payload: dict[str, Any], max_chars: int, tag_chars: int,
+    tag_num: int, profile_locale: str | None,
+) -> PromptBuilder:
     if task not in AGENT_TASK_PLACEHOLDERS:
         raise ValueError(f"not an AI-user prompt task: {task!r}")
     loc = normalize_locale(locale)
@@ -280,10 +298,14 @@ def task_prompt(
     # Lengths and the language first, the input last: no replacement runs over the
     # input once it is in, so nothing in user text can be filled in.
     template = _fill_common(template, locale=loc, max_chars=max_chars, tag_chars=tag_chars, tag_num=tag_num)
-    return template.replace(AGENT_TASK_PLACEHOLDERS[task], prompt_json(drop_locale(payload, loc)))
+    before, placeholder, after = template.partition(AGENT_TASK_PLACEHOLDERS[task])
+    builder.message("user").add(TASK, task, before)
+    if placeholder:
+        builder.add_input(drop_locale(payload, loc))
+    return builder.add(TASK, task, after)
 
 
-def render_agent_messages(
+def agent_prompt(
     task: str,
     *,
     locale: str,
@@ -293,9 +315,10 @@ def render_agent_messages(
     tag_chars: int,
     tag_num: int,
     profile_locale: str | None = None,
-) -> list[dict[str, str]]:
-    """The chat messages of one AI-user call, for one of AGENT_TASKS: a system message
-    (common instructions + the AI user's profile) and a user message (the task).
+) -> Prompt:
+    """The chat messages of one AI-user call, for one of AGENT_TASKS, with their layers
+    (agents/prompt_layers.py): a system message (common instructions + the AI user's
+    profile) and a user message (the task template around the task's input).
 
     The order is what makes the prompt cacheable (docs/prompts.md §2): the common
     instructions are the same bytes for every task and every AI user of a locale and
@@ -311,9 +334,17 @@ def render_agent_messages(
     """
     loc = normalize_locale(locale)
     own = normalize_locale(profile_locale if profile_locale is not None else profile.get("locale")) or loc
-    user = task_prompt(task, locale=locale, payload=payload, max_chars=max_chars, tag_chars=tag_chars,
-                       tag_num=tag_num, profile_locale=own)
-    return [{"role": "system", "content": system_prompt(profile, own)}, {"role": "user", "content": user}]
+    builder = _system_message(PromptBuilder(), profile, own)
+    _task_message(
+        builder, task, locale=locale, payload=payload, max_chars=max_chars, tag_chars=tag_chars, tag_num=tag_num,
+        profile_locale=own,
+    )
+    return builder.build()
+
+
+def render_agent_messages(task: str, **kwargs: Any) -> list[dict[str, str]]:
+    """`agent_prompt`'s messages."""
+    return agent_prompt(task, **kwargs).messages
 
 
 def messages_text(messages: list[dict[str, Any]]) -> str:
@@ -327,15 +358,26 @@ def render_agent_prompt(task: str, **kwargs: Any) -> str:
     return messages_text(render_agent_messages(task, **kwargs))
 
 
-def render_summary_prompt(
+def summary_prompt(
     *,
     locale: str,
     payload: dict[str, Any],
     max_chars: int,
     tag_chars: int,
     tag_num: int,
-) -> str:
-    """The post-summary template alone (untrimmed): a neutral summariser, no persona."""
+) -> Prompt:
+    """The post-summary template alone (untrimmed), one user message: a neutral
+    summariser, no persona. The post is one input part, `post`."""
     loc = normalize_locale(locale)
-    text = load_prompt(SUMMARY_TASK, loc).replace("{{POST_JSON}}", prompt_json(payload))
-    return _fill_common(text, locale=loc, max_chars=max_chars, tag_chars=tag_chars, tag_num=tag_num)
+    template = _fill_common(load_prompt(SUMMARY_TASK, loc), locale=loc, max_chars=max_chars, tag_chars=tag_chars,
+                            tag_num=tag_num)
+    before, placeholder, after = template.partition("{{POST_JSON}}")
+    builder = PromptBuilder().message("user").add(TASK, SUMMARY_TASK, before)
+    if placeholder:
+        builder.add_input(payload, name="post")
+    return builder.add(TASK, SUMMARY_TASK, after).build()
+
+
+def render_summary_prompt(**kwargs: Any) -> str:
+    """`summary_prompt`'s one message as text."""
+    return summary_prompt(**kwargs).messages[0]["content"]

@@ -52,6 +52,22 @@ def sweep_stale_runs() -> int:
     return runs_stale_end()
 
 
+@shared_task(name="agents.prune_call_traces")
+def prune_call_traces() -> int:
+    """Delete the model calls' traces older than STGY_AI_TRACE_RETENTION_DAYS."""
+    from .llm.trace import traces_prune
+
+    return traces_prune()
+
+
+@shared_task(name="agents.replay_call")
+def replay_call(trace_id: int) -> str:
+    """An admin's replay of a traced model call (agents/llm/replay.py)."""
+    from .llm.replay import replay_run
+
+    return replay_run(trace_id)
+
+
 @shared_task(name="agents.warm_recommendations", acks_late=True)
 def warm_recommendations(user_id: int) -> int:
     """Rank a user's "For you" posts ahead of their next page view."""

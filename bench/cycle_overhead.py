@@ -139,7 +139,24 @@ def measure_cycle(meter: Meter, user_id: int) -> dict:
     final = step(END, lambda: cycle_end(run.pk))
     meter.stage = "idle"
     return {"stages": stages, "outcomes": outcomes, "status": final.status,
-            "read": len(final.details.get("reads") or [])}
+            "read": len(final.details.get("reads") or []), "run_id": run.pk}
+
+
+def trace_storage(run_ids: list[int]) -> dict:
+    """The call traces' storage per cycle (agents/llm/trace.py): the compressed messages
+    and answers plus the layers' JSON, in bytes, and the messages' own bytes."""
+    import json
+
+    from agents.models import LlmCallTrace
+
+    stored: dict[int, int] = dict.fromkeys(run_ids, 0)
+    sent: dict[int, int] = dict.fromkeys(run_ids, 0)
+    for run_id, payload, layers, prompt_bytes in LlmCallTrace.objects.filter(run_id__in=run_ids).values_list(
+        "run_id", "payload", "layers", "prompt_bytes"
+    ):
+        stored[run_id] += len(bytes(payload)) + len(json.dumps(layers, separators=(",", ":")))
+        sent[run_id] += prompt_bytes
+    return {"stored_bytes": summary(list(stored.values())), "prompt_bytes": summary(list(sent.values()))}
 
 
 def run(*, cycles: int, warmup: int, seed: int) -> dict:
@@ -192,6 +209,7 @@ def run(*, cycles: int, warmup: int, seed: int) -> dict:
         "per_cycle": totals,
         "per_stage": per_stage,
         "outcomes": outcomes,
+        "traces": trace_storage([r["run_id"] for r in records]),
     }
 
 
@@ -204,6 +222,10 @@ def print_report(result: dict) -> None:
         print(f"{name:<18} {m['cpu_ms']['p50']:>10.1f} {m['cpu_ms']['p90']:>7.1f} {m['queries']['p50']:>11.0f} "
               f"{m['queries']['max']:>5.0f} {m['db_ms']['p50']:>9.1f} {m['wall_ms']['p50']:>11.1f}")
     print(f"stand-in's own queries per cycle (not counted above), p50 {result['per_cycle']['standin_queries']['p50']:.0f}")
+    traces = result.get("traces")
+    if traces:
+        print(f"call traces per cycle: {traces['stored_bytes']['p50']:,.0f} bytes stored p50 "
+              f"(p90 {traces['stored_bytes']['p90']:,.0f}) for {traces['prompt_bytes']['p50']:,.0f} bytes of messages sent")
 
 
 def cycles_main(argv: list[str] | None, description: str, run_cycles, report) -> dict:

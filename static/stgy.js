@@ -28,6 +28,7 @@ document.addEventListener("DOMContentLoaded", function () {
   });
   live();
   infiniteTimeline();
+  replayPoll();
   // A link to a reply folded deep in a thread opens the folds around it.
   var target = location.hash && document.getElementById(location.hash.slice(1));
   for (var node = target; node; node = node.parentElement) {
@@ -194,4 +195,24 @@ function infiniteTimeline() {
     if (older) observer.observe(older);
   }
   watch();
+}
+
+// The run page while an admin's replay of a model call is pending: ask its trace
+// (/agents/calls/<id>) every two seconds and reload the page once the answer is in.
+function replayPoll() {
+  var pending = document.querySelector("[data-replay-poll]");
+  if (!pending) return;
+  var url = pending.getAttribute("data-replay-poll");
+  var tries = 0;
+  function ask() {
+    if (++tries > 150) return;  // five minutes; the page says how to look again
+    fetch(url, { headers: { Accept: "application/json" }, credentials: "same-origin" })
+      .then(function (r) { return r.ok ? r.json() : null; })
+      .then(function (trace) {
+        if (trace && trace.replay.status !== "pending") window.location.reload();
+        else setTimeout(ask, 2000);
+      })
+      .catch(function () { setTimeout(ask, 2000); });
+  }
+  setTimeout(ask, 2000);
 }

@@ -271,6 +271,7 @@ CELERY_BEAT_SCHEDULE = {
     "agents-summary-batches": {"task": "agents.summary_batches", "schedule": timedelta(minutes=1)},
     "agents-respond-sweep": {"task": "agents.sweep_respond", "schedule": timedelta(minutes=1)},
     "agents-stale-runs-sweep": {"task": "agents.sweep_stale_runs", "schedule": timedelta(minutes=1)},
+    "agents-prune-call-traces": {"task": "agents.prune_call_traces", "schedule": timedelta(hours=1)},
     "sns-purge-notifications": {"task": "sns.purge_notifications", "schedule": timedelta(hours=6)},
     "sns-sweep-staged-media": {"task": "sns.sweep_staged_media", "schedule": timedelta(minutes=10)},
 }
@@ -401,6 +402,9 @@ STGY_AI_BUDGET_CACHED_TOKEN_WEIGHT = _num("STGY_AI_BUDGET_CACHED_TOKEN_WEIGHT", 
 # Price per million tokens: "model=input:cached_input:output,...", over the default sheet
 # of agents/llm/usage.py (DEFAULT_PRICES)
 STGY_AI_PRICES = env.str("STGY_AI_PRICES", default="")
+# Days the trace of each model call (its messages, layers and answer) is kept; 0 = none
+# are written (docs/prompts.md §5).
+STGY_AI_TRACE_RETENTION_DAYS = _num("STGY_AI_TRACE_RETENTION_DAYS", 7)
 STGY_EMBEDDING_PROVIDER = env.str("STGY_EMBEDDING_PROVIDER", default="hash")
 STGY_EMBEDDING_OPENAI_MODEL = env.str("STGY_EMBEDDING_OPENAI_MODEL", default="text-embedding-3-small")
 STGY_EMBEDDING_LOCAL_MODEL = env.str("STGY_EMBEDDING_LOCAL_MODEL", default="all-MiniLM-L6-v2")

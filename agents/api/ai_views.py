@@ -166,6 +166,9 @@ class AiChatView(APIView):
                 json_mode=body.get("responseFormat") == "json",
                 user_id=request.user.id,
                 stage="api",
+                # A person's own conversation with the model: not an AI user's prompt,
+                # and not kept for admins to read (docs/prompts.md §5).
+                trace=False,
             )
         except gateway.LlmError as exc:
             raise llm_failure(exc) from exc

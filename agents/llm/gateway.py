@@ -25,6 +25,7 @@ from django.db import DatabaseError
 from django.utils import timezone
 
 from agents.budget import budget_refusal
+from agents.models import LlmUsage
 
 from .breaker import BreakerRead, breaker_state
 from .errors import (
@@ -38,8 +39,9 @@ from .errors import (
     ProviderError,
 )
 from .retry import RetryPolicy, call_with_retries
+from .trace import trace_row, tracing_on
 from .types import ChatRequest, ChatResponse
-from .usage import usage_record, usage_row
+from .usage import usage_record, usage_row, usage_rows_save
 
 __all__ = [
     "BudgetExceeded", "LlmDeadlineExceeded", "LlmDisabled", "LlmError", "LlmRequestError",
@@ -152,7 +154,7 @@ def _complete(
     if not allow_blank and not response.content.strip():
         record(outcome="error", latency_ms=_ms(started), attempts=attempts, error="blank content", **tokens)
         raise LlmRequestError("the model returned blank content", attempts=attempts)
-    record(outcome="ok", latency_ms=_ms(started), attempts=attempts, **tokens)
+    record(outcome="ok", latency_ms=_ms(started), attempts=attempts, answer=response.content, **tokens)
     return response
 
 
@@ -170,8 +172,16 @@ def chat(
     stage: str = "",
     usage_sink: list | None = None,
     breaker: BreakerRead | None = None,
+    spans: list | None = None,
+    trace: bool = True,
 ) -> ChatResponse:
     """One chat completion. `model` wins over `tier`; one of them is required.
+
+    A call that reaches the model leaves a trace (agents/llm/trace.py) beside its usage
+    row: the messages, the answer, and the layers of `spans`, what the prompt builder
+    reported (agents/prompt_layers.py); a caller without spans leaves every byte
+    unaccounted. `trace=False` for calls whose messages are not an AI user's prompt
+    (the chat proxy's, an admin's replay of a traced call).
 
     With `usage_sink` the usage row is appended to it unsaved and the caller saves the
     rows (the cycle's parallel jobs hand theirs to the stage thread, which writes them in
@@ -196,12 +206,20 @@ def chat(
         inputs=dict(inputs or {}),
     )
 
-    def record(**fields: Any) -> None:
+    traced = trace and tracing_on()
+
+    def record(*, answer: str = "", **fields: Any) -> None:
         fields.update(provider=provider.name, model=resolved, task=task, stage=stage, user_id=user_id, run_id=run_id)
+        row = usage_row(**fields)
+        if traced and row.outcome != LlmUsage.Outcome.REFUSED:  # a refused call sent nothing
+            row.call_trace = trace_row(
+                messages=request.messages, spans=spans or [], answer=answer, usage=row, tier="" if model else (tier or ""),
+                json_mode=json_mode,
+            )
         if usage_sink is not None:
-            usage_sink.append(usage_row(**fields))
+            usage_sink.append(row)
         else:
-            usage_record(**fields)
+            usage_rows_save([row])
 
     refusal = budget_refusal(user_id=user_id)
     if refusal is not None:
@@ -233,7 +251,7 @@ def health_check(*, force: bool = True) -> dict:
         request = ChatRequest(messages=[{"role": "user", "content": "Reply with: ok"}], model=model)
         policy = replace(RetryPolicy.from_settings(), max_retries=0)
 
-        def record(**fields: Any) -> None:
+        def record(*, answer: str = "", **fields: Any) -> None:
             # Best effort: the check is about the model, and must work before migrations.
             try:
                 usage_record(provider=provider.name, model=model, task="health", **fields)

@@ -17,7 +17,7 @@ from decimal import Decimal, InvalidOperation
 from django.conf import settings
 from django.utils import timezone
 
-from agents.models import LlmUsage
+from agents.models import LlmCallTrace, LlmUsage
 from stgy.ops.metrics import record_llm_call
 
 log = logging.getLogger(__name__)
@@ -138,5 +138,19 @@ def usage_row(
 
 def usage_record(**fields) -> LlmUsage:
     row = usage_row(**fields)
-    row.save(force_insert=True)
+    usage_rows_save([row])
     return row
+
+
+def usage_rows_save(rows: list[LlmUsage]) -> None:
+    """Save unsaved usage rows and the call traces that travel with them
+    (agents/llm/trace.py): one statement each."""
+    if not rows:
+        return
+    if len(rows) == 1:
+        rows[0].save(force_insert=True)
+    else:
+        LlmUsage.objects.bulk_create(rows)
+    traces = [row.call_trace for row in rows if getattr(row, "call_trace", None) is not None]
+    if traces:
+        LlmCallTrace.objects.bulk_create(traces)

@@ -9,7 +9,7 @@
 - `record.py`: where a stage's run record is written (with the lease's renewal, the
   turn's release and the stage's usage rows), and the record as JSON;
 - `llm_calls.py`: `run_job` / `run_jobs`, through which every model call of a cycle
-  stage or a respond run goes; `usage_held.py`: a stage's usage rows held for its record;
+  stage or a respond run goes; `usage_held.py`: a stage's usage rows, and its calls' traces, held for its record;
 - `inputs.py` (with `viewable.py`): the prompt inputs both assemble (profile excerpt,
   reply context, summaries, impressions, conversation turns);
 - `contact.py`: the person's boundaries and the back-off rule;

@@ -23,8 +23,9 @@ from django.db import connections
 from agents.llm import gateway
 from agents.llm.breaker import BreakerRead, breaker_is_open, breaker_read
 from agents.llm.errors import LlmUnavailable
+from agents.llm.usage import usage_rows_save
 from agents.models import LlmUsage
-from agents.prompts import is_cjk, render_agent_messages
+from agents.prompts import agent_prompt, is_cjk
 
 from .usage_held import usage_held
 
@@ -68,7 +69,7 @@ def _run_job(
     breaker: BreakerRead | None = None,
 ) -> None:
     try:
-        messages = render_agent_messages(
+        prompt = agent_prompt(
             job.task,
             locale=job.locale,
             profile=profile,
@@ -77,9 +78,10 @@ def _run_job(
             tag_chars=tag_chars(job.locale),
             tag_num=job.tag_num,
         )
-        job.prompt_chars = sum(len(m["content"]) for m in messages)
+        job.prompt_chars = sum(len(m["content"]) for m in prompt.messages)
         response = gateway.chat(
-            messages=messages,
+            messages=prompt.messages,
+            spans=prompt.spans,
             tier=tier,
             task=job.task,
             locale=job.locale,
@@ -107,8 +109,8 @@ def run_job(job: LlmJob, *, profile: dict, tier: str, user_id: int, run_id: int,
     finally:
         if held is not None:
             held.extend(usage)  # saved with the stage's record (agents/cycle/usage_held.py)
-        elif usage:
-            LlmUsage.objects.bulk_create(usage)
+        else:
+            usage_rows_save(usage)
     return usage
 
 
@@ -149,8 +151,8 @@ def _run_all(
     usage: list = held if held is not None else []
 
     def save() -> None:
-        if held is None and usage:
-            LlmUsage.objects.bulk_create(usage)
+        if held is None:
+            usage_rows_save(usage)
 
     if bound == 1 or len(jobs) <= 1:
         try:

@@ -22,7 +22,7 @@ from sns.sql_statements import compiled_once, update_sql
 from .lease import lease_values
 from .owed import respond_enqueue
 from .turn import turn_give
-from .usage_held import usage_insert_sql, usage_save_elsewhere
+from .usage_held import usage_ctes, usage_save_elsewhere
 
 
 def _running(run_id: int):
@@ -74,8 +74,7 @@ def run_save_with_lease(run: CycleRun, fields: list[str], *, release: bool = Fal
     else:
         parts = _record_parts(run.user_id, run.pk, values, run_values)
     (lease_sql, lease_params), (run_sql, run_params) = parts
-    usage_sql, usage_params = usage_insert_sql(list(usage)) if usage else ("", [])
-    usage_cte = f", usage AS ({usage_sql})" if usage_sql else ""
+    usage_cte, usage_params = usage_ctes(list(usage))
     sql = f"WITH lease AS ({lease_sql} RETURNING 1){usage_cte} {run_sql} RETURNING (SELECT COUNT(*) FROM lease)"
     with connection.cursor() as cursor:
         cursor.execute(sql, [*lease_params, *usage_params, *run_params])
@@ -129,8 +128,7 @@ def turn_give_with_record(run: CycleRun, fields: list[str], usage: list = ()) ->
     else:
         parts = _turn_record_parts(mine, renew, run.user_id, *values, fields=fields)
     (state_sql, state_params), (run_sql, run_params), (owed_sql, owed_params) = parts
-    usage_sql, usage_params = usage_insert_sql(list(usage)) if usage else ("", [])
-    usage_cte = f", usage AS ({usage_sql})" if usage_sql else ""
+    usage_cte, usage_params = usage_ctes(list(usage))
     # The outer SELECT reads the snapshot taken at the statement's start, like the
     # owed check that used to follow the release.
     sql = (

@@ -3,8 +3,9 @@ statement (docs/agent-cycle.md, "What a cycle costs"): one INSERT less for every
 that calls the model.
 
 agents/cycle/run.py `stage_execute` opens the hold; the stage's calls (llm_calls.py)
-leave their rows in it unsaved; the record's save (record.py) inserts them as a
-data-modifying CTE on PostgreSQL (elsewhere one statement before the save).
+leave their rows in it unsaved, each with its call trace; the record's save (record.py)
+inserts both as data-modifying CTEs on PostgreSQL (elsewhere one statement each before
+the save).
 """
 
 from __future__ import annotations
@@ -13,7 +14,9 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 
-from agents.models import LlmUsage
+from agents.llm.trace import traces_of
+from agents.llm.usage import usage_rows_save
+from agents.models import LlmCallTrace, LlmUsage
 from sns.sql_statements import insert_rows_sql
 
 _held: ContextVar[tuple[int, str, list[LlmUsage]] | None] = ContextVar("cycle_usage_held", default=None)
@@ -41,12 +44,19 @@ def usage_held(run_id: int | None, stage: str) -> list[LlmUsage] | None:
     return held[2]
 
 
-def usage_insert_sql(rows: list[LlmUsage]) -> tuple[str, tuple]:
-    """The INSERT of `rows` as bulk_create writes it, for a CTE of the record's save."""
-    return insert_rows_sql(LlmUsage, rows)
+def usage_ctes(rows: list[LlmUsage]) -> tuple[str, list]:
+    """The INSERTs of `rows` and of the call traces that travel with them
+    (agents/llm/trace.py), as bulk_create writes them, as CTEs for the record's save:
+    `, usage AS (...), traces AS (...)` and their parameters ("" when no rows)."""
+    parts, params = [], []
+    for name, model, objs in (("usage", LlmUsage, rows), ("traces", LlmCallTrace, traces_of(rows))):
+        if objs:
+            sql, values = insert_rows_sql(model, objs)
+            parts.append(f", {name} AS ({sql})")
+            params.extend(values)
+    return "".join(parts), params
 
 
 def usage_save_elsewhere(rows: list[LlmUsage]) -> None:
-    """Not on PostgreSQL: the rows in a statement of their own."""
-    if rows:
-        LlmUsage.objects.bulk_create(rows)
+    """Not on PostgreSQL: the rows in statements of their own."""
+    usage_rows_save(rows)

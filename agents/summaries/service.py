@@ -27,7 +27,7 @@ from ..llm.parsing import parse_summary
 from ..llm.task_tiers import task_tier
 from ..models import AiPostTag, PostSummary
 from ..prompt_text import post_prompt_text
-from ..prompts import SUMMARY_TASK, is_cjk, render_summary_prompt
+from ..prompts import SUMMARY_TASK, is_cjk, summary_prompt
 from ..runner import submit_task
 from ..tags import normalize_keyword
 from ..textmeasure import len16, truncate_pt
@@ -102,7 +102,7 @@ def summary_call(post: Post) -> dict[str, Any]:
     """The model call that summarises `post`: the arguments of `gateway.chat` (the batch
     path, agents/summaries/batch.py, sends the same request in a batch)."""
     req = summary_request(post)
-    prompt = render_summary_prompt(
+    prompt = summary_prompt(
         locale=req.locale,
         payload=req.payload,
         max_chars=req.max_chars,
@@ -110,7 +110,8 @@ def summary_call(post: Post) -> dict[str, Any]:
         tag_num=req.tag_num,
     )
     return dict(
-        messages=[{"role": "user", "content": prompt}],
+        messages=prompt.messages,
+        spans=prompt.spans,
         task=SUMMARY_TASK,
         locale=req.locale,
         # JSON mode, as every task that expects JSON: a model that otherwise answers in

@@ -27,6 +27,7 @@ from sns.errors import InvalidInput
 from sns.ids import parse_id
 from sns.models import User
 
+from .call_traces import run_call_traces
 from .names import names_for
 from .usage_chart import usage_panels, usage_summary
 
@@ -187,5 +188,6 @@ def run_detail(request, run_id: int):
             "details": details,
             "candidates": details.get("candidates", [])[:100],
             "names": names_for(details),
+            "traces": run_call_traces(run),
         },
     )

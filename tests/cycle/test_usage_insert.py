@@ -1,5 +1,6 @@
 """The usage rows' INSERT as a CTE of a stage record's save (agents/runs/usage_held.py
-`usage_insert_sql`): the rows it writes are those bulk_create writes, value for value."""
+`usage_ctes`): the rows it writes are those bulk_create writes, value for value, and the
+call traces that travel with them go in by the same statement."""
 
 from __future__ import annotations
 
@@ -10,8 +11,10 @@ import pytest
 from django.db import connection
 from django.utils import timezone
 
-from agents.models import LlmUsage
-from agents.runs.usage_held import usage_insert_sql
+from agents.llm.trace import trace_content, trace_row
+from agents.models import LlmCallTrace, LlmUsage
+from agents.prompt_layers import PromptBuilder
+from agents.runs.usage_held import usage_ctes
 from tests.conftest import requires_postgres
 from tests.factories import make_user
 
@@ -37,9 +40,9 @@ def _written(marker: str) -> list[dict]:
 
 
 def _run_in_cte(rows) -> None:
-    sql, params = usage_insert_sql(rows)
+    ctes, params = usage_ctes(rows)
     with connection.cursor() as cursor:
-        cursor.execute(f"WITH usage AS ({sql}) SELECT 1", params)
+        cursor.execute(f"WITH first AS (SELECT 1){ctes} SELECT 1", params)
 
 
 @pytest.mark.parametrize("count", [1, 2])
@@ -52,3 +55,17 @@ def test_the_rows_are_those_bulk_create_writes(count):
     for row in (*by_django, *by_hand):
         row.pop("task")
     assert by_hand == by_django
+
+
+def test_the_traces_of_the_rows_go_in_by_the_same_statement():
+    user = make_user("Traced")
+    rows = _rows(user, "traced")
+    prompt = PromptBuilder().message("user").add("task", "t", "Judge: ").add_input({"post": {"c": "x"}}).build()
+    rows[0].call_trace = trace_row(
+        messages=prompt.messages, spans=prompt.spans, answer='{"a":1}', usage=rows[0], tier="basic", json_mode=True
+    )
+    _run_in_cte(rows)
+    [trace] = LlmCallTrace.objects.filter(task="traced")
+    assert trace.user_id == user.id and trace.stage == "new_post" and trace.unaccounted_bytes == 0
+    assert trace_content(trace) == {"messages": prompt.messages, "answer": '{"a":1}'}
+    assert [layer["name"] for layer in trace.layers] == ["t", "post"]
