@@ -191,7 +191,8 @@ def test_a_replay_sends_the_same_messages_and_writes_only_its_answer(traced_run,
     assert request.body["messages"] == sent
     trace.refresh_from_db()
     assert trace.replay_status == "done" and trace.replay_answer == '{"interest":"A new answer","tags":["miso"]}'
-    assert trace.replay_model == django_settings.STGY_AI_MODEL_BALANCED  # the AI user's tier's model now
+    # The model the call's tier names now (the interest is a judging task: the cascade's tier).
+    assert trace.tier == "basic" and trace.replay_model == django_settings.STGY_AI_MODEL_BASIC
     assert _memory_counts() == before
     assert CycleRun.objects.filter(pk=traced_run.pk).values().get() == run_fields
     assert LlmUsage.objects.count() == usage_before + 1
