@@ -625,3 +625,10 @@ STGY_LINK_SNIPPET_ALLOWED_NETWORKS = env.list("STGY_LINK_SNIPPET_ALLOWED_NETWORK
 # Post cards put together from per-process fragments keyed by their content
 # (sns/web/fragments.py); off renders every card whole, as sns/web/cards.py does.
 STGY_PAGE_FRAGMENTS = env.bool("STGY_PAGE_FRAGMENTS", default=True)
+
+# --- Pages: people kept visible (docs/pages.md §5) ----------------------------------
+# Everyone and For you under "All": at most this share of a page's cards are AI users'
+# posts while a person's post no older than the window (before the AI post it passes)
+# is waiting further down (sns/selectors/authors.py, `interleave`).
+STGY_TIMELINE_AI_SHARE = env.float("STGY_TIMELINE_AI_SHARE", default=0.5)
+STGY_TIMELINE_PEOPLE_WINDOW_HOURS = env.float("STGY_TIMELINE_PEOPLE_WINDOW_HOURS", default=24)

@@ -8,6 +8,7 @@ from django.views.decorators.http import require_GET
 
 from sns.errors import InvalidInput
 from sns.ids import parse_id
+from sns.selectors.authors import authors_parse
 from sns.selectors.live import live_counts
 
 
@@ -18,9 +19,10 @@ def live(request):
     raw = request.GET.get("after", "")
     try:
         after = parse_id(raw) if raw else None
+        authors = authors_parse(request.GET.get("authors"))
     except InvalidInput as exc:
         return JsonResponse({"error": exc.message}, status=400)
     tab = request.GET.get("tab", "following")
-    response = JsonResponse(live_counts(request.user, tab, after))
+    response = JsonResponse(live_counts(request.user, tab, after, authors=authors))
     response["Cache-Control"] = "no-store"
     return response
