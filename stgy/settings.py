@@ -343,6 +343,12 @@ STGY_NOTIFY_FROM_AI_USERS = env.bool("STGY_NOTIFY_FROM_AI_USERS", default=True)
 # Direct messages and AI boundaries (docs/messages.md)
 # How often open pages ask /live for new posts and unread counts (static/stgy.js).
 STGY_LIVE_POLL_SECONDS = _num("STGY_LIVE_POLL_SECONDS", 30, float)
+# How often an open post page or message thread asks whether an answer came (one cache
+# read, sns/live_marks.py): every STGY_LIVE_THREAD_SECONDS for the first two minutes
+# after the page was drawn or last changed, when an answer is most likely, then every
+# STGY_LIVE_THREAD_IDLE_SECONDS (docs/pages.md §6).
+STGY_LIVE_THREAD_SECONDS = _num("STGY_LIVE_THREAD_SECONDS", 4, float)
+STGY_LIVE_THREAD_IDLE_SECONDS = _num("STGY_LIVE_THREAD_IDLE_SECONDS", 20, float)
 STGY_MESSAGE_LENGTH_LIMIT = _num("STGY_MESSAGE_LENGTH_LIMIT", 10000)
 STGY_HOURLY_MESSAGES_COUNT_LIMIT = _num("STGY_HOURLY_MESSAGES_COUNT_LIMIT", 60)
 STGY_HOURLY_MESSAGES_TO_ONE_COUNT_LIMIT = _num("STGY_HOURLY_MESSAGES_TO_ONE_COUNT_LIMIT", 20)

@@ -10,7 +10,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from sns import selectors, services
+from sns import live_marks, selectors, services
 from sns.selectors import post_models, thread_models
 from sns.selectors import publication as selectors_publication
 from sns.access import access_post
@@ -66,6 +66,9 @@ def post_detail(request, post_hex):
 @page
 def _post_detail(request, post_hex):
     viewer = request.user
+    # Read before the replies: a reply written meanwhile is then newer than the mark the
+    # page polls from (sns/live_marks.py), never drawn-and-missed.
+    live_after = live_marks.replies_newest(_post_id(post_hex))
     # The post, its replies and its ancestors as written SQL (sns/selectors/post_models.py,
     # thread_models.py).
     post = post_models.post_with_neighbours(viewer, _post_id(post_hex), focus_user_id=viewer.id)
@@ -87,6 +90,7 @@ def _post_detail(request, post_hex):
         "tree": tree,
         "older_id": older_id,
         "newer_id": newer_id,
+        "live_after": id_to_hex(live_after),
         "form": bound_form(
             request, ReplyForm, action=reverse("web:post-reply", args=[post_hex])
         ),
