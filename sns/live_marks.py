@@ -48,8 +48,16 @@ def _chain_sql(direction: str) -> str:
     )
 
 
+def post_mark(post_id: int, *, reply: bool) -> None:
+    """After a post committed: nothing is under it yet (so its page's first poll needs no
+    database read) and, for a reply, it is the newest reply under each ancestor."""
+    cache.add(_replies_key(post_id), 0, MARK_SECONDS)
+    if reply:
+        replies_mark(post_id)
+
+
 def replies_mark(reply_id: int) -> None:
-    """After a reply committed: it is the newest reply under each of its ancestors."""
+    """It is the newest reply under each of its ancestors."""
     with connection.cursor() as cursor:
         cursor.execute(_chain_sql("ancestors") + "SELECT post_id FROM chain WHERE depth > 0", [reply_id, THREAD_DEPTH_LIMIT])
         ancestors = [row[0] for row in cursor.fetchall()]

@@ -60,6 +60,8 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "stgy.security_headers.SecurityHeadersMiddleware",
     "django.middleware.security.SecurityMiddleware",
+    # Our pages for Django's own 405 and, under DEBUG, 404 (sns/web/error_pages.py).
+    "sns.web.error_pages.ErrorPagesMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "stgy.ops.middleware.RequestMetricsMiddleware",  # after static files: routes only
     "sns.api.cors.ApiCorsMiddleware",
@@ -77,6 +79,7 @@ MIDDLEWARE = [
 ]
 
 ROOT_URLCONF = "stgy.urls"
+CSRF_FAILURE_VIEW = "sns.web.error_pages.csrf_failure"
 WSGI_APPLICATION = "stgy.wsgi.application"
 
 TEMPLATES = [

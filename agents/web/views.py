@@ -98,6 +98,10 @@ def _llm_status() -> dict:
     """Provider, tier models, the last real health check and today's token use."""
     return {
         "provider": gateway.provider_name(),
+        # The stand-in has no models and spends nothing: its page says so rather than
+        # show tier → model names that are not called and a budget that is not used.
+        "offline": gateway.provider_name() == "offline",
+        "cached_weight": settings.STGY_AI_BUDGET_CACHED_TOKEN_WEIGHT,
         "enabled": gateway.ai_enabled(),
         "tiers": gateway.tiers(),
         "health": gateway.last_health(),

@@ -130,6 +130,11 @@ def _posts_filtered(qs, *, owned_by=None, tag=None, reply_to=None, query=None, v
     return qs
 
 
+def post_exists(post_id: int) -> bool:
+    """Whether a post exists at all, whoever may see it (to tell "deleted" from "hidden")."""
+    return Post.objects.filter(pk=post_id).exists()
+
+
 def posts_count(
     *, owned_by: int | None = None, tag: str | None = None, reply_to=None, query: str | None = None, viewer=None,
     authors: str | None = None,

@@ -125,10 +125,9 @@ def post_create(
             )
             post_insert(post, tag_names, parent.id if parent is not None else None)
             post_written(post, created=True)
-            if parent is not None:
-                # Open pages of the thread learn of the reply from the cache (sns/live_marks.py);
-                # robust: a failure there must not turn a committed reply into an error.
-                transaction.on_commit(partial(live_marks.replies_mark, post.id), robust=True)
+            # Open pages of the thread learn of a reply from the cache (sns/live_marks.py);
+            # robust: a failure there must not turn a committed post into an error.
+            transaction.on_commit(partial(live_marks.post_mark, post.id, reply=parent is not None), robust=True)
     except IntegrityError:
         if idempotency_key:
             # A redelivered or concurrent delivery of the same AI step: the first post stands.

@@ -25,6 +25,7 @@ from sns.ids import id_to_hex
 from sns.markdown import render_html
 from sns.mentions import mentions_attach, post_mention_links
 from sns.selectors import shares
+from sns.selectors.visibility import hidden_user_ids
 
 from .card_forms import toggle_form_html
 from .display import ago, hue, is_long, post_url, profile_url, time_title
@@ -36,12 +37,28 @@ _REPLY_ICON = mark_safe(
 )
 
 
+# What a card says of a parent it cannot link to: a link to a post the reader may not
+# see would only lead to "not found", and calling it deleted would be untrue.
+REPLY_TO_HIDDEN = "a post not available to you"
+REPLY_TO_DELETED = "a deleted post"
+
+
 def cards_attach(viewer, posts) -> list:
     """What a page's cards read besides the posts, for all of them at once: their share
-    facts and quoted posts (sns/selectors/shares.py `shares_attach`) and whom their
-    mentions link to (sns/mentions.py `mentions_attach`)."""
+    facts and quoted posts (sns/selectors/shares.py `shares_attach`), whom their
+    mentions link to (sns/mentions.py `mentions_attach`) and, for replies, whether the
+    parent's author is hidden from the reader (one query when a reply's parent is
+    someone else's and not on the page)."""
     posts = shares.shares_attach(viewer, posts)
     mentions_attach(posts)
+    # A parent among the page's own posts is visible; only the others are checked.
+    shown = {p.id for p in posts}
+    parents = {getattr(p, "reply_to_owner_id", None) for p in posts if p.reply_to and p.reply_to not in shown}
+    parents -= {None, viewer.id}
+    if parents and viewer.is_authenticated:
+        hidden = hidden_user_ids(viewer, parents)
+        for post in posts:
+            post.reply_to_hidden = post.reply_to is not None and getattr(post, "reply_to_owner_id", None) in hidden
     return posts
 
 
@@ -160,11 +177,14 @@ def post_card_html(post, *, request, compact: bool = False, full: bool = False, 
     reply_to = mark_safe("")
     if post.reply_to and not hide_reply_to:
         nickname = getattr(post, "reply_to_owner_nickname", None)
-        reply_to = format_html(
-            '<p class="in-reply-to">↪ in reply to <a href="{}">{}</a></p>',
-            post_url(id_to_hex(post.reply_to)),
-            nickname if nickname else "a deleted post",
-        )
+        if getattr(post, "reply_to_hidden", False):
+            reply_to = format_html('<p class="in-reply-to">↪ in reply to {}</p>', REPLY_TO_HIDDEN)
+        elif nickname:
+            reply_to = format_html(
+                '<p class="in-reply-to">↪ in reply to <a href="{}">{}</a></p>', post_url(id_to_hex(post.reply_to)), nickname
+            )
+        else:
+            reply_to = format_html('<p class="in-reply-to">↪ in reply to {}</p>', REPLY_TO_DELETED)
     actions = format_html(
         '<footer class="post-actions">{}<a class="stat" href="{}#replies" title="Replies">{} '
         '<span class="reply-count">{}</span></a>{}{}{}</footer>',

@@ -36,7 +36,7 @@ from sns.markdown import render_html
 from sns.mentions import post_mention_links
 
 from .card_forms import csrf_token
-from .cards import _REPLY_ICON, avatar_html
+from .cards import _REPLY_ICON, REPLY_TO_DELETED, REPLY_TO_HIDDEN, avatar_html
 from .display import ago_at, in_english, is_long, post_url, profile_url, time_title
 from .kept_store import MARK, KeptStore, marker
 from .link_cards import card_targets, link_cards_html, without_macros
@@ -166,6 +166,7 @@ class _Facts(NamedTuple):
     owner_ai_model: str | None  # None for a human
     reply_to: int | None
     reply_to_nickname: str | None
+    reply_to_hidden: bool  # the parent's author is hidden from the reader (sns/web/cards.py)
     content: str
     mentions: tuple  # (lower-cased name, hex id), sorted: the users they link to now
     locale: str
@@ -196,7 +197,7 @@ def _facts(post, view: _View, compact: bool, full: bool, hide_reply_to: bool) ->
     reader_id = view.reader_id
     return _Facts(
         post.id, owner.id, owner.nickname, owner.avatar, owner.ai_model if owner.is_ai else None,
-        post.reply_to, getattr(post, "reply_to_owner_nickname", None),
+        post.reply_to, getattr(post, "reply_to_owner_nickname", None), getattr(post, "reply_to_hidden", False),
         content, _mentions(post, content), post.effective_locale, tuple(post.tag_names),
         post.like_count, getattr(post, "is_liked_by_focus", False), post.allow_likes, post.reply_count,
         (share.reposted, share.bookmarked, share.reposts) if share else None,
@@ -354,10 +355,16 @@ def _card(facts: _Facts, holes) -> str:
     reply_to = ""
     if facts.reply_to and not facts.hide_reply_to:
         nickname = facts.reply_to_nickname
-        reply_to = (
-            f'<p class="in-reply-to">↪ in reply to <a href="{_e(post_url(id_to_hex(facts.reply_to)))}">'
-            f'{_e(nickname) if nickname else "a deleted post"}</a></p>'
-        )
+        if facts.reply_to_hidden:
+            reply_to = f'<p class="in-reply-to">↪ in reply to {_e(REPLY_TO_HIDDEN)}</p>'
+        elif nickname:
+            reply_to = (
+                f'<p class="in-reply-to">↪ in reply to <a href="{_e(post_url(id_to_hex(facts.reply_to)))}">'
+                f"{_e(nickname)}</a></p>"
+            )
+        else:
+            reply_to = f'<p class="in-reply-to">↪ in reply to {_e(REPLY_TO_DELETED)}</p>'
+
     actions = (
         f'<footer class="post-actions">{_like_html(facts, hex_id, holes)}'
         f'<a class="stat" href="{url}#replies" title="Replies">{_REPLY_ICON} '

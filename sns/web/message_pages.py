@@ -11,7 +11,6 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from sns.selectors import messages as selectors_messages
 from sns.errors import InvalidInput
-from sns import live_marks
 from sns.ids import id_to_hex, parse_id
 from sns.selectors import Page
 from sns.services import messages as message_services
@@ -58,8 +57,6 @@ def conversation(request, user_hex):
         return redirect("web:conversation", user_hex=user_hex)
     number = page_number(request)
     size = CONVERSATION_PAGE_SIZE
-    # Read before the messages, as the post page reads its mark (sns/live_marks.py).
-    live_after = live_marks.conversation_newest(viewer.id, peer_id) if number == 0 else None
     view = message_services.conversation_read(
         viewer, peer_id, page=Page(offset=number * size, limit=size + 1)
     )
@@ -78,8 +75,8 @@ def conversation(request, user_hex):
             "report_form": ReportForm(),
             "stop_form": StopForm(),
             "report_limit": settings.STGY_MESSAGE_REPORT_REASON_LENGTH_LIMIT,
-            # The newest page polls for new messages (docs/pages.md §6).
-            "live_after": None if live_after is None else id_to_hex(live_after),
+            # The newest page polls for a message newer than it shows (docs/pages.md §6).
+            "live_after": id_to_hex(max((m.id for m in shown), default=0)) if number == 0 else None,
         },
     )
 

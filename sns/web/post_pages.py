@@ -10,7 +10,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from sns import live_marks, selectors, services
+from sns import selectors, services
 from sns.selectors import post_models, thread_models
 from sns.selectors import publication as selectors_publication
 from sns.access import access_post
@@ -66,9 +66,6 @@ def post_detail(request, post_hex):
 @page
 def _post_detail(request, post_hex):
     viewer = request.user
-    # Read before the replies: a reply written meanwhile is then newer than the mark the
-    # page polls from (sns/live_marks.py), never drawn-and-missed.
-    live_after = live_marks.replies_newest(_post_id(post_hex))
     # The post, its replies and its ancestors as written SQL (sns/selectors/post_models.py,
     # thread_models.py).
     post = post_models.post_with_neighbours(viewer, _post_id(post_hex), focus_user_id=viewer.id)
@@ -80,17 +77,30 @@ def _post_detail(request, post_hex):
         order="asc",
     )
     ancestors = thread_models.ancestors(post, limit=ANCESTOR_LIMIT, viewer=viewer)
+    # A parent that is not shown is either gone or hidden from the reader (a block, a
+    # mute): the page says which, rather than calling a hidden post deleted.
+    parent_exists = bool(post.reply_to and not ancestors and selectors.post_exists(post.reply_to))
     # The replies' own conversations, a few levels deep (sns/reply_tree.py).
     tree = reply_tree(list(replies.items), viewer=viewer)
-    cards_attach(viewer, [post, *ancestors, *(node.post for node in reply_tree_nodes(tree))])
+    shown_replies = [node.post for node in reply_tree_nodes(tree)]
+    cards_attach(viewer, [post, *ancestors, *shown_replies])
     context = {
         "post": post,
         "ancestors": ancestors,
         "replies": replies,
+        # What the reader can see: the stored count also holds replies hidden from them.
+        "reply_total": (
+            len(replies.items)
+            if replies.number == 0 and not replies.has_older
+            else selectors.posts_count(reply_to=post.id, viewer=viewer)
+        ),
         "tree": tree,
         "older_id": older_id,
         "newer_id": newer_id,
-        "live_after": id_to_hex(live_after),
+        # The page polls for a reply newer than the newest it shows (sns/live_marks.py);
+        # one it may not see makes one redraw, after which the poll moves past it.
+        "live_after": id_to_hex(max((r.id for r in shown_replies), default=0)),
+        "parent_exists": parent_exists,
         "form": bound_form(
             request, ReplyForm, action=reverse("web:post-reply", args=[post_hex])
         ),
