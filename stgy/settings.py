@@ -73,6 +73,8 @@ MIDDLEWARE = [
     # The API's hot reads answer here; the rest go on (sns/api/hot_reads.py).
     "sns.api.hot_reads.HotReadsMiddleware",
     "sns.session_auth.SessionAuthenticationMiddleware",
+    # The member's language of the interface (sns/web/language.py).
+    "sns.web.language.InterfaceLanguageMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "sns.input_limits.InputLimitsMiddleware",
     "agents.llm.deadline.WebDeadlineMiddleware",
@@ -165,6 +167,10 @@ STGY_TRUSTED_PROXIES = _num("STGY_TRUSTED_PROXIES", 0)
 STGY_CORS_ALLOWED_ORIGINS = env.list("STGY_CORS_ALLOWED_ORIGINS", default=[])
 
 LANGUAGE_CODE = "en-us"
+# The interface's languages (sns/web/language.py); the Japanese catalogue is
+# locale/ja/LC_MESSAGES/django.po, compiled to the django.mo beside it.
+LANGUAGES = [("en", "English"), ("ja", "日本語")]
+LOCALE_PATHS = [BASE_DIR / "locale"]
 TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True

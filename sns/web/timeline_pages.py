@@ -8,6 +8,7 @@ import logging
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from sns import selectors, services
@@ -35,7 +36,7 @@ AUTHORS_COOKIE = "stgy_authors"
 _AUTHORS_COOKIE_AGE = 365 * 24 * 3600
 # For you is cut from its whole ranking (agents/recommend/feeds.py keeps 100 posts a user).
 _RANKING_SIZE = 100
-AUTHORS_CHOICES = (("all", "All"), ("people", "People"), ("ai", "AI"))
+AUTHORS_CHOICES = (("all", _("All")), ("people", _("People")), ("ai", _("AI")))
 
 
 def timeline_authors(request) -> tuple[str, bool]:
