@@ -97,8 +97,8 @@ def test_an_unknown_address_under_debug_is_our_404(page_client, settings):
 def test_the_admin_link_is_not_a_second_admin(page_client):
     admin = make_user("Admin", is_admin=True)
     page = _html(page_client(admin).get("/"))
-    assert page.count(">Admin<") == 1  # the nickname link; the admin site is "Site admin"
-    assert 'class="nav-admin">Site admin</a>' in page
+    assert page.count(">Admin<") == 1  # the nickname link; the admin site's is "Manage"
+    assert 'class="nav-admin" title="Site administration">Manage</a>' in page
 
 
 def test_agent_activity_says_what_the_offline_stand_in_is(page_client, settings):
