@@ -137,3 +137,20 @@ def test_for_you_is_offered_to_a_new_member(page_client):
     assert 'href="/?tab=foryou"' in client.get("/").content.decode()
     page = client.get("/?tab=foryou").content.decode()
     assert 'data-testid="for-you-empty"' in page and "Hello, newcomer" in page
+
+
+def test_for_you_interleaves_its_ranking_and_keeps_its_order(settings):
+    from sns.selectors import Page
+    from sns.selectors.mixed import ranked_page
+
+    settings.STGY_TIMELINE_AI_SHARE = 0.2  # 4 AI cards of 20 while a person's post waits
+    bots = [make_ai_user(f"Bot{i}") for i in range(2)]
+    ranking = [make_post(bots[i % 2], f"ai {i}") for i in range(10)]
+    people = [make_post(make_user(f"P{i}"), f"person {i}") for i in range(5)]
+    ranking += people  # the recommender ranked every AI post above every person's
+    page = ranked_page(ranking, Page(offset=0, limit=20), block=20)
+    assert [p.id for p in page[:9]] == [p.id for p in ranking[:4] + people]
+    assert sorted(p.id for p in page) == sorted(p.id for p in ranking)  # nobody dropped
+    assert [p.id for p in page if p.owner.is_ai] == [p.id for p in ranking[:10]]  # rank order kept
+    assert ranked_page(ranking, Page(offset=0, limit=20), block=20, authors="people") == people
+    assert ranked_page(ranking, Page(offset=5, limit=3), block=20) == page[5:8]
