@@ -34,7 +34,11 @@ def _chain_sql(direction: str) -> str:
     """Ids up ("ancestors", from a post) or down ("descendants", below it) a reply
     chain, at most THREAD_DEPTH_LIMIT levels (which also ends a malformed cycle)."""
     qn = connection.ops.quote_name
-    post, pid, parent = qn(Post._meta.db_table), qn(Post._meta.pk.column), qn(Post._meta.get_field("reply_to").column)
+    post, pid, parent = (
+        qn(Post._meta.db_table),
+        qn(Post._meta.pk.column),
+        qn(Post._meta.get_field("reply_to").column),
+    )
     if direction == "ancestors":
         step = f"p.{pid} = c.parent_id"
         start = f"SELECT {pid}, {parent}, 0 FROM {post} WHERE {pid} = %s"
@@ -59,7 +63,10 @@ def post_mark(post_id: int, *, reply: bool) -> None:
 def replies_mark(reply_id: int) -> None:
     """It is the newest reply under each of its ancestors."""
     with connection.cursor() as cursor:
-        cursor.execute(_chain_sql("ancestors") + "SELECT post_id FROM chain WHERE depth > 0", [reply_id, THREAD_DEPTH_LIMIT])
+        cursor.execute(
+            _chain_sql("ancestors") + "SELECT post_id FROM chain WHERE depth > 0",
+            [reply_id, THREAD_DEPTH_LIMIT],
+        )
         ancestors = [row[0] for row in cursor.fetchall()]
     if ancestors:
         cache.set_many({_replies_key(a): int(reply_id) for a in ancestors}, MARK_SECONDS)
@@ -72,7 +79,10 @@ def replies_newest(post_id: int) -> int:
     newest = cache.get(key)
     if newest is None:
         with connection.cursor() as cursor:
-            cursor.execute(_chain_sql("descendants") + "SELECT MAX(post_id) FROM chain", [post_id, THREAD_DEPTH_LIMIT])
+            cursor.execute(
+                _chain_sql("descendants") + "SELECT MAX(post_id) FROM chain",
+                [post_id, THREAD_DEPTH_LIMIT],
+            )
             newest = cursor.fetchone()[0] or 0
         cache.add(key, newest, MARK_SECONDS)
     return int(newest)
@@ -89,7 +99,9 @@ def conversation_newest(user_id: int, peer_id: int) -> int:
     newest = cache.get(key)
     if newest is None:
         low, high = sorted((int(user_id), int(peer_id)))
-        row = Conversation.objects.filter(user_low_id=low, user_high_id=high).values_list("last_message_id", flat=True)
+        row = Conversation.objects.filter(user_low_id=low, user_high_id=high).values_list(
+            "last_message_id", flat=True
+        )
         newest = row.first() or 0
         cache.add(key, newest, MARK_SECONDS)
     return int(newest)

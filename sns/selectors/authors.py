@@ -74,7 +74,13 @@ def authors_admit(authors: str | None, owner) -> bool:
 
 
 def interleave(
-    people: list[tuple[int, int]], ai: list[tuple[int, int]], *, block: int, share: float, window: timedelta, count: int
+    people: list[tuple[int, int]],
+    ai: list[tuple[int, int]],
+    *,
+    block: int,
+    share: float,
+    window: timedelta,
+    count: int,
 ) -> list[int]:
     """The first `count` post ids of the merge of two streams, each a list of
     (place, post id) already in its order (place: minus the id for newest first, or a
@@ -97,7 +103,9 @@ def interleave(
             take_ai = False
         elif i >= len(people):
             take_ai = True
-        elif ai_in_block >= cap and id_to_datetime(people[i][1]) >= id_to_datetime(ai[j][1]) - window:
+        elif (
+            ai_in_block >= cap and id_to_datetime(people[i][1]) >= id_to_datetime(ai[j][1]) - window
+        ):
             take_ai = False
         else:
             take_ai = ai[j][0] < people[i][0]

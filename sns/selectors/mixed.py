@@ -18,13 +18,18 @@ from .posts import _posts_filtered
 
 def _mix(people, ai, *, count: int, block: int) -> list[int]:
     return interleave(
-        people, ai, block=block, count=count,
+        people,
+        ai,
+        block=block,
+        count=count,
         share=settings.STGY_TIMELINE_AI_SHARE,
         window=timedelta(hours=settings.STGY_TIMELINE_PEOPLE_WINDOW_HOURS),
     )
 
 
-def everyone_page(viewer, page: Page, *, block: int, tag: str | None = None, authors: str | None = None) -> list[Post]:
+def everyone_page(
+    viewer, page: Page, *, block: int, tag: str | None = None, authors: str | None = None
+) -> list[Post]:
     """The Everyone tab: `posts_list(page=page, tag=tag, authors=authors, viewer=viewer)`
     newest first, except that under "All" it is the merge of the two streams. The merge's
     first `page.end` places need at most that many ids of each stream: two reads of ids
@@ -33,7 +38,9 @@ def everyone_page(viewer, page: Page, *, block: int, tag: str | None = None, aut
     streams = []
     for kind in ("people", "ai") if authors in (None, "all") else (authors,):
         ids = _posts_filtered(Post.objects.all(), tag=tag, viewer=viewer).filter(authors_q(kind))
-        streams.append([(-pid, pid) for pid in ids.order_by("-id").values_list("id", flat=True)[:count]])
+        streams.append(
+            [(-pid, pid) for pid in ids.order_by("-id").values_list("id", flat=True)[:count]]
+        )
     if len(streams) == 2:
         order = _mix(streams[0], streams[1], count=count, block=block)
     else:
@@ -43,7 +50,9 @@ def everyone_page(viewer, page: Page, *, block: int, tag: str | None = None, aut
     return [posts[pid] for pid in wanted if pid in posts]
 
 
-def ranked_page(posts: list[Post], page: Page, *, block: int, authors: str | None = None) -> list[Post]:
+def ranked_page(
+    posts: list[Post], page: Page, *, block: int, authors: str | None = None
+) -> list[Post]:
     """For you: one page of a whole ranking (posts, best first, as the recommendation
     gives them), filtered by `authors` or, under "All", merged as Everyone is."""
     if authors not in (None, "all"):

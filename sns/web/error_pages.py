@@ -41,6 +41,11 @@ class ErrorPagesMiddleware:
         # Without DEBUG Django renders templates/404.html itself; with it, its debug page,
         # which a person trying the demo should not meet. Our pages' own 404s (error.html)
         # already carry the error-page class.
-        if status == 404 and settings.DEBUG and _is_page(request, response) and _ERROR_PAGE not in response.content:
+        if (
+            status == 404
+            and settings.DEBUG
+            and _is_page(request, response)
+            and _ERROR_PAGE not in response.content
+        ):
             return render(request, "404.html", status=404)
         return response

@@ -29,13 +29,18 @@ def test_the_ai_users_answer_appears_without_a_reload(open_session, settings):
     # Maya's page is drawn, as a worker busy a moment longer would write it.
     AgentState.objects.update_or_create(
         user=aiko,
-        defaults={"next_run_at": timezone.now() + timedelta(days=1),
-                  "respond_lease_until": timezone.now() + timedelta(hours=1), "respond_lease_run": 1},
+        defaults={
+            "next_run_at": timezone.now() + timedelta(days=1),
+            "respond_lease_until": timezone.now() + timedelta(hours=1),
+            "respond_lease_run": 1,
+        },
     )
 
     page = open_session(maya).page
     page.goto(f"/posts/{post.hex_id}")
-    page.get_by_label("Reply", exact=True).fill("How warm should my kitchen be for the rye starter?")
+    page.get_by_label("Reply", exact=True).fill(
+        "How warm should my kitchen be for the rye starter?"
+    )
     page.get_by_role("button", name="Reply", exact=True).click()
     replies = page.get_by_test_id("live-replies")
     expect(replies).to_contain_text("How warm should my kitchen be")

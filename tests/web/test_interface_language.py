@@ -23,7 +23,9 @@ def test_settings_offer_a_list_and_japanese_translates_the_interface(page_client
     client = page_client(maya)
     page = _html(client.get("/settings"))
     assert '<select name="locale"' in page and '<option value="ja-JP">日本語</option>' in page
-    response = client.post("/settings", {"nickname": "Maya", "introduction": "", "locale": "ja-JP", "timezone": "UTC"})
+    response = client.post(
+        "/settings", {"nickname": "Maya", "introduction": "", "locale": "ja-JP", "timezone": "UTC"}
+    )
     assert response.status_code == 302
     assert User.objects.get(pk=maya.id).locale == "ja-JP"
     home = _html(client.get("/?tab=everyone"))
@@ -39,7 +41,9 @@ def test_a_language_outside_the_list_is_refused_and_changes_nothing(page_client)
     maya = make_user("Maya", locale="en-US", timezone="UTC")
     client = page_client(maya)
     response = client.post(
-        "/settings", {"nickname": "Maya", "introduction": "", "locale": "Japanese", "timezone": "UTC"}, follow=True
+        "/settings",
+        {"nickname": "Maya", "introduction": "", "locale": "Japanese", "timezone": "UTC"},
+        follow=True,
     )
     assert "Select a valid choice" in response.content.decode()
     assert User.objects.get(pk=maya.id).locale == "en-US"
@@ -53,4 +57,6 @@ def test_other_languages_read_english_and_a_visitor_gets_the_browsers(page_clien
     assert "Log in" in _html(client.get("/login", HTTP_ACCEPT_LANGUAGE="en"))
     # A language set before the list (here through the API) stays selected, not lost.
     odd = make_user("Odd", locale="pt-BR")
-    assert '<option value="pt-BR" selected>pt-BR</option>' in _html(page_client(odd).get("/settings"))
+    assert '<option value="pt-BR" selected>pt-BR</option>' in _html(
+        page_client(odd).get("/settings")
+    )

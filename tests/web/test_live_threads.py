@@ -28,19 +28,31 @@ def test_a_reply_anywhere_under_the_post_is_news_to_its_page(page_client):
     root = make_post(kai, "root")
     client = page_client(maya)
     page = client.get(f"/posts/{root.hex_id}").content.decode()
-    assert 'data-live-after="0000000000000000"' in page and 'aria-live="polite" data-live-note' in page
-    assert client.get(f"/live/replies/{root.hex_id}?after=0").json() == {"changed": False, "newest": "0000000000000000"}
+    assert (
+        'data-live-after="0000000000000000"' in page and 'aria-live="polite" data-live-note' in page
+    )
+    assert client.get(f"/live/replies/{root.hex_id}?after=0").json() == {
+        "changed": False,
+        "newest": "0000000000000000",
+    }
     first = _reply(maya, root)
     deep = _reply(kai, first, "an answer to the answer")
     with CaptureQueriesContext(connection) as queries:
         data = client.get(f"/live/replies/{root.hex_id}?after={first.hex_id}").json()
     assert data == {"changed": True, "newest": deep.hex_id}
     assert not [q for q in queries if "sns_post" in q["sql"]]  # the cache answered
-    assert client.get(f"/live/replies/{first.hex_id}?after={deep.hex_id}").json()["changed"] is False
+    assert (
+        client.get(f"/live/replies/{first.hex_id}?after={deep.hex_id}").json()["changed"] is False
+    )
     # The page draws the mark it polls from.
-    assert f'data-live-after="{deep.hex_id}"' in client.get(f"/posts/{root.hex_id}").content.decode()
+    assert (
+        f'data-live-after="{deep.hex_id}"' in client.get(f"/posts/{root.hex_id}").content.decode()
+    )
     cache.clear()  # a lost mark is read again from the database
-    assert client.get(f"/live/replies/{root.hex_id}?after={first.hex_id}").json()["newest"] == deep.hex_id
+    assert (
+        client.get(f"/live/replies/{root.hex_id}?after={first.hex_id}").json()["newest"]
+        == deep.hex_id
+    )
 
 
 def test_a_new_message_is_news_to_both_sides_only(page_client):
@@ -58,7 +70,10 @@ def test_a_new_message_is_news_to_both_sides_only(page_client):
     # Eve asks about her own (empty) conversation with Kai, never about theirs.
     assert page_client(eve).get(f"/live/messages/{kai.hex_id}?after=0").json()["changed"] is False
     cache.clear()
-    assert page_client(maya).get(f"/live/messages/{kai.hex_id}?after=0").json()["newest"] == answer.hex_id
+    assert (
+        page_client(maya).get(f"/live/messages/{kai.hex_id}?after=0").json()["newest"]
+        == answer.hex_id
+    )
 
 
 def test_errors_are_json(page_client):

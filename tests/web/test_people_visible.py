@@ -30,8 +30,12 @@ def test_the_merge_pages_hold_every_post_once_and_people_in_view():
     rng = random.Random(3)
     start = datetime(2026, 1, 1, tzinfo=UTC)
     for _ in range(30):
-        people = _stream([start + timedelta(minutes=rng.randint(0, 600)) for _ in range(rng.randint(0, 30))])
-        ai = _stream([start + timedelta(minutes=rng.randint(0, 600)) for _ in range(rng.randint(0, 60))])
+        people = _stream(
+            [start + timedelta(minutes=rng.randint(0, 600)) for _ in range(rng.randint(0, 30))]
+        )
+        ai = _stream(
+            [start + timedelta(minutes=rng.randint(0, 600)) for _ in range(rng.randint(0, 60))]
+        )
         merged = interleave(people, ai, block=10, share=0.3, window=timedelta(days=1), count=1000)
         assert sorted(merged) == sorted(i for _, i in people + ai)  # nothing dropped, nothing twice
         ai_ids, people_ids = {i for _, i in ai}, [i for _, i in people]
@@ -42,7 +46,12 @@ def test_the_merge_pages_hold_every_post_once_and_people_in_view():
                 assert sum(i in ai_ids for i in shown) <= 3
         # Each stream keeps its own order, and a shorter read gives the same first places.
         assert [i for i in merged if i in ai_ids] == [i for _, i in ai]
-        assert interleave(people[:25], ai[:25], block=10, share=0.3, window=timedelta(days=1), count=25) == merged[:25]
+        assert (
+            interleave(
+                people[:25], ai[:25], block=10, share=0.3, window=timedelta(days=1), count=25
+            )
+            == merged[:25]
+        )
 
 
 def test_a_person_post_older_than_the_window_is_not_pulled_forward():
@@ -81,7 +90,9 @@ def test_everyone_pages_interleave_and_keep_every_post(page_client, settings, cr
         cards = _cards(client.get(f"/?tab=everyone&page={number}"))
         seen += cards
         if number == 0:
-            assert len(cards) == 20 and sum(c in ai_hex for c in cards) == 10  # 12 people's posts were waiting
+            assert (
+                len(cards) == 20 and sum(c in ai_hex for c in cards) == 10
+            )  # 12 people's posts were waiting
             assert cards[0] == ai[-1].hex_id  # the newest post still opens the page
     assert sorted(seen) == sorted(p.hex_id for p in people + ai)  # no post twice, none skipped
     # Without the interleave (share 1) page 1 would have been AI users' alone.
@@ -96,7 +107,9 @@ def test_the_filter_is_remembered_and_applies_to_every_tab(page_client, crowd):
     client = page_client(reader)
     people_hex, ai_hex = {p.hex_id for p in people}, {p.hex_id for p in ai}
     response = client.get("/?tab=everyone&authors=people")
-    assert set(_cards(response)) <= people_hex and response.cookies["stgy_authors"].value == "people"
+    assert (
+        set(_cards(response)) <= people_hex and response.cookies["stgy_authors"].value == "people"
+    )
     assert 'data-authors="people" aria-current="true"' in response.content.decode()
     assert set(_cards(client.get("/?tab=everyone"))) <= people_hex  # remembered
     following = _cards(client.get("/?tab=following"))

@@ -38,7 +38,10 @@ def test_a_hidden_parent_is_not_available_not_deleted(page_client, hide):
         assert f'href="/posts/{parent.hex_id}"' not in page  # no link to a 404
         assert "in reply to a deleted post" in page  # the one really deleted
     page = _html(client.get(f"/posts/{reply.hex_id}"))
-    assert "In reply to a post that is not available to you." in page and "has been deleted" not in page
+    assert (
+        "In reply to a post that is not available to you." in page
+        and "has been deleted" not in page
+    )
     assert "In reply to a post that has been deleted." in _html(client.get(f"/posts/{gone.hex_id}"))
     assert client.get(f"/posts/{parent.hex_id}").status_code == 404
 
@@ -72,7 +75,11 @@ def test_a_failed_csrf_check_is_our_page(page_client):
     response = page_client(maya, csrf=True).post("/compose", {"content": "hi"})
     assert response.status_code == 403
     page = _html(response)
-    assert "Please try again" in page and 'class="site-header"' in page and "CSRF verification failed" not in page
+    assert (
+        "Please try again" in page
+        and 'class="site-header"' in page
+        and "CSRF verification failed" not in page
+    )
 
 
 def test_get_on_a_post_only_address_is_our_405(page_client):
@@ -90,7 +97,9 @@ def test_an_unknown_address_under_debug_is_our_404(page_client, settings):
     settings.DEBUG = True
     response = page_client(make_user("Maya")).get("/no/such/page")
     assert response.status_code == 404
-    assert "There is no page at this address." in _html(response) and "Page not found at" not in _html(response)
+    assert "There is no page at this address." in _html(
+        response
+    ) and "Page not found at" not in _html(response)
     assert page_client().get("/api/no-such-route").status_code == 404
 
 
@@ -105,7 +114,11 @@ def test_agent_activity_says_what_the_offline_stand_in_is(page_client, settings)
     admin = make_user("Root", is_admin=True)
     settings.STGY_AI_PROVIDER = "offline"
     status = _llm_status(page_client(admin))
-    assert "the offline stand-in" in status and "tokens today" not in status.lower() and " → " not in status
+    assert (
+        "the offline stand-in" in status
+        and "tokens today" not in status.lower()
+        and " → " not in status
+    )
     settings.STGY_AI_PROVIDER = "openai"
     status = _llm_status(page_client(admin))
     assert "Budget tokens today (UTC)" in status and "less than the day's total" in status
