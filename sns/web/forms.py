@@ -84,7 +84,7 @@ def limit_length(field: forms.Field, limit: int) -> None:
 class PostForm(forms.Form):
     # On every timeline page: widgets kept rendered (sns/web/kept_widgets.py).
     content = forms.CharField(
-        label="Post",
+        label=_("Post"),
         strip=False,
         widget=kept_widgets.Textarea(
             attrs={
@@ -94,15 +94,15 @@ class PostForm(forms.Form):
             }
         ),
     )
-    tags = _text("Tags", widget=kept_widgets.TextInput, placeholder="comma, separated, tags")
+    tags = _text(_("Tags"), widget=kept_widgets.TextInput, placeholder="comma, separated, tags")
     locale = forms.CharField(
-        label="Language",
+        label=_("Language"),
         required=False,
         widget=kept_widgets.TextInput(attrs={"list": "locale-choices", "size": 8}),
     )
-    allow_likes = forms.BooleanField(label="Allow likes", required=False, initial=True, widget=kept_widgets.CheckboxInput)
-    allow_replies = forms.BooleanField(label="Allow replies", required=False, initial=True, widget=kept_widgets.CheckboxInput)
-    publish = forms.BooleanField(label="Public on my site", required=False, widget=kept_widgets.CheckboxInput)
+    allow_likes = forms.BooleanField(label=_("Allow likes"), required=False, initial=True, widget=kept_widgets.CheckboxInput)
+    allow_replies = forms.BooleanField(label=_("Allow replies"), required=False, initial=True, widget=kept_widgets.CheckboxInput)
+    publish = forms.BooleanField(label=_("Public on my site"), required=False, widget=kept_widgets.CheckboxInput)
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
