@@ -92,8 +92,14 @@ def test_the_committed_catalogue_is_compiled_and_complete():
             assert translation.gettext(msgid) == msgstr, msgid
 
 
-def test_the_compose_box_is_japanese_too(page_client):
-    maya = make_user("Maya", locale="ja-JP")
-    home = _html(page_client(maya).get("/"))
-    for words in ("タグ", "いいねを許可", "返信を許可", "投稿"):
-        assert words in home, words
+def test_the_compose_box_and_the_cards_are_japanese_too(page_client, settings):
+    maya, kai = make_user("Maya", locale="ja-JP"), make_user("Kai", locale="en-US")
+    make_post(kai, "a reply", reply_to=make_post(kai, "a post").id)
+    for fragments in (True, False):  # kept cards and whole ones say the same
+        settings.STGY_PAGE_FRAGMENTS = fragments
+        home = _html(page_client(maya).get("/?tab=everyone"))
+        for words in ("タグ", "いいねを許可", "返信を許可", "投稿", "↪ 返信先：", "通報", "スレッドを開く"):
+            assert words in home, (fragments, words)
+        # The same cards, kept or not, in English for Kai: the kept ones key on the language.
+        english = _html(page_client(kai).get("/?tab=everyone"))
+        assert "↪ in reply to" in english and "返信先" not in english
