@@ -3,7 +3,9 @@
 // filling the sign-up form's language and time zone from the browser, and loading a
 // post page's "Related posts" box after the page when it was not ready in time,
 // filters that apply when chosen, character counters, the header's counts and "N new
-// posts" kept current by light polling (/live), and older posts loaded on scroll.
+// posts" kept current by light polling (/live), older posts loaded on scroll, and new
+// replies and messages shown on an open post page or message thread (/live/replies,
+// /live/messages).
 "use strict";
 
 document.addEventListener("DOMContentLoaded", function () {
@@ -27,6 +29,7 @@ document.addEventListener("DOMContentLoaded", function () {
     update();
   });
   live();
+  liveThread();
   infiniteTimeline();
   replayPoll();
   // A link to a reply folded deep in a thread opens the folds around it.
@@ -215,4 +218,65 @@ function replayPoll() {
       .catch(function () { setTimeout(ask, 2000); });
   }
   setTimeout(ask, 2000);
+}
+
+// A post page's replies or a message thread, redrawn when something newer came: a
+// cheap check (one cache read on the server) every few seconds while the page is new
+// or just changed, rarely after; when it says so, the page is fetched again and the
+// watched part replaced. The live region says how many new items appeared. What the
+// person is typing lives outside the watched part and is never touched.
+function liveThread() {
+  var box = document.querySelector("[data-live-thread]");
+  if (!box) return;
+  var note = document.querySelector("[data-live-note]");
+  var url = box.getAttribute("data-live-thread");
+  var after = box.getAttribute("data-live-after");
+  var seconds = (box.getAttribute("data-live-seconds") || "4 20").split(" ").map(parseFloat);
+  var changedAt = Date.now();
+  var selector = "article[data-post-id], article[data-testid=dm]";
+  function ids(root) {
+    var found = {};
+    root.querySelectorAll(selector).forEach(function (item) { found[item.id] = true; });
+    return found;
+  }
+  function redraw() {
+    return fetch(location.pathname + location.search, { credentials: "same-origin" })
+      .then(function (r) { return r.ok ? r.text() : null; })
+      .then(function (html) {
+        if (!html) return;
+        var doc = new DOMParser().parseFromString(html, "text/html");
+        var fresh = doc.querySelector("[data-live-thread]");
+        if (!fresh) return;
+        var before = ids(box);
+        box.innerHTML = fresh.innerHTML;
+        var count = document.querySelector("[data-live-count]");
+        var freshCount = doc.querySelector("[data-live-count]");
+        if (count && freshCount) count.textContent = freshCount.textContent;
+        var added = Object.keys(ids(box)).filter(function (id) { return !before[id]; }).length;
+        if (note && added) {
+          note.textContent = added === 1 ? note.getAttribute("data-one") :
+            added + " " + note.getAttribute("data-many");
+        }
+      });
+  }
+  function check() {
+    if (document.hidden) return schedule();
+    fetch(url + "?after=" + encodeURIComponent(after), {
+      credentials: "same-origin", headers: { Accept: "application/json" }
+    })
+      .then(function (r) { return r.ok ? r.json() : null; })
+      .then(function (data) {
+        if (!data || !data.changed) return;
+        after = data.newest;
+        changedAt = Date.now();
+        return redraw();
+      })
+      .catch(function () {})
+      .then(schedule);
+  }
+  function schedule() {
+    var fast = Date.now() - changedAt < 120000;
+    setTimeout(check, (fast ? seconds[0] : seconds[1]) * 1000);
+  }
+  schedule();
 }

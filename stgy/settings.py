@@ -60,6 +60,8 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "stgy.security_headers.SecurityHeadersMiddleware",
     "django.middleware.security.SecurityMiddleware",
+    # Our pages for Django's own 405 and, under DEBUG, 404 (sns/web/error_pages.py).
+    "sns.web.error_pages.ErrorPagesMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "stgy.ops.middleware.RequestMetricsMiddleware",  # after static files: routes only
     "sns.api.cors.ApiCorsMiddleware",
@@ -71,12 +73,15 @@ MIDDLEWARE = [
     # The API's hot reads answer here; the rest go on (sns/api/hot_reads.py).
     "sns.api.hot_reads.HotReadsMiddleware",
     "sns.session_auth.SessionAuthenticationMiddleware",
+    # The member's language of the interface (sns/web/language.py).
+    "sns.web.language.InterfaceLanguageMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "sns.input_limits.InputLimitsMiddleware",
     "agents.llm.deadline.WebDeadlineMiddleware",
 ]
 
 ROOT_URLCONF = "stgy.urls"
+CSRF_FAILURE_VIEW = "sns.web.error_pages.csrf_failure"
 WSGI_APPLICATION = "stgy.wsgi.application"
 
 TEMPLATES = [
@@ -162,6 +167,10 @@ STGY_TRUSTED_PROXIES = _num("STGY_TRUSTED_PROXIES", 0)
 STGY_CORS_ALLOWED_ORIGINS = env.list("STGY_CORS_ALLOWED_ORIGINS", default=[])
 
 LANGUAGE_CODE = "en-us"
+# The interface's languages (sns/web/language.py); the Japanese catalogue is
+# locale/ja/LC_MESSAGES/django.po, compiled to the django.mo beside it.
+LANGUAGES = [("en", "English"), ("ja", "日本語")]
+LOCALE_PATHS = [BASE_DIR / "locale"]
 TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True
@@ -346,6 +355,12 @@ STGY_NOTIFY_FROM_AI_USERS = env.bool("STGY_NOTIFY_FROM_AI_USERS", default=True)
 # Direct messages and AI boundaries (docs/messages.md)
 # How often open pages ask /live for new posts and unread counts (static/stgy.js).
 STGY_LIVE_POLL_SECONDS = _num("STGY_LIVE_POLL_SECONDS", 30, float)
+# How often an open post page or message thread asks whether an answer came (one cache
+# read, sns/live_marks.py): every STGY_LIVE_THREAD_SECONDS for the first two minutes
+# after the page was drawn or last changed, when an answer is most likely, then every
+# STGY_LIVE_THREAD_IDLE_SECONDS (docs/pages.md §6).
+STGY_LIVE_THREAD_SECONDS = _num("STGY_LIVE_THREAD_SECONDS", 4, float)
+STGY_LIVE_THREAD_IDLE_SECONDS = _num("STGY_LIVE_THREAD_IDLE_SECONDS", 20, float)
 STGY_MESSAGE_LENGTH_LIMIT = _num("STGY_MESSAGE_LENGTH_LIMIT", 10000)
 STGY_HOURLY_MESSAGES_COUNT_LIMIT = _num("STGY_HOURLY_MESSAGES_COUNT_LIMIT", 60)
 STGY_HOURLY_MESSAGES_TO_ONE_COUNT_LIMIT = _num("STGY_HOURLY_MESSAGES_TO_ONE_COUNT_LIMIT", 20)
@@ -647,3 +662,10 @@ STGY_LINK_SNIPPET_ALLOWED_NETWORKS = env.list("STGY_LINK_SNIPPET_ALLOWED_NETWORK
 # Post cards put together from per-process fragments keyed by their content
 # (sns/web/fragments.py); off renders every card whole, as sns/web/cards.py does.
 STGY_PAGE_FRAGMENTS = env.bool("STGY_PAGE_FRAGMENTS", default=True)
+
+# --- Pages: people kept visible (docs/pages.md §5) ----------------------------------
+# Everyone and For you under "All": at most this share of a page's cards are AI users'
+# posts while a person's post no older than the window (before the AI post it passes)
+# is waiting further down (sns/selectors/authors.py, `interleave`).
+STGY_TIMELINE_AI_SHARE = env.float("STGY_TIMELINE_AI_SHARE", default=0.5)
+STGY_TIMELINE_PEOPLE_WINDOW_HOURS = env.float("STGY_TIMELINE_PEOPLE_WINDOW_HOURS", default=24)

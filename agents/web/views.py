@@ -135,6 +135,10 @@ def _llm_status() -> dict:
     tiers = task_tiers()
     return {
         "provider": gateway.provider_name(),
+        # The stand-in has no models and spends nothing: its page says so rather than
+        # show tier → model names that are not called and a budget that is not used.
+        "offline": gateway.provider_name() == "offline",
+        "cached_weight": settings.STGY_AI_BUDGET_CACHED_TOKEN_WEIGHT,
         "enabled": gateway.ai_enabled(),
         "tiers": gateway.tiers(),
         "judging": JUDGING_TASKS,

@@ -14,6 +14,7 @@ from rest_framework import serializers
 from sns.errors import InvalidInput
 from sns.ids import id_to_hex, parse_id
 from sns.selectors import Page
+from sns.selectors.authors import authors_parse
 
 # Ids an admin supplies for a new row: exactly 16 upper-case hex digits (docs/api.md §0).
 _STRICT_HEX_ID = re.compile(r"^[0-9A-F]{16}$")
@@ -181,3 +182,9 @@ class HexIdField(serializers.Field):
 
     def to_representation(self, value):
         return id_to_hex(value)
+
+
+def authors_param(request) -> str | None:
+    """The People / AI / All filter of the post lists (sns/selectors/authors.py):
+    `authors=people|ai|all`, 400 `invalid authors` for anything else."""
+    return authors_parse(request.query_params.get("authors"))

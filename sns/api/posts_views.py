@@ -21,6 +21,7 @@ from .params import (
     LocaleField,
     PassedStrings,
     PassedText,
+    authors_param,
     body,
     cursor,
     flag,
@@ -67,6 +68,7 @@ def posts_list_json(request) -> list[dict]:
         query=text,
         focus_user_id=focus,
         viewer=request.user,
+        authors=authors_param(request),
     )
     return [post_row_json(row, focus) for row in rows]
 
@@ -81,6 +83,7 @@ def posts_by_followees_json(request) -> list[dict]:
         limit_per_user=optional_int(request, "limitPerUser"),
         focus_user_id=focus,
         viewer=request.user,
+        authors=authors_param(request),
     )
     return [post_row_json(row, focus) for row in rows]
 
@@ -113,7 +116,7 @@ class PostCreateInput(PostInput):
 
 class PostsView(APIView):
     @extend_schema(
-        parameters=[*schema.PAGE, schema.FOCUS, schema.AFTER, schema.hex_id("ownedBy")]
+        parameters=[*schema.PAGE, schema.FOCUS, schema.AFTER, schema.AUTHORS, schema.hex_id("ownedBy")]
         + [schema.query("query", description="full-text filter; admins only")]
         + [schema.query("tag")]
         + [schema.query("replyTo", description='a hex id, "" for root posts, "*" for replies')],
@@ -153,7 +156,7 @@ class PostLiteView(APIView):
 
 class PostsByFolloweesView(APIView):
     @extend_schema(
-        parameters=[schema.hex_id("userId", required=True), *schema.PAGE, schema.FOCUS]
+        parameters=[schema.hex_id("userId", required=True), *schema.PAGE, schema.FOCUS, schema.AUTHORS]
         + [schema.query(n, OpenApiTypes.BOOL) for n in ("includeSelf", "includeReplies")]
         + [schema.query("limitPerUser", schema.INT64)],
         responses=shapes.many(shapes.Post),

@@ -144,6 +144,7 @@ PAGE = [
 ]
 FOCUS = hex_id("focusUserId", "hex id of the user the relation flags are about")
 AFTER = hex_id("after", "hex id cursor; needs offset=0")
+AUTHORS = query("authors", description="people, ai or all (default): whose posts are listed")
 
 OBJECT = OpenApiTypes.OBJECT
 LIST = OpenApiResponse(response={"type": "array", "items": {"type": "object"}})

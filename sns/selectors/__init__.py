@@ -11,6 +11,7 @@ from .notifications import (
 )
 from .paging import Page
 from .posts import (
+    post_exists,
     post_get,
     post_is_blocking_focus,
     post_neighbours,
@@ -42,6 +43,7 @@ __all__ = [
     "notification_rows",
     "notifications_feed",
     "notifications_unread_count",
+    "post_exists",
     "post_get",
     "post_is_blocking_focus",
     "post_likers",

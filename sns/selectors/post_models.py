@@ -121,13 +121,15 @@ def posts_by_ids(viewer, post_ids, *, focus_user_id: int | None = None) -> dict[
     return {post.id: post for post in posts_read(where, params, focus_user_id=focus_user_id, vendor=vendor)}
 
 
-def followee_posts(viewer, page: Page) -> list[Post]:
+def followee_posts(viewer, page: Page, *, authors: str | None = None) -> list[Post]:
     """`posts_by_followees(user_id=viewer.id, page=page, include_self=True,
-    focus_user_id=viewer.id, viewer=viewer)` (sns/selectors/timelines.py): the home
-    timeline's posts, in one round trip on PostgreSQL."""
+    focus_user_id=viewer.id, viewer=viewer, authors=authors)` (sns/selectors/timelines.py):
+    the home timeline's posts, in one round trip on PostgreSQL."""
     if page.limit <= 0:
         return []
-    active = posting_followees(viewer.id, include_self=True, roots_only=False, limit=page.limit, viewer=viewer)
+    active = posting_followees(
+        viewer.id, include_self=True, roots_only=False, limit=page.limit, viewer=viewer, authors=authors
+    )
     vendor = connection.vendor
     if vendor != "postgresql":
         active = list(active)

@@ -22,6 +22,7 @@ from ..models import Post, PostTag, User
 from .paging import Page
 from .posts import _post_facts
 from .timelines import newest_posts_sql, posting_followees
+from .authors import authors_sql
 from .visibility import viewable_sql
 
 # The columns of a post row, in order; with a focus user FOCUS_COLUMNS follow, and a
@@ -191,6 +192,13 @@ def _visible(viewer, where: list[str], params: list) -> None:
         params.extend(condition_params)
 
 
+def _authors(authors: str | None, where: list[str], params: list) -> None:
+    condition = authors_sql(authors, _sql()["owner"])
+    if condition is not None:
+        where.append(condition[0])
+        params.extend(condition[1])
+
+
 def _page_sql(page: Page) -> tuple[str, list]:
     # The limit and offset written in, not bound: as parameters PostgreSQL's generic plan
     # for "the newest visible posts" could not know the limit was small (628 ms against
@@ -209,6 +217,7 @@ def post_rows_list(
     query: str | None = None,
     focus_user_id: int | None = None,
     viewer=None,
+    authors: str | None = None,
 ) -> list[tuple]:
     """posts_list's rows (same filters, same order, same visibility) as tuples."""
     sql = _sql()
@@ -233,6 +242,7 @@ def post_rows_list(
     if after is not None:
         where.append(f"{sql['id']} {'<' if page.descending else '>'} %s")
         params.append(int(after))
+    _authors(authors, where, params)
     _visible(viewer, where, params)
     if where:
         statement += " WHERE " + " AND ".join(where)
@@ -249,13 +259,16 @@ def post_rows_by_followees(
     limit_per_user: int | None = None,
     focus_user_id: int | None = None,
     viewer=None,
+    authors: str | None = None,
 ) -> list[tuple]:
     """posts_by_followees's rows (docs/api.md §3) as tuples."""
     per_user = min(page.limit, page.limit if limit_per_user is None else limit_per_user)
     if per_user <= 0:
         return []
     roots_only = not include_replies
-    active = posting_followees(user_id, include_self=include_self, roots_only=roots_only, limit=page.limit, viewer=viewer)
+    active = posting_followees(
+        user_id, include_self=include_self, roots_only=roots_only, limit=page.limit, viewer=viewer, authors=authors
+    )
     if connection.vendor != "postgresql":
         # On PostgreSQL the active followees are a subquery: the whole read is one round trip.
         active = list(active)

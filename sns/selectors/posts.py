@@ -18,6 +18,7 @@ from ..errors import NotFound
 from ..models import Block, Follow, Like, Post, PostTag, User
 from .paging import Page, id_order, page_slice
 from .visibility import viewable_q
+from .authors import authors_q
 
 
 def post_queryset(focus_user_id: int | None = None) -> QuerySet[Post]:
@@ -109,7 +110,9 @@ def post_is_blocking_focus(post: Post, focus_user_id: int) -> bool:
     )
 
 
-def _posts_filtered(qs, *, owned_by=None, tag=None, reply_to=None, query=None, viewer=None):
+def _posts_filtered(qs, *, owned_by=None, tag=None, reply_to=None, query=None, viewer=None, authors=None):
+    if authors not in (None, "all"):
+        qs = qs.filter(authors_q(authors))
     if viewer is not None:
         qs = qs.filter(viewable_q(viewer))
     if owned_by is not None:
@@ -127,12 +130,18 @@ def _posts_filtered(qs, *, owned_by=None, tag=None, reply_to=None, query=None, v
     return qs
 
 
+def post_exists(post_id: int) -> bool:
+    """Whether a post exists at all, whoever may see it (to tell "deleted" from "hidden")."""
+    return Post.objects.filter(pk=post_id).exists()
+
+
 def posts_count(
-    *, owned_by: int | None = None, tag: str | None = None, reply_to=None, query: str | None = None, viewer=None
+    *, owned_by: int | None = None, tag: str | None = None, reply_to=None, query: str | None = None, viewer=None,
+    authors: str | None = None,
 ) -> int:
     """GET /posts/count: what posts_list would list with the same filters, counted."""
     qs = _posts_filtered(
-        Post.objects.all(), owned_by=owned_by, tag=tag, reply_to=reply_to, query=query, viewer=viewer
+        Post.objects.all(), owned_by=owned_by, tag=tag, reply_to=reply_to, query=query, viewer=viewer, authors=authors
     )
     return qs.count()
 
@@ -147,11 +156,14 @@ def posts_list(
     query: str | None = None,
     focus_user_id: int | None = None,
     viewer=None,
+    authors: str | None = None,
 ) -> list[Post]:
     """Posts by id with the filters of GET /posts; with a `viewer`, only those visible
-    to them (sns/selectors/visibility.py)."""
+    to them (sns/selectors/visibility.py); `authors`: people's, AI users' or all
+    (sns/selectors/authors.py)."""
     qs = _posts_filtered(
-        post_queryset(focus_user_id), owned_by=owned_by, tag=tag, reply_to=reply_to, query=query, viewer=viewer
+        post_queryset(focus_user_id), owned_by=owned_by, tag=tag, reply_to=reply_to, query=query, viewer=viewer,
+        authors=authors,
     )
     if after is not None:
         qs = qs.filter(id__lt=after) if page.descending else qs.filter(id__gt=after)

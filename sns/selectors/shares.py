@@ -16,6 +16,7 @@ from django.db.models import Q
 
 from ..models import Bookmark, Post, Quote, Repost, User
 from .paging import Page
+from .authors import authors_admit
 from .post_models import followee_posts, followee_reposts, posts_by_ids
 from .post_rows import fetch_prepared
 from .posts import post_queryset
@@ -93,7 +94,7 @@ def shares_attach(viewer: User, posts) -> list:
     return posts
 
 
-def following_with_reposts(viewer: User, page: Page) -> list[Post]:
+def following_with_reposts(viewer: User, page: Page, *, authors: str | None = None) -> list[Post]:
     """The Following tab: the by-followees timeline (the viewer's own posts included)
     merged with the reposts by the same people, newest first. A reposted post carries
     `reposted_by` (the reposter) and appears once, at its newest appearance. Like
@@ -101,7 +102,7 @@ def following_with_reposts(viewer: User, page: Page) -> list[Post]:
     wanted = page.end
     # Read as written SQL (sns/selectors/post_models.py): through the ORM, building these
     # reads cost the home page more CPU than PostgreSQL spent on them.
-    posts = followee_posts(viewer, Page(offset=0, limit=wanted))
+    posts = followee_posts(viewer, Page(offset=0, limit=wanted), authors=authors)
     # A reposter the viewer has muted (or who is otherwise hidden from them) is left out too.
     reposts = followee_reposts(viewer, wanted)
     shown = visible_posts(viewer, [post_id for post_id, _, _ in reposts])
@@ -110,7 +111,7 @@ def following_with_reposts(viewer: User, page: Page) -> list[Post]:
         entries[post.id] = (post.created_at, post, None)
     for post_id, reposted_at, reposter in reposts:
         post = shown.get(post_id)
-        if post is None or (post.id in entries and entries[post.id][0] >= reposted_at):
+        if post is None or not authors_admit(authors, post.owner) or (post.id in entries and entries[post.id][0] >= reposted_at):
             continue
         entries[post.id] = (reposted_at, post, reposter)
     ordered = sorted(entries.values(), key=lambda e: (e[0], e[1].id), reverse=True)[:wanted]

@@ -11,6 +11,7 @@ from ..compiled_read import CompiledRead, viewer_of, viewer_variant
 from ..models import Follow, Like, Post, User
 from .paging import Page, after_pivot, id_order, page_slice, time_then_key, union_all
 from .posts import post_queryset
+from .authors import authors_q, authors_sql
 from .visibility import viewable_posts, viewable_q, viewable_sql
 
 
@@ -111,14 +112,17 @@ def posts_by_followees(
     limit_per_user: int | None = None,
     focus_user_id: int | None = None,
     viewer=None,
+    authors: str | None = None,
 ) -> list[Post]:
     """docs/api.md §3: of the followees of `user_id` (and the user too if
     `include_self`) who have a post, the `limit` with the newest latest post each
     contribute their `min(limit, limit_per_user ?? limit)` newest posts; that union is
     ordered by id, then `offset`/`limit` apply. Root posts only unless `include_replies`.
-    With a `viewer`, followees hidden from them take no place and their posts none."""
+    With a `viewer`, followees hidden from them take no place and their posts none; with
+    `authors`, only the people or only the AI users among them (sns/selectors/authors.py)."""
     followees = posting_followees(
-        user_id, include_self=include_self, roots_only=not include_replies, limit=page.limit, viewer=viewer
+        user_id, include_self=include_self, roots_only=not include_replies, limit=page.limit, viewer=viewer,
+        authors=authors,
     )
     active = _run(followees) if connection.vendor == "postgresql" else list(followees)
     per_user = min(page.limit, page.limit if limit_per_user is None else limit_per_user)
@@ -134,9 +138,12 @@ def posts_by_followees(
     return page_slice(qs.order_by(id_order(page)), page)
 
 
-def posting_followees(user_id: int, *, include_self: bool, roots_only: bool, limit: int, viewer=None):
+def posting_followees(
+    user_id: int, *, include_self: bool, roots_only: bool, limit: int, viewer=None, authors: str | None = None
+):
     """The followees of `user_id` (and the user, if `include_self`) with a post, the
-    `limit` with the newest latest post first, those hidden from `viewer` left out. On
+    `limit` with the newest latest post first, those hidden from `viewer` left out, and
+    with `authors` those not of that kind (people or AI users). On
     PostgreSQL an (sql, params) pair that reads one entry of the (owner, id) index per
     followee, to run or to nest, with each one's latest post id as a second column;
     elsewhere the ORM's equivalent as a values queryset."""
@@ -159,12 +166,14 @@ def posting_followees(user_id: int, *, include_self: bool, roots_only: bool, lim
         owner, reply_to = qn(Post._meta.get_field("owner").column), qn(Post._meta.get_field("reply_to").column)
         roots = f" AND {reply_to} IS NULL" if roots_only else ""
         me = " UNION SELECT %s" if include_self else ""
+        kind = authors_sql(authors, "k.id")
+        kind_sql, kind_params = (f" WHERE {kind[0]}", kind[1]) if kind is not None else ("", [])
         sql = (
             f"SELECT k.id, p.latest FROM ({follows_sql}{me}) AS k(id) "
             f"CROSS JOIN LATERAL (SELECT {qn('id')} AS latest FROM {qn(Post._meta.db_table)} "
-            f"WHERE {owner} = k.id{roots} ORDER BY {qn('id')} DESC LIMIT 1) AS p ORDER BY p.latest DESC LIMIT %s"
+            f"WHERE {owner} = k.id{roots} ORDER BY {qn('id')} DESC LIMIT 1) AS p{kind_sql} ORDER BY p.latest DESC LIMIT %s"
         )
-        return sql, (*follows_params, *((user_id,) if include_self else ()), limit)
+        return sql, (*follows_params, *((user_id,) if include_self else ()), *kind_params, limit)
     follows = Follow.objects.filter(follower_id=user_id).order_by()
     if viewer is not None:
         follows = follows.filter(viewable_q(viewer, "followee"))
@@ -175,7 +184,7 @@ def posting_followees(user_id: int, *, include_self: bool, roots_only: bool, lim
     if roots_only:
         own_posts = own_posts.filter(reply_to__isnull=True)
     return (
-        User.objects.filter(wanted)
+        User.objects.filter(wanted, authors_q(authors, "pk"))
         .annotate(latest=Subquery(own_posts.order_by("-id").values("id")[:1]))
         .filter(latest__isnull=False)
         .order_by("-latest")

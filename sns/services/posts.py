@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import re
+from functools import partial
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.db.models import F, QuerySet
 from django.utils import timezone
 
-from .. import mentions, throttle
+from .. import live_marks, mentions, throttle
 from ..access import access_post, access_writable, block_annotations, is_blocked_annotated
 from ..compiled_read import CompiledRead
 from ..errors import Conflict, InvalidInput
@@ -124,6 +125,9 @@ def post_create(
             )
             post_insert(post, tag_names, parent.id if parent is not None else None)
             post_written(post, created=True)
+            # Open pages of the thread learn of a reply from the cache (sns/live_marks.py);
+            # robust: a failure there must not turn a committed post into an error.
+            transaction.on_commit(partial(live_marks.post_mark, post.id, reply=parent is not None), robust=True)
     except IntegrityError:
         if idempotency_key:
             # A redelivered or concurrent delivery of the same AI step: the first post stands.

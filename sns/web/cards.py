@@ -20,11 +20,13 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext_lazy
 
 from sns.ids import id_to_hex
 from sns.markdown import render_html
 from sns.mentions import mentions_attach, post_mention_links
 from sns.selectors import shares
+from sns.selectors.visibility import hidden_user_ids
 
 from .card_forms import toggle_form_html
 from .display import ago, hue, is_long, post_url, profile_url, time_title
@@ -36,12 +38,34 @@ _REPLY_ICON = mark_safe(
 )
 
 
+# What a card says of a parent it cannot link to: a link to a post the reader may not
+# see would only lead to "not found", and calling it deleted would be untrue.
+# Lazy: they are the reader's language when a card is drawn (the cards' visible words
+# are translated here and in sns/web/fragments.py, whose kept cards key on the language).
+REPLY_TO_HIDDEN = gettext_lazy("a post not available to you")
+REPLY_TO_DELETED = gettext_lazy("a deleted post")
+IN_REPLY_TO = gettext_lazy("↪ in reply to")
+READ_MORE = gettext_lazy("Read more")
+REPORT = gettext_lazy("Report")
+OPEN_THREAD = gettext_lazy("Open thread")
+
+
 def cards_attach(viewer, posts) -> list:
     """What a page's cards read besides the posts, for all of them at once: their share
-    facts and quoted posts (sns/selectors/shares.py `shares_attach`) and whom their
-    mentions link to (sns/mentions.py `mentions_attach`)."""
+    facts and quoted posts (sns/selectors/shares.py `shares_attach`), whom their
+    mentions link to (sns/mentions.py `mentions_attach`) and, for replies, whether the
+    parent's author is hidden from the reader (one query when a reply's parent is
+    someone else's and not on the page)."""
     posts = shares.shares_attach(viewer, posts)
     mentions_attach(posts)
+    # A parent among the page's own posts is visible; only the others are checked.
+    shown = {p.id for p in posts}
+    parents = {getattr(p, "reply_to_owner_id", None) for p in posts if p.reply_to and p.reply_to not in shown}
+    parents -= {None, viewer.id}
+    if parents and viewer.is_authenticated:
+        hidden = hidden_user_ids(viewer, parents)
+        for post in posts:
+            post.reply_to_hidden = post.reply_to is not None and getattr(post, "reply_to_owner_id", None) in hidden
     return posts
 
 
@@ -100,7 +124,7 @@ def _body_html(post, *, compact: bool, full: bool) -> SafeString:
         "" if compact else link_cards_html(post.content),
     )
     if long:
-        html += format_html('<a class="read-more" href="{}">Read more</a>', post_url(post.hex_id))
+        html += format_html('<a class="read-more" href="{}">{}</a>', post_url(post.hex_id), READ_MORE)
     return html
 
 
@@ -143,9 +167,10 @@ def _report_html(post, *, compact: bool, full: bool, request) -> SafeString:
     if compact or full or viewer is None or not viewer.is_authenticated or viewer.id == post.owner_id:
         return mark_safe("")
     return format_html(
-        '<a class="report-link" href="{}" title="Report this {} to the moderators">Report</a>',
+        '<a class="report-link" href="{}" title="Report this {} to the moderators">{}</a>',
         post_url(post.hex_id, "report"),
         "reply" if post.reply_to else "post",
+        REPORT,
     )
 
 
@@ -160,11 +185,14 @@ def post_card_html(post, *, request, compact: bool = False, full: bool = False, 
     reply_to = mark_safe("")
     if post.reply_to and not hide_reply_to:
         nickname = getattr(post, "reply_to_owner_nickname", None)
-        reply_to = format_html(
-            '<p class="in-reply-to">↪ in reply to <a href="{}">{}</a></p>',
-            post_url(id_to_hex(post.reply_to)),
-            nickname if nickname else "a deleted post",
-        )
+        if getattr(post, "reply_to_hidden", False):
+            reply_to = format_html('<p class="in-reply-to">{} {}</p>', IN_REPLY_TO, REPLY_TO_HIDDEN)
+        elif nickname:
+            reply_to = format_html(
+                '<p class="in-reply-to">{} <a href="{}">{}</a></p>', IN_REPLY_TO, post_url(id_to_hex(post.reply_to)), nickname
+            )
+        else:
+            reply_to = format_html('<p class="in-reply-to">{} {}</p>', IN_REPLY_TO, REPLY_TO_DELETED)
     actions = format_html(
         '<footer class="post-actions">{}<a class="stat" href="{}#replies" title="Replies">{} '
         '<span class="reply-count">{}</span></a>{}{}{}</footer>',
@@ -173,7 +201,7 @@ def post_card_html(post, *, request, compact: bool = False, full: bool = False, 
         _REPLY_ICON,
         post.reply_count,
         mark_safe("") if compact else share_actions_html(post, request=request),
-        mark_safe("") if full else format_html('<a class="thread-link" href="{}">Open thread</a>', post_url(post.hex_id)),
+        mark_safe("") if full else format_html('<a class="thread-link" href="{}">{}</a>', post_url(post.hex_id), OPEN_THREAD),
         _report_html(post, compact=compact, full=full, request=request),
     )
     return format_html(

@@ -6,6 +6,10 @@ from __future__ import annotations
 
 from django import forms
 from django.conf import settings
+from django.utils.translation import gettext_lazy as _
+
+from sns.errors import InvalidInput
+from sns.text import normalize_locale
 
 from . import kept_widgets
 
@@ -27,10 +31,10 @@ def _text(label: str, *, required: bool = False, widget=forms.TextInput, **attrs
 
 class LoginForm(forms.Form):
     email = forms.CharField(
-        label="Email", widget=forms.EmailInput(attrs={"autocomplete": "username"})
+        label=_("Email"), widget=forms.EmailInput(attrs={"autocomplete": "username"})
     )
     password = forms.CharField(
-        label="Password",
+        label=_("Password"),
         strip=False,
         widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}),
     )
@@ -80,7 +84,7 @@ def limit_length(field: forms.Field, limit: int) -> None:
 class PostForm(forms.Form):
     # On every timeline page: widgets kept rendered (sns/web/kept_widgets.py).
     content = forms.CharField(
-        label="Post",
+        label=_("Post"),
         strip=False,
         widget=kept_widgets.Textarea(
             attrs={
@@ -90,15 +94,15 @@ class PostForm(forms.Form):
             }
         ),
     )
-    tags = _text("Tags", widget=kept_widgets.TextInput, placeholder="comma, separated, tags")
+    tags = _text(_("Tags"), widget=kept_widgets.TextInput, placeholder="comma, separated, tags")
     locale = forms.CharField(
-        label="Language",
+        label=_("Language"),
         required=False,
         widget=kept_widgets.TextInput(attrs={"list": "locale-choices", "size": 8}),
     )
-    allow_likes = forms.BooleanField(label="Allow likes", required=False, initial=True, widget=kept_widgets.CheckboxInput)
-    allow_replies = forms.BooleanField(label="Allow replies", required=False, initial=True, widget=kept_widgets.CheckboxInput)
-    publish = forms.BooleanField(label="Public on my site", required=False, widget=kept_widgets.CheckboxInput)
+    allow_likes = forms.BooleanField(label=_("Allow likes"), required=False, initial=True, widget=kept_widgets.CheckboxInput)
+    allow_replies = forms.BooleanField(label=_("Allow replies"), required=False, initial=True, widget=kept_widgets.CheckboxInput)
+    publish = forms.BooleanField(label=_("Public on my site"), required=False, widget=kept_widgets.CheckboxInput)
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -143,24 +147,40 @@ class ReplyForm(forms.Form):
         limit_length(self.fields["content"], settings.STGY_CONTENT_LENGTH_LIMIT)
 
 
+class _LocaleChoiceField(forms.ChoiceField):
+    """A choice among LOCALE_CHOICES, written as the rulebook writes locales first
+    (`ja_jp` is `ja-JP`), so a request built by hand is read as the API reads it."""
+
+    def to_python(self, value):
+        value = super().to_python(value)
+        try:
+            return normalize_locale(value) if value else value
+        except InvalidInput:
+            return value
+
+
 class ProfileForm(forms.Form):
-    nickname = _text("Nickname", required=True)
+    nickname = _text(_("Nickname"), required=True)
     introduction = forms.CharField(
-        label="Introduction (Markdown)",
+        label=_("Introduction (Markdown)"),
         required=False,
         strip=False,
         widget=forms.Textarea(attrs={"rows": 6}),
     )
-    locale = forms.CharField(
-        label="Language", widget=forms.TextInput(attrs={"list": "locale-choices"})
+    # A list, not a free-text box: a language typed as "Japanese" or "jp" was taken and
+    # left the interface in English (sns/web/language.py reads the code).
+    locale = _LocaleChoiceField(
+        label=_("Language"),
+        choices=LOCALE_CHOICES,
+        help_text=_("The interface is in English and Japanese; your posts default to this language."),
     )
     timezone = forms.CharField(
-        label="Time zone", widget=forms.TextInput(attrs={"list": "timezone-choices"})
+        label=_("Time zone"), widget=forms.TextInput(attrs={"list": "timezone-choices"})
     )
     block_strangers = forms.BooleanField(
-        label="Block strangers",
+        label=_("Block strangers"),
         required=False,
-        help_text="Only people you follow can like, reply to or follow you.",
+        help_text=_("Only people you follow can like, reply to or follow you."),
     )
     ai_personality = forms.CharField(
         label="AI personality",
@@ -171,6 +191,11 @@ class ProfileForm(forms.Form):
 
     def __init__(self, *args, is_ai: bool = False, **kwargs):
         super().__init__(*args, **kwargs)
+        # A language set before the list (or through the API) stays a choice, so saving
+        # the form never changes it unasked.
+        current = self.initial.get("locale")
+        if current and current not in dict(LOCALE_CHOICES):
+            self.fields["locale"].choices = [(current, current), *LOCALE_CHOICES]
         if not is_ai:
             # Only an AI user may change its own personality; humans do not see the field.
             del self.fields["ai_personality"]

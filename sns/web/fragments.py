@@ -30,13 +30,23 @@ from urllib.parse import quote
 from django.conf import settings
 from django.utils import timezone
 from django.utils.safestring import SafeString
+from django.utils.translation import get_language
 
 from sns.ids import id_to_datetime, id_to_hex
 from sns.markdown import render_html
 from sns.mentions import post_mention_links
 
 from .card_forms import csrf_token
-from .cards import _REPLY_ICON, avatar_html
+from .cards import (
+    _REPLY_ICON,
+    IN_REPLY_TO,
+    OPEN_THREAD,
+    READ_MORE,
+    REPLY_TO_DELETED,
+    REPLY_TO_HIDDEN,
+    REPORT,
+    avatar_html,
+)
 from .display import ago_at, in_english, is_long, post_url, profile_url, time_title
 from .kept_store import MARK, KeptStore, marker
 from .link_cards import card_targets, link_cards_html, without_macros
@@ -113,7 +123,7 @@ class _View:
     page rather than three to five times a card (the viewer through its lazy proxy, the
     zone and language through their context-local stores)."""
 
-    __slots__ = ("viewer", "reader_id", "zone", "now", "english")
+    __slots__ = ("viewer", "reader_id", "zone", "now", "english", "language")
 
     def __init__(self, request):
         viewer = getattr(request, "user", None)
@@ -126,6 +136,7 @@ class _View:
         self.zone = timezone.get_current_timezone()
         self.now = timezone.now()
         self.english = in_english()
+        self.language = get_language()
 
 
 def _view(request) -> _View:
@@ -166,6 +177,7 @@ class _Facts(NamedTuple):
     owner_ai_model: str | None  # None for a human
     reply_to: int | None
     reply_to_nickname: str | None
+    reply_to_hidden: bool  # the parent's author is hidden from the reader (sns/web/cards.py)
     content: str
     mentions: tuple  # (lower-cased name, hex id), sorted: the users they link to now
     locale: str
@@ -181,6 +193,7 @@ class _Facts(NamedTuple):
     full: bool
     hide_reply_to: bool
     zone: object  # the active time zone, which the time's title and datetime use
+    language: str  # the active language, which the card's few words are in
 
 
 def _mentions(post, content: str) -> tuple:
@@ -196,13 +209,13 @@ def _facts(post, view: _View, compact: bool, full: bool, hide_reply_to: bool) ->
     reader_id = view.reader_id
     return _Facts(
         post.id, owner.id, owner.nickname, owner.avatar, owner.ai_model if owner.is_ai else None,
-        post.reply_to, getattr(post, "reply_to_owner_nickname", None),
+        post.reply_to, getattr(post, "reply_to_owner_nickname", None), getattr(post, "reply_to_hidden", False),
         content, _mentions(post, content), post.effective_locale, tuple(post.tag_names),
         post.like_count, getattr(post, "is_liked_by_focus", False), post.allow_likes, post.reply_count,
         (share.reposted, share.bookmarked, share.reposts) if share else None,
         not compact and (post.allow_replies or view.viewer.is_admin),
         not (compact or full) and reader_id is not None and reader_id != owner.id,
-        compact, full, hide_reply_to, view.zone,
+        compact, full, hide_reply_to, view.zone, view.language,
     )
 
 
@@ -250,7 +263,7 @@ def _body_html(facts: _Facts, hex_id: str, cards: str) -> str:
     if not compact and _has_link_cards(content):
         html_ += cards
     if long:
-        html_ += f'<a class="read-more" href="{_e(post_url(hex_id))}">Read more</a>'
+        html_ += f'<a class="read-more" href="{_e(post_url(hex_id))}">{_e(READ_MORE)}</a>'
     return html_
 
 
@@ -329,7 +342,7 @@ def _report_html(facts: _Facts, hex_id: str) -> str:
         return ""
     return (
         f'<a class="report-link" href="{_e(post_url(hex_id, "report"))}" '
-        f'title="Report this {"reply" if facts.reply_to else "post"} to the moderators">Report</a>'
+        f'title="Report this {"reply" if facts.reply_to else "post"} to the moderators">{_e(REPORT)}</a>'
     )
 
 
@@ -354,10 +367,16 @@ def _card(facts: _Facts, holes) -> str:
     reply_to = ""
     if facts.reply_to and not facts.hide_reply_to:
         nickname = facts.reply_to_nickname
-        reply_to = (
-            f'<p class="in-reply-to">↪ in reply to <a href="{_e(post_url(id_to_hex(facts.reply_to)))}">'
-            f'{_e(nickname) if nickname else "a deleted post"}</a></p>'
-        )
+        if facts.reply_to_hidden:
+            reply_to = f'<p class="in-reply-to">{_e(IN_REPLY_TO)} {_e(REPLY_TO_HIDDEN)}</p>'
+        elif nickname:
+            reply_to = (
+                f'<p class="in-reply-to">{_e(IN_REPLY_TO)} <a href="{_e(post_url(id_to_hex(facts.reply_to)))}">'
+                f"{_e(nickname)}</a></p>"
+            )
+        else:
+            reply_to = f'<p class="in-reply-to">{_e(IN_REPLY_TO)} {_e(REPLY_TO_DELETED)}</p>'
+
     actions = (
         f'<footer class="post-actions">{_like_html(facts, hex_id, holes)}'
         f'<a class="stat" href="{url}#replies" title="Replies">{_REPLY_ICON} '
@@ -365,7 +384,7 @@ def _card(facts: _Facts, holes) -> str:
         f'{"" if compact else _share_actions_html(facts, hex_id, holes)}'
     )
     if not full:
-        actions += f'<a class="thread-link" href="{url}">Open thread</a>'
+        actions += f'<a class="thread-link" href="{url}">{_e(OPEN_THREAD)}</a>'
     actions += f"{_report_html(facts, hex_id)}</footer>"
     return (
         f'<article class="{classes}" id="post-{hex_}" data-post-id="{hex_}">{holes["by"]}{head}'

@@ -4,7 +4,7 @@ they are the same for every viewer on the same tab but for the newest post's id,
 the live check counts from, and their template (a dozen comparisons of the tab, five
 reversed URLs) was about 460 Python calls of a home view.
 Kept per tab, tag, whether "For you" is offered and whether the page polls for newer
-posts."""
+posts, by the People / AI / All filter and whether For you fell back to Everyone."""
 
 from __future__ import annotations
 
@@ -16,7 +16,10 @@ _tabs = KeptInclude("timeline/_tabs.html", 256)
 
 
 def timeline_tabs(context) -> str:
-    key = (context.get("tab"), context.get("tag"), context.get("for_you_available"), context.get("live"))
+    key = (
+        context.get("tab"), context.get("tag"), context.get("for_you_available"), context.get("live"),
+        context.get("authors"), context.get("for_you_empty"),
+    )
     return _tabs.render(context, key, {"live_after": context.get("live_after")})
 
 

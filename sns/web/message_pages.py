@@ -11,7 +11,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from sns.selectors import messages as selectors_messages
 from sns.errors import InvalidInput
-from sns.ids import parse_id
+from sns.ids import id_to_hex, parse_id
 from sns.selectors import Page
 from sns.services import messages as message_services
 
@@ -75,6 +75,8 @@ def conversation(request, user_hex):
             "report_form": ReportForm(),
             "stop_form": StopForm(),
             "report_limit": settings.STGY_MESSAGE_REPORT_REASON_LENGTH_LIMIT,
+            # The newest page polls for a message newer than it shows (docs/pages.md §6).
+            "live_after": id_to_hex(max((m.id for m in shown), default=0)) if number == 0 else None,
         },
     )
 

@@ -77,16 +77,30 @@ def _post_detail(request, post_hex):
         order="asc",
     )
     ancestors = thread_models.ancestors(post, limit=ANCESTOR_LIMIT, viewer=viewer)
+    # A parent that is not shown is either gone or hidden from the reader (a block, a
+    # mute): the page says which, rather than calling a hidden post deleted.
+    parent_exists = bool(post.reply_to and not ancestors and selectors.post_exists(post.reply_to))
     # The replies' own conversations, a few levels deep (sns/reply_tree.py).
     tree = reply_tree(list(replies.items), viewer=viewer)
-    cards_attach(viewer, [post, *ancestors, *(node.post for node in reply_tree_nodes(tree))])
+    shown_replies = [node.post for node in reply_tree_nodes(tree)]
+    cards_attach(viewer, [post, *ancestors, *shown_replies])
     context = {
         "post": post,
         "ancestors": ancestors,
         "replies": replies,
+        # What the reader can see: the stored count also holds replies hidden from them.
+        "reply_total": (
+            len(replies.items)
+            if replies.number == 0 and not replies.has_older
+            else selectors.posts_count(reply_to=post.id, viewer=viewer)
+        ),
         "tree": tree,
         "older_id": older_id,
         "newer_id": newer_id,
+        # The page polls for a reply newer than the newest it shows (sns/live_marks.py);
+        # one it may not see makes one redraw, after which the poll moves past it.
+        "live_after": id_to_hex(max((r.id for r in shown_replies), default=0)),
+        "parent_exists": parent_exists,
         "form": bound_form(
             request, ReplyForm, action=reverse("web:post-reply", args=[post_hex])
         ),

@@ -8,6 +8,7 @@ import logging
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from sns import selectors, services
@@ -19,13 +20,39 @@ from sns.search.kwic import post_kwic
 from sns.search.query import parse_query, search_owner
 from sns.ids import id_to_hex
 from sns.selectors import Page, shares
+from sns.selectors.authors import AUTHORS, authors_parse
+from sns.selectors.mixed import everyone_page, ranked_page
 
 from .cards import cards_attach, user_name_html
 from .forms import LOCALE_CHOICES, PostForm
 from .landing import landing
-from .pageview import bound_form, page, paged, safe_next
+from .pageview import PAGE_SIZE, bound_form, page, paged, safe_next
 
 log = logging.getLogger(__name__)
+
+# The People / AI / All filter is remembered in a cookie (per browser, no write on a
+# GET, nothing to migrate), set whenever a page is asked for with `authors=`.
+AUTHORS_COOKIE = "stgy_authors"
+_AUTHORS_COOKIE_AGE = 365 * 24 * 3600
+# For you is cut from its whole ranking (agents/recommend/feeds.py keeps 100 posts a user).
+_RANKING_SIZE = 100
+AUTHORS_CHOICES = (("all", _("All")), ("people", _("People")), ("ai", _("AI")))
+
+
+def timeline_authors(request) -> tuple[str, bool]:
+    """The filter of a timeline: the `authors` parameter (400 when not people, ai or
+    all), else the remembered one, else all; and whether it was given."""
+    given = authors_parse(request.GET.get("authors"))
+    if given is not None:
+        return given, True
+    remembered = request.COOKIES.get(AUTHORS_COOKIE)
+    return (remembered if remembered in AUTHORS else "all"), False
+
+
+def authors_remember(response, authors: str, given: bool):
+    if given:
+        response.set_cookie(AUTHORS_COOKIE, authors, max_age=_AUTHORS_COOKIE_AGE, samesite="Lax")
+    return response
 
 
 def _for_you(viewer, page_: Page) -> list | None:
@@ -66,31 +93,40 @@ def _timeline(request):
     viewer = request.user
     tab = request.GET.get("tab", "following")
     tag = request.GET.get("tag", "").strip()
+    authors, authors_given = timeline_authors(request)
     if tag:
         tab = "everyone"
-    for_you_available = _for_you_available(viewer, asked=tab == "foryou")
-    if tab == "everyone":
-        posts = paged(
-            request,
-            lambda p: selectors.posts_list(page=p, tag=tag or None, focus_user_id=viewer.id, viewer=viewer),
-        )
-    elif tab == "foryou" and for_you_available:
-        posts = paged(request, lambda p: _for_you(viewer, p) or [])
-    else:
+    # Offered to every member: a new member's ranking is empty, and the tab then says so
+    # over the Everyone tab's posts. Asking still has a ranking made in the background.
+    for_you_available = page_extras().recommended_posts is not None
+    if for_you_available:
+        _for_you_available(viewer, asked=False)
+    for_you_empty = False
+    if tab == "foryou" and for_you_available:
+        ranking = _for_you(viewer, Page(offset=0, limit=_RANKING_SIZE)) or []
+        for_you_empty = not ranking
+        if ranking:
+            posts = paged(request, lambda p: ranked_page(ranking, p, block=PAGE_SIZE, authors=authors))
+    if tab == "everyone" or for_you_empty:
+        posts = paged(request, lambda p: everyone_page(viewer, p, block=PAGE_SIZE, tag=tag or None, authors=authors))
+    elif tab != "foryou" or not for_you_available:
         tab = "following"
         # The followees' posts with their reposts (docs/shares.md).
-        posts = paged(request, lambda p: shares.following_with_reposts(viewer, p), from_top=True)
+        posts = paged(request, lambda p: shares.following_with_reposts(viewer, p, authors=authors), from_top=True)
     cards_attach(viewer, posts.items)
     cards = list(posts.items)
     form = bound_form(
         request, PostForm, initial={"locale": viewer.locale}, action=reverse("web:compose")
     )
-    return render(
+    response = render(
         request,
         "timeline/home.html",
         {
             "tab": tab,
             "tag": tag,
+            "authors": authors,
+            "for_you_empty": for_you_empty,
+            "authors_choices": AUTHORS_CHOICES,
             "posts": posts,
             # Read once here rather than looked up on `posts` by the template, whose
             # look-ups try `posts[name]` first and drop the TypeError it raises.
@@ -105,6 +141,7 @@ def _timeline(request):
             "locale_choices": LOCALE_CHOICES,
         },
     )
+    return authors_remember(response, authors, authors_given)
 
 
 @require_http_methods(["GET", "POST"])

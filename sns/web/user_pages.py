@@ -49,12 +49,18 @@ def profile(request, user_hex):
         request, lambda p: post_models.posts_page(viewer, p, focus_user_id=viewer.id, owned_by=user.id)
     )
     cards_attach(viewer, posts.items)
+    # The profile's count is of all their posts; when none can be shown to this reader
+    # (a mute, a block), the list says why instead of "No posts yet".
+    posts_hidden = bool(
+        not posts.items and user.post_count and user.id != viewer.id and selectors.hidden_user_ids(viewer, [user.id])
+    )
     return render(
         request,
         "users/profile.html",
         {
             "profile": user,
             "posts": posts,
+            "posts_hidden": posts_hidden,
             "is_self": user.id == viewer.id,
             "muting": user.id != viewer.id and selectors.user_is_muted(viewer.id, user.id),
             "show_private": private,

@@ -78,9 +78,9 @@ def test_the_header_counts_follow_the_poll_without_a_reload(open_session, settin
     report = reports.post_report(make_user("Reporter"), make_post(person, "reported").id, reason="spam")
     messages.message_send(person, admin.id, content="hello")
     expect(page.get_by_test_id("open-reports")).to_have_text("1")
-    expect(page.locator(".nav-admin")).to_have_text("Admin 1 open reports")
+    expect(page.locator(".nav-admin")).to_have_text("Manage 1 open reports")
     expect(page.get_by_test_id("unread-messages")).to_have_text("1")
 
     reports.reports_resolve(admin, [report.id])
     expect(page.get_by_test_id("open-reports")).to_have_count(0)
-    expect(page.locator(".nav-admin")).to_have_text("Admin")
+    expect(page.locator(".nav-admin")).to_have_text("Manage")

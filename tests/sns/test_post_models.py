@@ -55,6 +55,15 @@ def test_the_followees_posts_are_the_orm_s(community):
             lean = post_models.followee_posts(reader, page)
             assert reference, "the community gives every reader a timeline"
             assert [_everything(p) for p in lean] == [_everything(p) for p in reference]
+            # The People / AI filter (sns/selectors/authors.py): the same rows both ways.
+            for authors in ("people", "ai"):
+                reference = posts_by_followees(
+                    user_id=reader.id, page=page, include_self=True, focus_user_id=reader.id, viewer=reader,
+                    authors=authors,
+                )
+                lean = post_models.followee_posts(reader, page, authors=authors)
+                assert [_everything(p) for p in lean] == [_everything(p) for p in reference]
+                assert all(p.owner.is_ai == (authors == "ai") for p in lean)
 
 
 def test_posts_by_id_are_the_orm_s_with_the_same_rule(community):

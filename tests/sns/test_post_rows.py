@@ -69,6 +69,8 @@ def _community():
     User.objects.filter(pk=users[7].id).update(is_frozen=True)
     mutes.mute_add(users[0], users[6].id)
     mutes.muted_words_set(users[0], users[0].id, ["post 13 "])
+    # Two AI users, for the People / AI / All filter (sns/selectors/authors.py).
+    User.objects.filter(pk__in=[users[4].id, users[5].id]).update(ai_model="balanced")
     return users, posts
 
 
@@ -90,7 +92,8 @@ def test_lists_match_the_orm_reads(community):
 
     filters = [{}, {"owned_by": users[1].id}, {"tag": "tea"}, {"tag": " Go_50% "}, {"reply_to": ""},
                {"reply_to": "*"}, {"reply_to": posts[0].id}, {"query": "100%"}, {"query": "_words_"},
-               {"after": posts[30].id}]
+               {"after": posts[30].id}, {"authors": "people"}, {"authors": "ai"}, {"authors": "all"},
+               {"authors": "ai", "tag": "tea"}]
     checked = 0
     for focus, viewer, page in _page_cases(users):
         for f in filters:
@@ -113,7 +116,8 @@ def test_by_followees_matches_the_orm_read(community):
 
     for user in users:
         for focus, viewer, page in _page_cases(users):
-            for options in ({}, {"include_self": True}, {"include_replies": False}, {"limit_per_user": 2}):
+            for options in ({}, {"include_self": True}, {"include_replies": False}, {"limit_per_user": 2},
+                            {"authors": "people", "include_self": True}, {"authors": "ai", "include_self": True}):
                 args = {"user_id": user.id, "page": page, "focus_user_id": focus, "viewer": viewer, **options}
                 reference = selectors.posts_by_followees(**args)
                 lean = post_rows.post_rows_by_followees(**args)

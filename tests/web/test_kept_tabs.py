@@ -33,7 +33,8 @@ def test_same_bytes_as_the_include_cold_and_warm(page_client, settings):
     make_post(bob, "Tea time", tags=["tea"])
     quiet = make_user("Quiet")  # follows nobody: the empty timeline
     paths = ["/", "/?tab=everyone", "/?tab=foryou", "/?tag=tea", "/?tag=%3C%22a%26b%22%3E", "/?tag=x\ue000after\ue001",
-             "/?tab=following&page=2"]
+             "/?tab=following&page=2", "/?tab=everyone&authors=people", "/?tab=following&authors=ai",
+             "/?tab=everyone&authors=all"]
     fragments.clear()
     for _ in range(2):  # cold, then warm
         for user in (alice, quiet):

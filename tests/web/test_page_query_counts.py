@@ -57,6 +57,14 @@ def test_the_post_page_runs_a_pinned_number_of_statements(busy, page_client, pag
     assert len(page_queries(client, f"/posts/{reply.hex_id}")) == POST_PAGE[connection.vendor] + 1
 
 
+def _but_parent_checks(queries: list[str]) -> list[str]:
+    """Without the one check of the authors of replies' parents that are not on the page
+    (sns/web/cards.py cards_attach), which comes and goes as new posts push a parent off
+    the page."""
+    check = 'SELECT "sns_user"."id" AS "pk" FROM "sns_user" WHERE ("sns_user"."id" IN ('
+    return [q for q in queries if not q.startswith(check)]
+
+
 def test_a_pages_mentions_are_looked_up_in_one_statement(busy, page_client, page_queries):
     """Whom the cards' @mentions link to is read for the whole page at once: one more
     statement than a page without mentions, however many cards mention someone."""
@@ -68,12 +76,12 @@ def test_a_pages_mentions_are_looked_up_in_one_statement(busy, page_client, page
     alice = User.objects.get(nickname="Alice")
     client = page_client(reader)
     mention_of_alice = f'<a href="/users/{alice.hex_id}" rel="nofollow noopener noreferrer">@'
-    without = len(page_queries(client, "/"))
+    without = len(_but_parent_checks(page_queries(client, "/")))
     make_post(bob, "hello @Alice")
-    assert len(page_queries(client, "/")) == without + 1
+    assert len(_but_parent_checks(page_queries(client, "/"))) == without + 1
     for i in range(5):
         make_post(bob, f"@alice and @[Nobody Here] number {i}")
-    queries = page_queries(client, "/")
+    queries = _but_parent_checks(page_queries(client, "/"))
     assert len(queries) == without + 1, "\n".join(q[:150] for q in queries)
     assert client.get("/").content.decode().count(mention_of_alice) == 6
 

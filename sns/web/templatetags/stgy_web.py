@@ -151,6 +151,13 @@ def live_poll_seconds() -> int:
 
 
 @register.simple_tag
+def live_thread_seconds() -> str:
+    """`data-live-seconds` of a post page's or a message thread's watch (static/stgy.js):
+    "fast slow"."""
+    return f"{settings.STGY_LIVE_THREAD_SECONDS:g} {settings.STGY_LIVE_THREAD_IDLE_SECONDS:g}"
+
+
+@register.simple_tag
 def avatar(user, large=False) -> str:
     """`{% avatar u large=True %}`: the uploaded icon or the initial (sns/web/cards.py)."""
     return cards.avatar_html(user, large=bool(large))
