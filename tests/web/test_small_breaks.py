@@ -121,7 +121,7 @@ def test_agent_activity_says_what_the_offline_stand_in_is(page_client, settings)
     )
     settings.STGY_AI_PROVIDER = "openai"
     status = _llm_status(page_client(admin))
-    assert "Budget tokens today (UTC)" in status and "less than the day's total" in status
+    assert "Today (UTC):" in status and "less than the day's total" in status
 
 
 def _llm_status(client) -> str:
