@@ -15,6 +15,7 @@ from django.views.decorators.http import require_POST
 from agents.budget import tokens_used_today
 from agents.cycle import STAGES
 from agents.llm import gateway
+from agents.memory_history import interests_drifted
 from agents.models import CycleRun, LlmUsage
 from agents.respond.run import STAGE as RESPOND_STAGE
 from agents.usage_report import usage_by_day, usage_by_user
@@ -61,6 +62,8 @@ def activity(request):
             "names": names,
             "llm": _llm_status(),
             "usage": _usage(selected),
+            "drifted": interests_drifted(),
+            "drift_flag": settings.STGY_AI_INTEREST_DRIFT_FLAG,
         },
     )
 
