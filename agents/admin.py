@@ -157,7 +157,7 @@ class InterestAdmin(ReadOnlyAdmin):
     date_hierarchy = "updated_at"
     exclude = ("features", "interest")
     readonly_fields = ("user", "updated_at", "interest_text", "tag_list", "vector", "hold_interest", "hold_impressions")
-    actions = ["hold", "hold_all", "release"]
+    actions = ("hold", "hold_all", "release")
 
     def _hold(self, request, queryset, interest: bool, impressions: bool):
         for user_id in queryset.values_list("user_id", flat=True):
@@ -206,7 +206,7 @@ class MemoryVersionAdmin(ReadOnlyAdmin):
     exclude = ("features", "text")
     readonly_fields = ("user", "kind", "peer", "post", "source", "run", "stage", "restored_from", "created_at",
                        "version_text", "tags", "vector", "score")
-    actions = ["restore"]
+    actions = ("restore",)
 
     @admin.display(description="value")
     def summary(self, obj):

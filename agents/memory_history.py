@@ -17,8 +17,8 @@ from django.conf import settings
 from django.db.models import OuterRef, Subquery
 from django.utils import timezone
 
-from agents.memory import memory_access, peer_impressions_save
 from agents.memory import interest_save as _interest_save
+from agents.memory import memory_access, peer_impressions_save
 from agents.memory_guards import vector_similarity
 from agents.memory_versions import VersionSource
 from agents.models import Interest, MemoryVersion, PeerImpression

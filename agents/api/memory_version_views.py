@@ -14,7 +14,12 @@ from sns.errors import InvalidInput
 
 from . import shapes
 from .common import clamped_page, path_id
-from .presenters import interest_json, interest_version_json, peer_impression_json, peer_impression_version_json
+from .presenters import (
+    interest_json,
+    interest_version_json,
+    peer_impression_json,
+    peer_impression_version_json,
+)
 
 LIST_ERRORS = schema.errors(403, 404)
 RESTORE_ERRORS = schema.errors(403, 404)

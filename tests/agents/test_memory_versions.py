@@ -191,3 +191,20 @@ def test_the_ai_user_itself_cannot_restore_from_the_page(history, ai_user, clien
     client.post(f"/users/{id_to_hex(ai_user.id)}/memory/hold", {"hold_interest": "on"})
     row = Interest.objects.get(user=ai_user)
     assert (row.interest, row.hold_interest) == ("Rye bread", False)
+
+
+def test_django_admin_restores_a_version_and_holds_an_interest(history, ai_user, admin, client):
+    client.force_login(admin)
+    first = history[0]
+    response = client.post(
+        "/admin/agents/memoryversion/", {"action": "restore", "_selected_action": [first.pk]}, follow=True
+    )
+    assert response.status_code == 200
+    assert Interest.objects.get(user=ai_user).interest == "Lighthouses"
+    response = client.post(
+        "/admin/agents/interest/", {"action": "hold_all", "_selected_action": [ai_user.pk]}, follow=True
+    )
+    assert response.status_code == 200
+    row = Interest.objects.get(user=ai_user)
+    assert (row.hold_interest, row.hold_impressions) == (True, True)
+    assert client.get(f"/admin/agents/memoryversion/{first.pk}/change/").status_code == 200

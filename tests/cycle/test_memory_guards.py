@@ -17,7 +17,7 @@ from agents.models import CycleRun, Interest, MemoryVersion, PeerImpression, Pos
 from sns.ids import id_to_hex
 from tests.conftest import login_client
 
-from .helpers import UNIVERSAL, answer, base_vector, give_interest, make_site, push_answers
+from .helpers import UNIVERSAL, base_vector, give_interest, make_site, push_answers
 
 pytestmark = pytest.mark.django_db
 
@@ -61,7 +61,7 @@ def test_a_cycle_writes_a_version_of_each_memory_it_writes_with_its_run_and_stag
 
 
 def test_a_blank_impression_fails_its_item_only(model_server):
-    ai, posts = make_site(cosines=(100, 100))
+    ai, _ = make_site(cosines=(100, 100))
     model_server.push_chat(impressions_answer(item(1, impression="  "), item(2)))
     push_answers(model_server, shouldReply=False)
     run = run_stages(ai, "post_impressions")
@@ -73,7 +73,7 @@ def test_a_blank_impression_fails_its_item_only(model_server):
 
 
 def test_a_batch_whose_answer_is_unusable_is_retried_one_item_per_call(model_server):
-    ai, posts = make_site(cosines=(100, 100))
+    ai, _ = make_site(cosines=(100, 100))
     model_server.push_chat('{"impressions": [{"n": 1, "impression": "cut off')  # not JSON: the whole batch
     model_server.push_chat(impressions_answer(item(1)))  # the retry of item 1
     model_server.push_chat("sorry, I cannot")  # the retry of item 2: unusable again, it alone fails
