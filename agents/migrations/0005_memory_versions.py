@@ -23,13 +23,9 @@ def _baseline(apps, schema_editor):
     with schema_editor.connection.cursor() as cursor:
         for model_name, kind, peer, post, text, extra in copies:
             source = qn(apps.get_model("agents", model_name)._meta.db_table)
-            columns = "user_id, kind, peer_id, post_id, created_at, source, stage, text, tags"
+            columns = "user_id, kind, peer_id, post_id, created_at, source, stage, text, tags, features, embedding_model"
             values = f"user_id, %s, {peer}, {post}, updated_at, 'baseline', '', {text}, "
-            if extra:
-                columns += ", features, embedding_model"
-                values += "tags, features, embedding_model"
-            else:
-                values += "%s"
+            values += extra if extra else "%s, NULL, ''"
             params = [kind] if extra else [kind, "[]"]
             cursor.execute(f"INSERT INTO {table} ({columns}) SELECT {values} FROM {source}", params)
     relationship = apps.get_model("agents", "Relationship")
