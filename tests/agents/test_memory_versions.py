@@ -208,3 +208,18 @@ def test_django_admin_restores_a_version_and_holds_an_interest(history, ai_user,
     row = Interest.objects.get(user=ai_user)
     assert (row.hold_interest, row.hold_impressions) == (True, True)
     assert client.get(f"/admin/agents/memoryversion/{first.pk}/change/").status_code == 200
+
+
+def test_agent_activity_flags_an_interest_that_moved_far_in_a_day(ai_user, admin, client, settings):
+    settings.STGY_AI_INTEREST_DRIFT_FLAG = 0.3
+    steady = make_ai_user("Steady")
+    a = bytes([100] * 256 + [0] * 256)
+    b = bytes([0] * 256 + [100] * 256)  # orthogonal to a: similarity 0 + the model's offset
+    for user, vectors in ((ai_user, (a, b)), (steady, (a, a))):
+        for features in vectors:
+            memory.interest_save(user, interest="x", tags=[], features=features, embedding_model="m", source=API)
+    client.force_login(admin)
+    html = client.get("/agents/activity").content.decode()
+    assert 'data-testid="drift-flags"' in html
+    assert f"/users/{id_to_hex(ai_user.id)}/memory" in html
+    assert f"/users/{id_to_hex(steady.id)}/memory" not in html.split('data-testid="drift-flags"')[1].split("</section>")[0]
