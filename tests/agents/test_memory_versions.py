@@ -223,3 +223,15 @@ def test_agent_activity_flags_an_interest_that_moved_far_in_a_day(ai_user, admin
     assert 'data-testid="drift-flags"' in html
     assert f"/users/{id_to_hex(ai_user.id)}/memory" in html
     assert f"/users/{id_to_hex(steady.id)}/memory" not in html.split('data-testid="drift-flags"')[1].split("</section>")[0]
+
+
+def test_the_versions_of_an_impression_are_shown_and_restored_from_the_page(history, ai_user, admin, human, client):
+    client.force_login(admin)
+    base = f"/users/{id_to_hex(ai_user.id)}/memory/peers/{id_to_hex(human.id)}"
+    html = client.get(base).content.decode()
+    assert html.count('data-testid="peer-version"') == 2 and "curt" in html and "kind" in html
+    kind = history[2]
+    assert client.post(f"{base}/versions/{kind.pk}/restore").status_code == 302
+    assert PeerImpression.objects.get(user=ai_user, peer=human).payload == '{"impression":"kind"}'
+    client.force_login(human)  # neither the AI user itself nor an admin
+    assert client.get(base).status_code == 403
