@@ -18,6 +18,7 @@ from django.utils.safestring import mark_safe
 from sns.admin_base import ReadOnlyAdmin
 from sns.ids import id_to_hex
 
+from . import memory_history
 from .models import (
     AgentState,
     AiPostTag,
@@ -27,6 +28,7 @@ from .models import (
     Interest,
     LlmBatch,
     LlmUsage,
+    MemoryVersion,
     PeerImpression,
     PostImpression,
     PostSummary,
@@ -150,13 +152,30 @@ class AiPostTagAdmin(ReadOnlyAdmin):
 @admin.register(Interest)
 class InterestAdmin(ReadOnlyAdmin):
     deletable = True
-    list_display = ("user", "updated_at", "tag_list", "summary")
+    list_display = ("user", "updated_at", "tag_list", "summary", "hold_interest", "hold_impressions")
     list_select_related = ("user",)
-    list_filter = ("user__ai_model", ("user", admin.RelatedOnlyFieldListFilter))
+    list_filter = ("user__ai_model", "hold_interest", "hold_impressions", ("user", admin.RelatedOnlyFieldListFilter))
     search_fields = ("user__nickname", "interest")
     date_hierarchy = "updated_at"
     exclude = ("features", "interest")
-    readonly_fields = ("user", "updated_at", "interest_text", "tag_list", "vector")
+    readonly_fields = ("user", "updated_at", "interest_text", "tag_list", "vector", "hold_interest", "hold_impressions")
+    actions = ("hold", "hold_all", "release")
+
+    def _hold(self, request, queryset, interest: bool, impressions: bool):
+        for user_id in queryset.values_list("user_id", flat=True):
+            memory_history.memory_hold_set(request.user, user_id=user_id, interest=interest, impressions=impressions)
+
+    @admin.action(description="Hold the interest (cycles read it, do not rewrite it)")
+    def hold(self, request, queryset):
+        self._hold(request, queryset, True, False)
+
+    @admin.action(description="Hold the interest and the impressions of people")
+    def hold_all(self, request, queryset):
+        self._hold(request, queryset, True, True)
+
+    @admin.action(description="Release the hold")
+    def release(self, request, queryset):
+        self._hold(request, queryset, False, False)
 
     @admin.display(description="interest")
     def interest_text(self, obj):
@@ -173,6 +192,48 @@ class InterestAdmin(ReadOnlyAdmin):
     @admin.display(description="features")
     def vector(self, obj):
         return _vector_info(obj.features, obj.embedding_model)
+
+
+@admin.register(MemoryVersion)
+class MemoryVersionAdmin(ReadOnlyAdmin):
+    """Every value an AI user's memory took; an interest or an impression of a person
+    is restored to a version with the action (the restore is itself a new version)."""
+
+    list_display = ("id", "user", "kind", "peer", "source", "run_id", "created_at", "summary")
+    list_select_related = ("user", "peer")
+    list_filter = ("kind", "source", ("user", admin.RelatedOnlyFieldListFilter))
+    search_fields = ("user__nickname", "peer__nickname", "text")
+    date_hierarchy = "created_at"
+    ordering = ("-id",)
+    exclude = ("features", "text")
+    readonly_fields = ("user", "kind", "peer", "post", "source", "run", "stage", "restored_from", "created_at",
+                       "version_text", "tags", "vector", "score")
+    actions = ("restore",)
+
+    @admin.display(description="value")
+    def summary(self, obj):
+        return _short(_impression(obj.text)[0] if obj.kind in ("peer", "post") else obj.text, 100)
+
+    @admin.display(description="value")
+    def version_text(self, obj):
+        return mark_safe(linebreaks(obj.text, autoescape=True))
+
+    @admin.display(description="features")
+    def vector(self, obj):
+        return _vector_info(obj.features, obj.embedding_model)
+
+    @admin.action(description="Restore the memory to the selected version (interests and impressions of people)")
+    def restore(self, request, queryset):
+        done = 0
+        for version in queryset.filter(kind__in=("interest", "peer")).order_by("id"):
+            if version.kind == "interest":
+                memory_history.interest_version_restore(request.user, user_id=version.user_id, version_id=version.pk)
+            else:
+                memory_history.peer_impression_version_restore(
+                    request.user, user_id=version.user_id, peer_id=version.peer_id, version_id=version.pk
+                )
+            done += 1
+        self.message_user(request, f"restored {done} memories")
 
 
 @admin.register(PeerImpression)

@@ -4,7 +4,8 @@ each post it has read (docs/api.md §6, docs/data-model.md §4).
 The HTTP API and the AI cycle call the same functions. Access: the user itself or an
 admin (`forbidden` for anyone else); writes also need a writable actor. Writes are
 upserts on the tables' unique keys with `updated_at = now`, so a redelivered task
-writes the same row again instead of a second one.
+writes the same row again instead of a second one. Every write names its source and
+adds a version of the value it wrote (agents/memory_versions.py), in the same statement.
 """
 
 from __future__ import annotations
@@ -12,10 +13,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from django.db import transaction
 from django.utils import timezone
 
-from agents.models import Interest, PeerImpression, PostImpression, Relationship
+from agents.memory_versions import VersionSource, upsert_with_versions, version_row
+from agents.models import Interest, MemoryVersion, PeerImpression, PostImpression, Relationship
 from agents.relationships import relationship_now
 from sns.access import access_writable
 from sns.errors import Forbidden, InvalidInput, NotFound
@@ -64,27 +65,32 @@ def interest_save(
     tags: Sequence[str],
     features: bytes,
     embedding_model: str,
+    source: VersionSource,
 ) -> Interest:
-    """Replace the interest, its tags and vector. `tags` are stored as given (the
-    caller normalises them)."""
+    """Replace the interest, its tags and vector, and keep the value as a version.
+    `tags` are stored as given (the caller normalises them). The hold flags are the
+    admin's and stay as they are."""
     owner_id = memory_access(actor, user_id, for_write=True)
     refuse_invalid(interest, "interest")
     for tag in tags:
         refuse_invalid(tag, "tags")
+    now = timezone.now()
     row = Interest(
         user_id=owner_id,
-        updated_at=timezone.now(),
+        updated_at=now,
         interest=interest,
         tags=list(tags),
         features=bytes(features),
         embedding_model=embedding_model,
     )
-    # One statement, atomic by itself (no savepoint inside a caller's transaction); the
-    # row it wrote is the one given back, so no read after the write.
-    Interest.objects.bulk_create(
-        [row],
-        update_conflicts=True,
-        unique_fields=["user"],
+    version = version_row(
+        owner_id, MemoryVersion.Kind.INTEREST, source, at=now, text=interest, tags=tags,
+        features=bytes(features), embedding_model=embedding_model,
+    )
+    # One statement on PostgreSQL, atomic by itself (no savepoint inside a caller's
+    # transaction); the row it wrote is the one given back, so no read after the write.
+    upsert_with_versions(
+        Interest, [row], [version], unique_fields=["user"],
         update_fields=["updated_at", "interest", "tags", "features", "embedding_model"],
     )
     return row
@@ -110,34 +116,37 @@ def peer_impression_list(
     return list(qs[page.offset : page.offset + page.limit])
 
 
-def peer_impression_save(actor: User, *, peer_id: int, payload: str, user_id: int | None = None) -> PeerImpression:
+def peer_impression_save(
+    actor: User, *, peer_id: int, payload: str, source: VersionSource, user_id: int | None = None
+) -> PeerImpression:
     owner_id = memory_access(actor, user_id, for_write=True)
     if not User.objects.filter(pk=peer_id).exists():
         raise InvalidInput("peer not found")
-    if peer_impressions_save(actor, [(peer_id, payload)], user_id=owner_id):
+    if peer_impressions_save(actor, [(peer_id, payload)], source=source, user_id=owner_id):
         raise Forbidden(NOT_REMEMBERED)
     return PeerImpression.objects.get(user_id=owner_id, peer_id=peer_id)
 
 
-def peer_impressions_save(actor: User, items: Sequence[tuple[int, str]], *, user_id: int | None = None) -> set[int]:
-    """Upsert many (peer id, payload) pairs in one statement (the AI cycle's batch).
-    People who asked AI users not to remember them get none: their ids are returned,
-    for the caller's record."""
+def peer_impressions_save(
+    actor: User, items: Sequence[tuple[int, str]], *, source: VersionSource, user_id: int | None = None
+) -> set[int]:
+    """Upsert many (peer id, payload) pairs and their versions in one statement (the AI
+    cycle's batch). People who asked AI users not to remember them get none, and no
+    version: their ids are returned, for the caller's record."""
     owner_id = memory_access(actor, user_id, for_write=True)
     for _peer_id, payload in items:
         refuse_invalid(payload, "payload")
     withheld = ai_memory_withheld(peer_id for peer_id, _ in items)
     now = timezone.now()
-    rows = [
-        PeerImpression(user_id=owner_id, peer_id=peer_id, updated_at=now, payload=payload)
-        for peer_id, payload in items
-        if peer_id not in withheld
+    kept = [(peer_id, payload) for peer_id, payload in items if peer_id not in withheld]
+    rows = [PeerImpression(user_id=owner_id, peer_id=peer_id, updated_at=now, payload=payload) for peer_id, payload in kept]
+    versions = [
+        version_row(owner_id, MemoryVersion.Kind.PEER, source, at=now, peer_id=peer_id, text=payload)
+        for peer_id, payload in kept
     ]
-    if rows:
-        with transaction.atomic():
-            PeerImpression.objects.bulk_create(
-                rows, update_conflicts=True, unique_fields=["user", "peer"], update_fields=["updated_at", "payload"]
-            )
+    upsert_with_versions(
+        PeerImpression, rows, versions, unique_fields=["user", "peer"], update_fields=["updated_at", "payload"]
+    )
     return withheld
 
 
@@ -174,21 +183,25 @@ def post_impression_list(
     return list(qs[page.offset : page.offset + page.limit])
 
 
-def post_impression_save(actor: User, *, post_id: int, payload: str, user_id: int | None = None) -> PostImpression:
+def post_impression_save(
+    actor: User, *, post_id: int, payload: str, source: VersionSource, user_id: int | None = None
+) -> PostImpression:
     """Upsert; the peer is the post's current owner, looked up here, never trusted from input."""
     owner_id = memory_access(actor, user_id, for_write=True)
     post = Post.objects.filter(pk=post_id).only("id", "owner_id").first()
     if post is None:
         raise InvalidInput("post not found")
-    post_impressions_save(actor, [(post, payload)], user_id=owner_id)
+    post_impressions_save(actor, [(post, payload)], source=source, user_id=owner_id)
     return PostImpression.objects.get(user_id=owner_id, post_id=post_id)
 
 
-def post_impressions_save(actor: User, items: Sequence[tuple[Post, str]], *, user_id: int | None = None) -> set[int]:
-    """Upsert many (post, payload) pairs in one statement; each row's peer is the
-    owner of the loaded post (the AI cycle's batch). The posts of people who asked AI
-    users not to remember them get a read marker with no text (MARKER); their ids are
-    returned, for the caller's record."""
+def post_impressions_save(
+    actor: User, items: Sequence[tuple[Post, str]], *, source: VersionSource, user_id: int | None = None
+) -> set[int]:
+    """Upsert many (post, payload) pairs and their versions in one statement; each
+    row's peer is the owner of the loaded post (the AI cycle's batch). The posts of
+    people who asked AI users not to remember them get a read marker with no text
+    (MARKER) and no version; their ids are returned, for the caller's record."""
     owner_id = memory_access(actor, user_id, for_write=True)
     for _post, payload in items:
         refuse_invalid(payload, "payload")
@@ -201,11 +214,14 @@ def post_impressions_save(actor: User, items: Sequence[tuple[Post, str]], *, use
         )
         for post, payload in items
     ]
-    if rows:
-        with transaction.atomic():
-            PostImpression.objects.bulk_create(
-                rows, update_conflicts=True, unique_fields=["user", "post"], update_fields=["updated_at", "payload", "peer"]
-            )
+    versions = [
+        version_row(owner_id, MemoryVersion.Kind.POST, source, at=now, peer_id=post.owner_id, post_id=post.id, text=payload)
+        for post, payload in items
+        if post.owner_id not in withheld
+    ]
+    upsert_with_versions(
+        PostImpression, rows, versions, unique_fields=["user", "post"], update_fields=["updated_at", "payload", "peer"]
+    )
     return withheld
 
 

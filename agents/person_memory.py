@@ -27,6 +27,7 @@ from django.db.models.functions import RowNumber
 
 from agents.api.presenters import post_snippet
 from agents.memory import MARKER
+from agents.memory_versions import versions_forget_person
 from agents.models import PeerImpression, PostImpression, Relationship
 from agents.relationships import relationship_now
 from sns.access import access_user_self_or_admin, access_writable
@@ -208,6 +209,6 @@ def person_memory_forget(
             "postImpressions": posts.update(payload=MARKER),
             "relationships": relations.delete()[0],
         }
-        # Earlier versions of the memory about her, where versions are kept, are
-        # deleted here too, in this transaction.
+        # The earlier values of that memory go too: versions keep what was written.
+        versions_forget_person(person.id, user_id=ai_user_id)
     return forgotten

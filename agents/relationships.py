@@ -18,7 +18,8 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from agents.models import Relationship
+from agents.memory_versions import ADMIN, EXCHANGE, VersionSource, version_row, versions_add
+from agents.models import MemoryVersion, Relationship
 from sns.models import Like, Post
 from sns.models_messages import Message
 from sns.selectors.boundaries import ai_memory_withheld, ai_stop_get
@@ -57,10 +58,26 @@ def _stepped(score: float, kind: str) -> float:
     return min(1.0, score + w * (1.0 - score))
 
 
-def relationship_bump(ai_id: int, peer_id: int, kind: str, *, at: datetime | None = None) -> None:
+def _level_versions(
+    ai_id: int, changes: list[tuple[int, float | None, float]], source: VersionSource, at: datetime
+) -> None:
+    """A version for each (peer, score before or None, score after) whose level moved:
+    the level is the memory the model is shown; the score's every step between is
+    recomputable from the exchanges (`relationships_rebuild`)."""
+    versions_add([
+        version_row(ai_id, MemoryVersion.Kind.RELATIONSHIP, source, at=at, peer_id=peer, text=level_of(after), score=after)
+        for peer, before, after in changes
+        if before is None or level_of(before) != level_of(after)
+    ])
+
+
+def relationship_bump(
+    ai_id: int, peer_id: int, kind: str, *, at: datetime | None = None, source: VersionSource = EXCHANGE
+) -> None:
     """One exchange of `kind` ("reply", "like", "message") between the AI user and the
-    peer: two queries (the locked row, then its update, or the new row). Two first
-    exchanges racing may count as one; every later one counts."""
+    peer: two queries (the locked row, then its update, or the new row), and a third
+    when the level moves (its version). Two first exchanges racing may count as one;
+    every later one counts."""
     if ai_id == peer_id:
         return
     now = at or timezone.now()
@@ -75,22 +92,24 @@ def relationship_bump(ai_id: int, peer_id: int, kind: str, *, at: datetime | Non
             Relationship.objects.select_for_update().filter(user_id=ai_id, peer_id=peer_id).first()
         )
         if row is None:
+            score = _stepped(0.0, kind)
             Relationship.objects.bulk_create(
-                [
-                    Relationship(
-                        user_id=ai_id, peer_id=peer_id, score=_stepped(0.0, kind), updated_at=now
-                    )
-                ],
+                [Relationship(user_id=ai_id, peer_id=peer_id, score=score, updated_at=now)],
                 ignore_conflicts=True,
             )
+            _level_versions(ai_id, [(peer_id, None, score)], source, now)
             return
-        score = _stepped(decayed(row.score, row.updated_at, now), kind)
+        before = decayed(row.score, row.updated_at, now)
+        score = _stepped(before, kind)
         Relationship.objects.filter(pk=row.pk).update(
             score=score, updated_at=max(now, row.updated_at)
         )
+        _level_versions(ai_id, [(peer_id, before, score)], source, now)
 
 
-def relationship_opener_unanswered(ai_id: int, peer_id: int, opener_at: datetime, *, now: datetime | None = None) -> bool:
+def relationship_opener_unanswered(
+    ai_id: int, peer_id: int, opener_at: datetime, *, source: VersionSource, now: datetime | None = None
+) -> bool:
     """The AI user's opener sent at `opener_at` is still unanswered: the score falls by
     UNANSWERED_OPENER_STEP, once per opener (the row's time moves past the opener, and
     an answer is an exchange, which moves it too). True if it fell."""
@@ -99,8 +118,10 @@ def relationship_opener_unanswered(ai_id: int, peer_id: int, opener_at: datetime
         row = Relationship.objects.select_for_update().filter(user_id=ai_id, peer_id=peer_id).first()
         if row is None or row.updated_at >= opener_at:
             return False
-        score = max(0.0, decayed(row.score, row.updated_at, now) - UNANSWERED_OPENER_STEP)
+        before = decayed(row.score, row.updated_at, now)
+        score = max(0.0, before - UNANSWERED_OPENER_STEP)
         Relationship.objects.filter(pk=row.pk).update(score=score, updated_at=max(now, row.updated_at))
+        _level_versions(ai_id, [(peer_id, before, score)], source, now)
     return True
 
 
@@ -138,7 +159,7 @@ def likes_received(likes: list[tuple[int, int]]) -> None:
         relationship_bump(ai_id, liker_id, "like")
 
 
-def relationships_rebuild(ai_id: int, *, now: datetime | None = None) -> int:
+def relationships_rebuild(ai_id: int, *, now: datetime | None = None, source: VersionSource = ADMIN) -> int:
     """Recompute every relationship of the AI user from what it rests on, over the last
     REBUILD_HALF_LIVES half-lives: its replies to a peer's posts (a reply answered),
     likes of peers on its posts, and its messages to peers. Returns the peers scored."""
@@ -186,6 +207,13 @@ def relationships_rebuild(ai_id: int, *, now: datetime | None = None) -> int:
         score, last = scores.get(peer, (0.0, at))
         scores[peer] = (_stepped(decayed(score, last, at), kind), at)
     with transaction.atomic():
+        before = {
+            peer: decayed(score, at, now)
+            for peer, score, at in Relationship.objects.filter(user_id=ai_id).values_list("peer_id", "score", "updated_at")
+        }
+        _level_versions(
+            ai_id, [(p, before.get(p), decayed(s, t, now)) for p, (s, t) in scores.items()], source, now
+        )
         Relationship.objects.filter(user_id=ai_id).delete()
         Relationship.objects.bulk_create(
             [

@@ -68,6 +68,14 @@ def replay_call(trace_id: int) -> str:
     return replay_run(trace_id)
 
 
+@shared_task(name="agents.prune_memory_versions")
+def prune_memory_versions() -> int:
+    """Delete the memory versions past retention (agents/memory_versions.py)."""
+    from .memory_versions import versions_prune
+
+    return versions_prune()
+
+
 @shared_task(name="agents.warm_recommendations", acks_late=True)
 def warm_recommendations(user_id: int) -> int:
     """Rank a user's "For you" posts ahead of their next page view."""

@@ -282,6 +282,7 @@ CELERY_BEAT_SCHEDULE = {
     "agents-stale-runs-sweep": {"task": "agents.sweep_stale_runs", "schedule": timedelta(minutes=1)},
     "agents-prune-call-traces": {"task": "agents.prune_call_traces", "schedule": timedelta(hours=1)},
     "sns-purge-notifications": {"task": "sns.purge_notifications", "schedule": timedelta(hours=6)},
+    "agents-prune-memory-versions": {"task": "agents.prune_memory_versions", "schedule": timedelta(hours=6)},
     "sns-sweep-staged-media": {"task": "sns.sweep_staged_media", "schedule": timedelta(minutes=10)},
 }
 
@@ -470,6 +471,18 @@ STGY_AI_USER_SKIP_PEER_IMPRESSION_UPDATE_DAYS = _num(
     "STGY_AI_USER_SKIP_PEER_IMPRESSION_UPDATE_DAYS", 0.0, float
 )
 STGY_AI_USER_SKIP_INTEREST_UPDATE_DAYS = _num("STGY_AI_USER_SKIP_INTEREST_UPDATE_DAYS", 0.0, float)
+# Memory versions and guards (docs/data-model.md "Memory versions", docs/agent-cycle.md
+# "Memory guards"): keep the newest KEEP versions of each memory and all of the last
+# DAYS days; refuse a rewrite shorter than max(RATIO of the old, FLOOR characters) when
+# the old was longer, and an interest whose new embedding's similarity to the previous
+# vector is below MIN_SIMILARITY (calibrated scale; -1 turns it off). Agent activity
+# flags an AI user whose interest moved farther than DRIFT_FLAG (1 - similarity) in a day.
+STGY_AI_MEMORY_VERSION_KEEP = _num("STGY_AI_MEMORY_VERSION_KEEP", 20)
+STGY_AI_MEMORY_VERSION_DAYS = _num("STGY_AI_MEMORY_VERSION_DAYS", 30.0, float)
+STGY_AI_MEMORY_SHRINK_RATIO = _num("STGY_AI_MEMORY_SHRINK_RATIO", 0.3, float)
+STGY_AI_MEMORY_SHRINK_FLOOR = _num("STGY_AI_MEMORY_SHRINK_FLOOR", 200)
+STGY_AI_INTEREST_MIN_SIMILARITY = _num("STGY_AI_INTEREST_MIN_SIMILARITY", 0.6, float)
+STGY_AI_INTEREST_DRIFT_FLAG = _num("STGY_AI_INTEREST_DRIFT_FLAG", 0.3, float)
 STGY_AI_USER_SKIP_NEW_POST_DAYS = _num("STGY_AI_USER_SKIP_NEW_POST_DAYS", 1.0, float)
 # Hourly caps on what AI users write, by the cycle and the respond path alike
 # (agents/rate_limits.py; docs/respond-path.md, "Rate limits").

@@ -4,7 +4,7 @@ from django.urls import include, path, re_path
 from django.views.generic.base import RedirectView
 from drf_spectacular.views import SpectacularAPIView
 
-from agents.web import person_memory_page
+from agents.web import memory_versions_page, person_memory_page
 from agents.web.memory_page import memory as ai_memory_page
 from sns.api.errors import api_not_found
 from stgy.api_docs import ApiDocsView
@@ -32,6 +32,16 @@ urlpatterns = [
     path("settings/ai-memory", person_memory_page.ai_memory_of_me, name="my-ai-memory"),
     path("settings/ai-memory/forget", person_memory_page.forget, name="my-ai-memory-forget"),
     path("settings/ai-memory/setting", person_memory_page.setting, name="my-ai-memory-setting"),
+    path("users/<str:user_hex>/memory/hold", memory_versions_page.hold, name="ai-memory-hold"),
+    path(
+        "users/<str:user_hex>/memory/interest-versions/<int:version_id>/restore",
+        memory_versions_page.interest_restore, name="ai-memory-interest-restore",
+    ),
+    path("users/<str:user_hex>/memory/peers/<str:peer_hex>", memory_versions_page.peer_versions, name="ai-memory-peer"),
+    path(
+        "users/<str:user_hex>/memory/peers/<str:peer_hex>/versions/<int:version_id>/restore",
+        memory_versions_page.peer_restore, name="ai-memory-peer-restore",
+    ),
     path("api/", include(api_patterns)),
     path("storage/", include("sns.media.urls")),  # the local store's uploads and files (docs/media.md)
     # The same API under the path the original's frontend and import tools use behind

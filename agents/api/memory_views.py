@@ -11,7 +11,7 @@ from rest_framework import serializers
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from agents import memory
+from agents import memory, memory_versions
 from agents.access import access_ai_model
 from agents.embeddings import model_name
 from agents.embeddings.inputs import interest_embedding_input
@@ -112,7 +112,7 @@ class InterestsView(APIView):
         features, embedding_model = _interest_features(request, body, interest, tags)
         row = memory.interest_save(
             request.user, user_id=owner_id, interest=interest, tags=tags,
-            features=features, embedding_model=embedding_model,
+            features=features, embedding_model=embedding_model, source=memory_versions.API,
         )
         return Response(interest_json(row))
 
@@ -136,7 +136,9 @@ class PeerImpressionsView(APIView):
         body = json_object(request)
         peer_id = path_id(required_text(body, "peerId").strip(), "peerId")
         payload = required_text(body, "payload")
-        row = memory.peer_impression_save(request.user, user_id=owner_id, peer_id=peer_id, payload=payload)
+        row = memory.peer_impression_save(
+            request.user, user_id=owner_id, peer_id=peer_id, payload=payload, source=memory_versions.API
+        )
         return Response(peer_impression_json(row))
 
 
@@ -175,7 +177,9 @@ class PostImpressionsView(APIView):
         body = json_object(request)
         post_id = path_id(required_text(body, "postId").strip(), "postId")
         payload = required_text(body, "payload")
-        row = memory.post_impression_save(request.user, user_id=owner_id, post_id=post_id, payload=payload)
+        row = memory.post_impression_save(
+            request.user, user_id=owner_id, post_id=post_id, payload=payload, source=memory_versions.API
+        )
         return Response(post_impression_json(row))
 
 

@@ -81,3 +81,32 @@ def post_impression_item_json(row) -> dict:
     data["peerNickname"] = row.peer.nickname if row.peer is not None else None
     data["postSnippet"] = post_snippet(row.post.content) if row.post is not None else None
     return data
+
+
+def version_source_json(row) -> dict:
+    source = {"kind": row.source, "runId": row.run_id}
+    if row.stage:
+        source["stage"] = row.stage
+    if row.restored_from is not None:
+        source["restoredFrom"] = row.restored_from
+    return source
+
+
+def interest_version_json(row) -> dict:
+    return {
+        "versionId": row.pk,
+        "createdAt": iso(row.created_at),
+        "source": version_source_json(row),
+        "interest": row.text,
+        "tags": sorted(row.tags or []),
+    }
+
+
+def peer_impression_version_json(row) -> dict:
+    return {
+        "versionId": row.pk,
+        "createdAt": iso(row.created_at),
+        "source": version_source_json(row),
+        "peerId": id_to_hex(row.peer_id),
+        "payload": row.text,
+    }

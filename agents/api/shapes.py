@@ -41,6 +41,29 @@ class AiPostImpressionItem(AiPostImpression):
     postSnippet = serializers.CharField(allow_null=True)
 
 
+class AiMemoryVersionSource(serializers.Serializer):
+    kind = serializers.ChoiceField(choices=["cycle", "respond", "admin", "api", "restore", "exchange", "baseline"])
+    runId = serializers.IntegerField(allow_null=True)
+    stage = serializers.CharField(required=False)
+    restoredFrom = serializers.IntegerField(required=False, help_text="the version a restore brought back")
+
+
+class AiInterestVersion(serializers.Serializer):
+    versionId = serializers.IntegerField()
+    createdAt = serializers.DateTimeField()
+    source = AiMemoryVersionSource()
+    interest = serializers.CharField()
+    tags = serializers.ListField(child=serializers.CharField())
+
+
+class AiPeerImpressionVersion(serializers.Serializer):
+    versionId = serializers.IntegerField()
+    createdAt = serializers.DateTimeField()
+    source = AiMemoryVersionSource()
+    peerId = _id()
+    payload = serializers.CharField()
+
+
 class AiPostSummary(serializers.Serializer):
     postId = _id()
     sourceUpdatedAt = serializers.DateTimeField(allow_null=True)

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import ai_views, memory_views, person_memory_views
+from . import ai_views, memory_version_views, memory_views, person_memory_views
 
 urlpatterns = [
     # What AI users remember about a person (the person's, beside sns's /users/<id>/ routes).
@@ -19,9 +19,29 @@ urlpatterns = [
         name="ai-user-peer-impressions",
     ),
     path(
+        "ai-users/<str:user_id>/interests/versions",
+        memory_version_views.InterestVersionsView.as_view(),
+        name="ai-user-interest-versions",
+    ),
+    path(
+        "ai-users/<str:user_id>/interests/versions/<str:version_id>/restore",
+        memory_version_views.InterestVersionRestoreView.as_view(),
+        name="ai-user-interest-version-restore",
+    ),
+    path(
         "ai-users/<str:user_id>/peer-impressions/<str:peer_id>",
         memory_views.PeerImpressionView.as_view(),
         name="ai-user-peer-impression",
+    ),
+    path(
+        "ai-users/<str:user_id>/peer-impressions/<str:peer_id>/versions",
+        memory_version_views.PeerImpressionVersionsView.as_view(),
+        name="ai-user-peer-impression-versions",
+    ),
+    path(
+        "ai-users/<str:user_id>/peer-impressions/<str:peer_id>/versions/<str:version_id>/restore",
+        memory_version_views.PeerImpressionVersionRestoreView.as_view(),
+        name="ai-user-peer-impression-version-restore",
     ),
     path(
         "ai-users/<str:user_id>/post-impressions",

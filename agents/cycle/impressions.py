@@ -21,6 +21,8 @@ from django.utils import timezone
 
 from agents import memory
 from agents.llm.parsing import parse_peer_impressions, parse_post_impressions
+from agents.memory_guards import refusal_note, text_refusal
+from agents.memory_versions import cycle_source
 from agents.models import PeerImpression, PostImpression
 from agents.prompt_text import post_prompt_text
 from agents.runs import inputs
@@ -103,7 +105,7 @@ def post_impressions(ctx: StageContext) -> dict[str, Any]:
         items, task="post-impressions", list_key="posts", base=base, tag_num=tag_num,
         parse=lambda text, count: parse_post_impressions(text, count, tag_num),
     )
-    run_jobs(jobs, profile=_profile(ctx), tier=ctx.tier("post-impressions"), user_id=me.id, run_id=ctx.run.pk, stage=ctx.stage)
+    jobs, split = _run_with_split_retry(ctx, jobs, "post-impressions")
 
     failed, rows, first_error = 0, [], None
     for post, answer in answers(jobs):
@@ -115,12 +117,13 @@ def post_impressions(ctx: StageContext) -> dict[str, Any]:
         payload = {k: answer[k] for k in ("impression", "tags", "shouldLike", "shouldReply")}
         rows.append((post, json.dumps(payload, ensure_ascii=False)))
         decisions[post.hex_id] = _decision(payload)
-    # One upsert for the whole stage, through the same memory service as the API; the
-    # posts of people who asked not to be remembered keep a read marker only.
-    withheld = memory.post_impressions_save(me, rows)
+    # One upsert for the whole stage (with its versions), through the same memory
+    # service as the API; the posts of people who asked not to be remembered keep a
+    # read marker only.
+    withheld = memory.post_impressions_save(me, rows, source=cycle_source(ctx.run.pk, ctx.stage))
     if failed and failed == len(pending):
         raise RuntimeError(f"every post impression failed ({failed}); first error: {first_error}")
-    result = {"read": len(pending) - failed, "failed": failed, "reused": len(existing)}
+    result = {"read": len(pending) - failed, "failed": failed, "reused": len(existing), **split}
     unremembered = sum(1 for post, _ in rows if post.owner_id in withheld)
     if unremembered:
         result["notRemembered"] = unremembered  # read markers without text (aiMemory "none")
@@ -147,8 +150,39 @@ def batched_jobs(
                 key=[key for key, _ in chunk], task=task, locale=locale, payload=payload,
                 max_chars=scaled(locale, base), tag_num=tag_num,
                 parse=lambda text, count=len(chunk): parse(text, count),  # noqa: B008 - this chunk's size
+                extra={"list_key": list_key, "parse": parse},
             ))
     return jobs
+
+
+def split_jobs(job: LlmJob) -> list[LlmJob]:
+    """A batched job as one job per item, each numbered 1 as a lone item is."""
+    list_key, parse = job.extra["list_key"], job.extra["parse"]
+    return [
+        LlmJob(
+            key=[key], task=job.task, locale=job.locale, payload={list_key: [{**item, "n": 1}]},
+            max_chars=job.max_chars, tag_num=job.tag_num, parse=lambda text: parse(text, 1),
+            extra=job.extra,
+        )
+        for key, item in zip(job.key, job.payload[list_key], strict=True)
+    ]
+
+
+def _run_with_split_retry(ctx: StageContext, jobs: list[LlmJob], task: str) -> tuple[list[LlmJob], dict[str, int]]:
+    """Run the batched jobs; a batch whose whole answer was unusable (not JSON, cut off)
+    is asked again once, one call per item, so one bad item costs only itself. The
+    retries are model calls like any other: the gateway's budget checks hold them to
+    the cycle's budget. Returns the jobs whose answers stand, and the record's counts."""
+    me = ctx.user
+    kwargs = {"profile": _profile(ctx), "tier": ctx.tier(task), "user_id": me.id, "run_id": ctx.run.pk, "stage": ctx.stage}
+    run_jobs(jobs, **kwargs)
+    broken = [job for job in jobs if job.result is None and job.unusable and len(job.key) > 1]
+    if not broken:
+        return jobs, {}
+    retries = [part for job in broken for part in split_jobs(job)]
+    run_jobs(retries, **kwargs)
+    kept = [job for job in jobs if job not in broken]
+    return kept + retries, {"splitBatches": len(broken), "splitCalls": len(retries)}
 
 
 def answers(jobs: list[LlmJob]):
@@ -188,6 +222,7 @@ def peer_impressions(ctx: StageContext) -> dict[str, Any]:
     # People who asked AI users not to remember them are not judged at all: no
     # impression of them would be kept (agents/memory.py), so no call is made for one.
     withheld = ai_memory_withheld(peers)
+    held = ctx.interest is not None and ctx.interest.hold_impressions
     todo = []
     for peer_id in peer_ids:
         peer = peers.get(peer_id)
@@ -202,6 +237,11 @@ def peer_impressions(ctx: StageContext) -> dict[str, Any]:
             continue  # written by this run before a redelivery
         if row is not None and fresh_after is not None and row.updated_at > fresh_after:
             decisions[peer.hex_id] = {"shouldFollow": False, "skipped": "recent impression"}
+            continue
+        if row is not None and held:
+            # Held by an admin: read as it is, not rewritten (a first impression is no rewrite).
+            decisions[peer.hex_id] = {"shouldFollow": payload.get("shouldFollow") is True, "skipped": "held"}
+            refusal_note(ctx.details, stage=ctx.stage, memory="peer", reason="held", peer=peer.hex_id)
             continue
         todo.append(peer)
     unremembered = {"notRemembered": len(withheld)} if withheld else {}
@@ -239,22 +279,33 @@ def peer_impressions(ctx: StageContext) -> dict[str, Any]:
         items, task="peer-impressions", list_key="users", base=base, tag_num=tag_num,
         parse=lambda text, count: parse_peer_impressions(text, count, tag_num),
     )
-    run_jobs(jobs, profile=_profile(ctx), tier=ctx.tier("peer-impressions"), user_id=me.id, run_id=ctx.run.pk, stage=ctx.stage)
+    jobs, split = _run_with_split_retry(ctx, jobs, "peer-impressions")
 
-    failed, rows, first_error = 0, [], None
+    failed, refused, rows, first_error = 0, 0, [], None
     for peer, answer in answers(jobs):
         if isinstance(answer, str):
             failed += 1
             first_error = first_error or answer
             decisions[peer.hex_id] = {"shouldFollow": False, "error": answer}
             continue
+        last = previous.get(peer.id, ({}, None))[0]
+        why = text_refusal(inputs.impression_text(last), answer["impression"]) if last else None
+        if why:
+            # The old impression stays, and so does the follow decision it held.
+            refused += 1
+            decisions[peer.hex_id] = {"shouldFollow": last.get("shouldFollow") is True, "refused": why}
+            refusal_note(ctx.details, stage=ctx.stage, memory="peer", reason=why, peer=peer.hex_id)
+            continue
         payload = {k: answer[k] for k in ("impression", "tags", "shouldFollow")}
         rows.append((peer.id, json.dumps(payload, ensure_ascii=False)))
         decisions[peer.hex_id] = {"shouldFollow": payload["shouldFollow"] is True}
-    memory.peer_impressions_save(me, rows)
+    memory.peer_impressions_save(me, rows, source=cycle_source(ctx.run.pk, ctx.stage))
     if failed and failed == len(todo):
         raise RuntimeError(f"every peer impression failed ({failed}); first error: {first_error}")
-    return {"judged": len(todo) - failed, "failed": failed, **unremembered}
+    result = {"judged": len(todo) - failed - refused, "failed": failed, **split, **unremembered}
+    if refused:
+        result["refused"] = refused
+    return result
 
 
 _READ_POST_COLUMNS = (

@@ -18,6 +18,8 @@ from agents import memory
 from agents.embeddings import embed_features, features_for_model, model_name
 from agents.embeddings.inputs import interest_embedding_input
 from agents.llm.parsing import parse_interest
+from agents.memory_guards import interest_jump_refusal, refusal_note, text_refusal
+from agents.memory_versions import cycle_source
 from agents.models import Interest, PeerImpression, PostImpression
 from agents.prompt_text import post_prompt_text
 from agents.runs import inputs
@@ -118,6 +120,10 @@ def interest_update(ctx: StageContext) -> dict[str, Any]:
     if "interestAfter" in ctx.details:
         return {"reused": True}  # a redelivery after the interest was already saved
     previous = ctx.interest
+    if previous is not None and previous.hold_interest:
+        # Held by an admin: the cycle reads with it and does not rewrite it.
+        refusal_note(ctx.details, stage=ctx.stage, memory="interest", reason="held")
+        return {"skipped": "interest is held", "refused": "held"}
     skip_days = settings.STGY_AI_USER_SKIP_INTEREST_UPDATE_DAYS
     if previous is not None and skip_days > 0 and previous.updated_at > timezone.now() - timedelta(days=skip_days):
         return {"skipped": "interest is recent"}
@@ -135,15 +141,33 @@ def interest_update(ctx: StageContext) -> dict[str, Any]:
         raise RuntimeError(job.error)
     text = job.result["interest"]
     tags = normalize_interest_tags(job.result["tags"], settings.STGY_AI_TAG_MAX_COUNT)
+    refused = text_refusal(previous.interest if previous else "", text)
+    if refused:
+        return _refused(ctx, refused)
     generated, model = embed_features(interest_embedding_input(text, job.result["tags"], me.introduction or ""))
     old = features_for_model(bytes(previous.features), previous.embedding_model) if previous else None
+    similarity, refused = interest_jump_refusal(generated, old, model)
+    if refused:
+        return _refused(ctx, refused)
     features = blend_interest(generated, old, settings.STGY_AI_USER_INTEREST_HYSTERESIS_COEFFICIENT)
     with transaction.atomic():
-        memory.interest_save(me, interest=text, tags=sorted(tags), features=features, embedding_model=model)
+        memory.interest_save(
+            me, interest=text, tags=sorted(tags), features=features, embedding_model=model,
+            source=cycle_source(ctx.run.pk, ctx.stage),
+        )
         ctx.details["interestAfter"] = {"interest": text, "tags": sorted(tags), "embeddingModel": model}
         result = {"users": len(payload["users"]), "posts": len(payload["posts"]), "model": model_name()}
+        if similarity is not None:
+            result["similarity"] = round(similarity, 3)
         # The record (with the details) saved with the interest, so a redelivered stage
         # cannot blend the vector twice.
         ctx.record_now(result)
     ctx.refresh_interest()
     return result
+
+
+def _refused(ctx: StageContext, reason: str) -> dict[str, Any]:
+    """The rewrite refused by a guard: the old interest stays; the reason is on the
+    record (the stage itself went well: the model answered, the code said no)."""
+    refusal_note(ctx.details, stage=ctx.stage, memory="interest", reason=reason)
+    return {"refused": reason}

@@ -22,6 +22,7 @@ from django.utils import timezone
 
 from agents.budget import budget_refusal
 from agents.llm.parsing import parse_respond
+from agents.memory_versions import VersionSource, cycle_source
 from agents.models import AttentionEvent, PeerImpression, Relationship
 from agents.prompt_text import post_prompt_text
 from agents.rate_limits import HourlyWrites
@@ -64,7 +65,7 @@ def outreach(ctx: StageContext) -> dict[str, Any]:
     looked = []
     for person, closeness in friends:
         entry = {"userId": person.hex_id, "nickname": person.nickname, **closeness}
-        refusal = _refusal(me, person, writes)
+        refusal = _refusal(me, person, writes, cycle_source(ctx.run.pk, ctx.stage))
         looked.append(entry)
         if refusal is not None:
             entry["refused"] = refusal
@@ -95,7 +96,7 @@ def _candidates(ai_id: int) -> list[tuple[Any, dict]]:
     return [(peer, now) for peer, now in friends if now["score"] >= FRIEND]
 
 
-def _refusal(me, person, writes: HourlyWrites) -> str | None:
+def _refusal(me, person, writes: HourlyWrites, source: VersionSource) -> str | None:
     if person.is_ai and not settings.STGY_RESPOND_AI_MESSAGES:
         return "ai_messages: messages between AI users are off"
     allowed, why = ai_contact_allowed(me, person, "message")
@@ -116,7 +117,7 @@ def _refusal(me, person, writes: HourlyWrites) -> str | None:
     if last is not None and last[1] == me.id:
         sent_at = id_to_datetime(last[0])
         if timezone.now() - sent_at >= timedelta(hours=OPENER_ANSWER_HOURS) and relationship_opener_unanswered(
-            me.id, person.id, sent_at
+            me.id, person.id, sent_at, source=source
         ):
             return "waiting: the AI user's last message is not answered yet (relationship lowered)"
         return "waiting: the AI user's last message is not answered yet"

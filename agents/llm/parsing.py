@@ -147,8 +147,9 @@ def _batch(text: str, count: int, one: Any, tag_max: int) -> dict[int, dict[str,
         n = entry.get("n", position)
         if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= count or n in out:
             continue
-        if not isinstance(entry.get("impression"), str):
-            out[n] = f"ModelOutputError: item {n}: 'impression' is missing or not a string"
+        if not isinstance(entry.get("impression"), str) or not entry["impression"].strip():
+            # A blank impression is no impression: the item fails, alone (docs/prompts.md).
+            out[n] = f"ModelOutputError: item {n}: 'impression' is missing, blank or not a string"
             continue
         out[n] = one(entry, tag_max)
     for n in range(1, count + 1):

@@ -9,6 +9,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from agents import memory
+from agents.memory_versions import respond_source
 from agents.models import AttentionEvent, CycleRun
 from agents.relationships import relationship_bump
 from sns import services
@@ -54,11 +55,13 @@ def _after_answer(
         # The AI user has now read the post; its next cycle must not read it again. Its
         # answer stands for its impression; it has replied, and likes are the cycle's.
         payload = {"impression": result["content"], "tags": result["tags"], "shouldLike": False, "shouldReply": False}
-        memory.post_impressions_save(ai, [(post, json.dumps(payload, ensure_ascii=False))])
+        memory.post_impressions_save(
+            ai, [(post, json.dumps(payload, ensure_ascii=False))], source=respond_source(run.pk)
+        )
     AttentionEvent.objects.filter(pk=event.pk).update(
         status=AttentionEvent.Status.ANSWERED, handled_at=timezone.now(), run_id=run.pk, outcome=reply.hex_id
     )
-    relationship_bump(ai.id, event.sender_id, "reply")
+    relationship_bump(ai.id, event.sender_id, "reply", source=respond_source(run.pk))
 
 
 def message_answer_write(
@@ -85,5 +88,5 @@ def message_answer_write(
             status=AttentionEvent.Status.ANSWERED, handled_at=timezone.now(), run_id=run.pk, outcome=answer.hex_id
         )
         if not acknowledgement:
-            relationship_bump(ai.id, event.sender_id, "message")
+            relationship_bump(ai.id, event.sender_id, "message", source=respond_source(run.pk))
     return answer

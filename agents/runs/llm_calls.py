@@ -23,6 +23,7 @@ from django.db import connections
 from agents.llm import gateway
 from agents.llm.breaker import BreakerRead, breaker_is_open, breaker_read
 from agents.llm.errors import LlmUnavailable
+from agents.llm.parsing import ModelOutputError
 from agents.llm.usage import usage_rows_save
 from agents.models import LlmUsage
 from agents.prompts import agent_prompt, is_cjk
@@ -42,6 +43,7 @@ class LlmJob:
     result: dict[str, Any] | None = None
     error: str | None = None
     unavailable: bool = False  # refused by the open circuit breaker
+    unusable: bool = False  # the model answered, but nothing of the answer could be parsed
     prompt_chars: int = 0
     extra: dict[str, Any] = field(default_factory=dict)
 
@@ -97,6 +99,7 @@ def _run_job(
     except Exception as exc:  # noqa: BLE001 - one job's failure is that item's failure, never the stage's
         job.error = f"{type(exc).__name__}: {exc}"
         job.unavailable = isinstance(exc, LlmUnavailable)
+        job.unusable = isinstance(exc, ModelOutputError)
 
 
 def run_job(job: LlmJob, *, profile: dict, tier: str, user_id: int, run_id: int, stage: str) -> list[LlmUsage]:

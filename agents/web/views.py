@@ -20,6 +20,7 @@ from agents.cycle import STAGES
 from agents.llm import gateway
 from agents.llm.batch import batch_enabled
 from agents.llm.task_tiers import JUDGING_TASKS, task_tiers
+from agents.memory_history import interests_drifted
 from agents.models import AgentState, CycleRun, FleetPause, LlmBatch, LlmUsage
 from agents.respond.run import STAGE as RESPOND_STAGE
 from agents.usage_report import ai_user_daily_cost, usage_by_day, usage_by_task_model, usage_by_user
@@ -68,6 +69,8 @@ def activity(request):
             "llm": _llm_status(),
             "usage": _usage(selected),
             "own_tier_only": _own_tier_only(selected),
+            "drifted": interests_drifted(),
+            "drift_flag": settings.STGY_AI_INTEREST_DRIFT_FLAG,
         },
     )
 

@@ -11,6 +11,7 @@ from django.urls import NoReverseMatch, Resolver404, resolve
 from agents import memory
 from agents.embeddings import embed_features, model_name
 from agents.embeddings.inputs import interest_embedding_input
+from agents.memory_versions import API
 from agents.models import Interest, PeerImpression, PostImpression
 from agents.vectors import features_to_b64
 from sns.ids import id_to_hex
@@ -34,10 +35,10 @@ def world(settings, human, ai_user, admin):
     settings.STGY_AI_PROVIDER = "none"  # building rows; no summary tasks
     post = make_post(human, "# Bread\n\nI baked a **sourdough** loaf today.")
     memory.interest_save(
-        ai_user, interest="Bread", tags=["food"], features=VECTOR, embedding_model="hash-v1"
+        ai_user, interest="Bread", tags=["food"], features=VECTOR, embedding_model="hash-v1", source=API
     )
-    memory.peer_impression_save(ai_user, peer_id=human.id, payload='{"impression":"kind"}')
-    memory.post_impression_save(ai_user, post_id=post.id, payload='{"impression":"tasty"}')
+    memory.peer_impression_save(ai_user, peer_id=human.id, payload='{"impression":"kind"}', source=API)
+    memory.post_impression_save(ai_user, post_id=post.id, payload='{"impression":"tasty"}', source=API)
     return {"post": post, "other_ai": make_ai_user("Other")}
 
 
@@ -270,9 +271,9 @@ def test_post_impression_rules(ai_user):
 def test_memory_writes_are_idempotent(world, ai_user, human):
     post = world["post"]
     for _ in range(2):
-        memory.post_impression_save(ai_user, post_id=post.id, payload="same")
-        memory.peer_impression_save(ai_user, peer_id=human.id, payload="same")
-        memory.interest_save(ai_user, interest="i", tags=[], features=VECTOR, embedding_model="hash-v1")
+        memory.post_impression_save(ai_user, post_id=post.id, payload="same", source=API)
+        memory.peer_impression_save(ai_user, peer_id=human.id, payload="same", source=API)
+        memory.interest_save(ai_user, interest="i", tags=[], features=VECTOR, embedding_model="hash-v1", source=API)
     assert PostImpression.objects.filter(user=ai_user).count() == 1
     assert PeerImpression.objects.filter(user=ai_user).count() == 1
     assert Interest.objects.filter(user=ai_user).count() == 1
@@ -286,7 +287,7 @@ def test_memory_functions_enforce_access(world, ai_user, human, admin):
     with pytest.raises(Forbidden):
         memory.interest_get(human, user_id=ai_user.id)
     with pytest.raises(Forbidden):
-        memory.post_impression_save(human, user_id=ai_user.id, post_id=world["post"].id, payload="x")
+        memory.post_impression_save(human, user_id=ai_user.id, post_id=world["post"].id, payload="x", source=API)
     assert memory.interest_get(admin, user_id=ai_user.id).interest == "Bread"
     rows = memory.post_impression_list(admin, user_id=ai_user.id, page=Page(limit=10))
     assert len(rows) == 1
@@ -316,7 +317,7 @@ def test_memory_lists_cost_constant_queries(world, ai_user, human, settings):
     peers_one = count(f"{base}/peer-impressions", 1)
     for n in range(5):
         post = make_post(make_ai_user(f"Writer{n}"), f"post {n}")
-        memory.post_impression_save(ai_user, post_id=post.id, payload="p")
-        memory.peer_impression_save(ai_user, peer_id=post.owner_id, payload="p")
+        memory.post_impression_save(ai_user, post_id=post.id, payload="p", source=API)
+        memory.peer_impression_save(ai_user, peer_id=post.owner_id, payload="p", source=API)
     assert count(f"{base}/post-impressions", 6) == one
     assert count(f"{base}/peer-impressions", 6) == peers_one

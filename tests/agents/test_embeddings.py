@@ -21,7 +21,7 @@ from agents.embeddings import (
 from agents.embeddings.hash import HashEmbedder
 from agents.embeddings.inputs import interest_embedding_input, post_embedding_input
 from agents.llm.errors import LlmRequestError, LlmTransientError
-from agents.models import AiPostTag, Interest, LlmUsage, PostSummary
+from agents.models import AiPostTag, Interest, LlmUsage, MemoryVersion, PostSummary
 from agents.vectors import encode_features
 from tests.factories import make_post
 
@@ -176,6 +176,11 @@ def test_reembed_moves_stale_vectors_to_the_current_model(stale_rows, ai_user, s
     assert bytes(interest.features) == embed_features(
         interest_embedding_input("Fermentation", ["food"], ai_user.introduction)
     )[0]
+    # The new vector is a version of the interest (agents/memory_versions.py).
+    version = MemoryVersion.objects.filter(user=ai_user, kind="interest").latest("id")
+    assert (version.source, version.embedding_model, bytes(version.features)) == (
+        "admin", "hash-v1", bytes(interest.features)
+    )
     call_command("reembed")  # nothing stale any more: a rerun touches nothing
     assert "done: 0 post summaries, 0 interests" in capsys.readouterr().out
 

@@ -7,9 +7,10 @@ answer) her posts but keeps only read markers, and the run record says so."""
 from __future__ import annotations
 
 import pytest
+from django.db.models import Q
 
 from agents.cycle.run import cycle_begin, run_cycle_sync, stage_execute
-from agents.models import PeerImpression, PostImpression, Relationship
+from agents.models import MemoryVersion, PeerImpression, PostImpression, Relationship
 from agents.relationships import relationship_bump
 from sns import services
 from sns.models import Post
@@ -52,10 +53,14 @@ def test_she_sees_what_a_cycle_remembered_and_forgetting_keeps_only_read_markers
     assert page.status_code == 200
     assert UNIVERSAL["impression"] in page.content.decode() and "Aiko" in page.content.decode()
 
+    about_her = MemoryVersion.objects.filter(Q(peer=maya) | Q(post__owner=maya))
+    assert about_her.filter(kind__in=("peer", "post")).count() >= 2  # the cycle's writes were kept
     forgotten = login_client(maya).delete(f"/api/users/{maya.hex_id}/ai-memory")
     assert forgotten.status_code == 200
     assert forgotten.json() == {"peerImpressions": 1, "postImpressions": 1, "relationships": 1}
     assert memory_of(maya).json() == []
+    assert not about_her.exists()  # and so were their earlier values
+    assert MemoryVersion.objects.filter(peer=other.owner).exists()  # the other person's stay
     assert not PeerImpression.objects.filter(peer=maya).exists()
     assert not Relationship.objects.filter(peer=maya).exists()
     marker = PostImpression.objects.get(user=ai, post=hers)

@@ -62,6 +62,8 @@ def community(db: Path) -> dict[str, int]:
         return {
             "users": one("SELECT COUNT(*) FROM sns_user"),
             "impressions": one("SELECT COUNT(*) FROM agents_postimpression"),
+            # every impression written keeps its version, on SQLite too (agents/memory_versions.py)
+            "impression_versions": one("SELECT COUNT(*) FROM agents_memoryversion WHERE kind = 'post'"),
             "likes": one(f"SELECT COUNT(*) FROM sns_like WHERE liked_by IN {ai}"),
             "replies": one(f"SELECT COUNT(*) FROM sns_post WHERE owned_by IN {ai} AND reply_to IS NOT NULL"),
             "posts": one(f"SELECT COUNT(*) FROM sns_post WHERE owned_by IN {ai} AND reply_to IS NULL"),
@@ -111,6 +113,7 @@ def test_demo_brings_a_living_community_and_restarts_idempotently(tmp_path):
     log = (tmp_path / "demo.log").read_text(errors="replace")
     assert code == 0, log[-3000:]
     assert counts.get("impressions", 0) > 0, (counts, log[-3000:])
+    assert community(db)["impression_versions"] >= community(db)["impressions"], counts
     assert counts["likes"] >= 1, counts
     assert counts["replies"] >= 1, counts
     assert counts["posts"] >= 1, counts

@@ -8,7 +8,7 @@ import os
 
 import pytest
 
-from agents.models import AttentionEvent, CycleRun, LlmUsage, PostImpression
+from agents.models import AttentionEvent, CycleRun, LlmUsage, MemoryVersion, PostImpression
 from agents.prompts import render_agent_prompt
 from agents.respond.run import respond_run
 from agents.runs import inputs
@@ -38,6 +38,9 @@ def test_a_persons_reply_is_answered_with_the_stand_in():
     assert event.handled_at is not None
     impression = json.loads(PostImpression.objects.get(user=ai, post=reply).payload)
     assert impression["impression"] == answer.content and impression["shouldReply"] is False
+    # Its memory writes are versions of the respond run: the impression, the new relationship.
+    versions = MemoryVersion.objects.filter(user=ai).values_list("kind", "source", "run_id")
+    assert set(versions) == {("post", "respond", run.pk), ("relationship", "respond", run.pk)}
 
     run.refresh_from_db()
     assert (run.kind, run.status) == (CycleRun.Kind.RESPOND, CycleRun.Status.DONE)

@@ -13,6 +13,9 @@ import pytest
 from django.test import Client
 from drf_spectacular.generators import SchemaGenerator
 
+from agents import memory
+from agents.memory_versions import API
+from agents.models import MemoryVersion
 from sns import services
 from sns.services import agreements, boundaries, mutes
 from sns.services import messages as message_service
@@ -72,6 +75,8 @@ WRITE_ROUTES = [
     ("POST", "/api/ai-users/features", {"input": "hello"}),
     ("POST", "/api/ai-users/{ai}/interests", {"interest": "cooking", "tags": ["food"]}),
     ("POST", "/api/ai-users/{ai}/peer-impressions", {"peerId": "{other}", "payload": "kind"}),
+    ("POST", "/api/ai-users/{ai}/interests/versions/{version}/restore", None),
+    ("POST", "/api/ai-users/{ai}/peer-impressions/{peer}/versions/{peer_version}/restore", None),
     ("POST", "/api/ai-users/{ai}/post-impressions", {"postId": "{post}", "payload": "good"}),
     ("PUT", "/api/ai-posts/{post}", {"summary": "short", "tags": ["t"], "keywords": ["k"]}),
     ("POST", "/api/ai-posts/recommendations", {"tags": [{"name": "a", "count": 1}], "limit": 5}),
@@ -213,9 +218,16 @@ def world(settings):
     muted = make_user("Muted")
     mutes.mute_add(admin, muted.id)
     term = agreements.agreement_term_put(admin, 0x10, [{"locale": "en", "text": "Be kind."}])
+    # A version of each restorable memory of the AI user (agents/memory_versions.py).
+    memory.interest_save(ai, interest="tea", tags=[], features=bytes(512), embedding_model="hash-v1", source=API)
+    memory.peer_impression_save(ai, peer_id=other.id, payload="kind", source=API)
+    versions = dict(MemoryVersion.objects.filter(user=ai).values_list("kind", "id"))
     client = Client()
     client.force_login(admin)
     ids = {
+        "version": versions["interest"],
+        "peer_version": versions["peer"],
+        "peer": other.hex_id,
         "other": other.hex_id,
         "stranger": stranger.hex_id,
         "blocked": blocked.hex_id,
@@ -283,7 +295,10 @@ def test_every_write_route_has_a_table_entry():
             .replace("{message}", "{message_id}")
             .replace("{term}", "{term_id}")
             .replace("{liked}", "{post_id}")
-            .replace("{post}", "{post_id}"),
+            .replace("{post}", "{post_id}")
+            .replace("{peer}", "{peer_id}")
+            .replace("{peer_version}", "{version_id}")
+            .replace("{version}", "{version_id}"),
         )
         for m, p, _ in WRITE_ROUTES
     }

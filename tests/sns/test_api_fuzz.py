@@ -38,6 +38,7 @@ from schemathesis.specs.openapi.checks import (
 )
 
 from agents import memory
+from agents.memory_versions import API
 from sns import services
 from sns.models import User
 from sns.session_auth import session_user
@@ -111,8 +112,8 @@ def _world(actor):
     make_post(ai, "a reply", reply_to=theirs.id)
     services.follow_add(actor, other.id)
     services.like_add(actor, theirs.id)
-    memory.peer_impression_save(ai, peer_id=other.id, payload="kind and curious")
-    memory.post_impression_save(ai, post_id=theirs.id, payload="a fine post")
+    memory.peer_impression_save(ai, peer_id=other.id, payload="kind and curious", source=API)
+    memory.post_impression_save(ai, post_id=theirs.id, payload="a fine post", source=API)
     return {"other": other, "ai": ai, "own_post": own, "their_post": theirs}
 
 

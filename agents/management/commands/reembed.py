@@ -18,11 +18,13 @@ import time
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 from django.db.models import Prefetch
+from django.utils import timezone
 
 from agents.embeddings import embed_texts, model_name
 from agents.embeddings.inputs import interest_embedding_input, post_embedding_input
 from agents.llm.errors import LlmError
-from agents.models import AiPostTag, Interest, PostSummary
+from agents.memory_versions import ADMIN, version_row, versions_add
+from agents.models import AiPostTag, Interest, MemoryVersion, PostSummary
 from agents.tags import normalize_keyword
 from agents.vectors import encode_features
 from sns.models import PostTag
@@ -92,8 +94,17 @@ class Command(BaseCommand):
             last = rows[-1].user_id
             texts = [interest_embedding_input(r.interest, r.tags or [], r.user.introduction) for r in rows]
             matrix, name = embed_texts(texts, stage="reembed")
+            versions = []
             for row, vector in zip(rows, matrix):
-                done += Interest.objects.filter(user_id=row.user_id, updated_at=row.updated_at).update(
-                    features=encode_features(vector), embedding_model=name
-                )
+                features = encode_features(vector)
+                if Interest.objects.filter(user_id=row.user_id, updated_at=row.updated_at).update(
+                    features=features, embedding_model=name
+                ):
+                    done += 1
+                    # The vector is part of the interest: its new value is a version too.
+                    versions.append(version_row(
+                        row.user_id, MemoryVersion.Kind.INTEREST, ADMIN, at=timezone.now(), text=row.interest,
+                        tags=row.tags or [], features=features, embedding_model=name,
+                    ))
+            versions_add(versions)
             self._progress("interests", done, total, started)
