@@ -378,6 +378,10 @@ STGY_AI_BREAKER_COOLDOWN_SECONDS = _num("STGY_AI_BREAKER_COOLDOWN_SECONDS", 30.0
 # The whole time (attempts and backoff) a model call made inside a web request may take;
 # 0 = no bound.
 STGY_AI_WEB_DEADLINE_MS = _num("STGY_AI_WEB_DEADLINE_MS", 5000)
+# Every model call's whole wall time, wherever it is made (a Celery worker above all):
+# attempts, backoff and the wait for a slot; each attempt's socket calls stop at it too,
+# so a model that sends a byte now and then cannot stretch it (agents/llm/http_deadline.py).
+STGY_AI_CALL_DEADLINE_MS = _num("STGY_AI_CALL_DEADLINE_MS", 180000)
 STGY_AI_SITE_DAILY_TOKEN_BUDGET = _num("STGY_AI_SITE_DAILY_TOKEN_BUDGET", 0)
 STGY_AI_USER_DAILY_TOKEN_BUDGET = _num("STGY_AI_USER_DAILY_TOKEN_BUDGET", 0)
 # What a prompt token served from the provider's cache counts in those budgets.

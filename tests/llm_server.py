@@ -30,6 +30,9 @@ class Scripted:
     body: Any = None  # dict/list → JSON; str/bytes → sent as is
     delay: float = 0.0
     headers: dict[str, str] = field(default_factory=dict)
+    # Seconds between bytes: the whole answer, status line and headers included, sent
+    # one byte at a time, as a model endpoint that hangs without going silent does.
+    dribble: float = 0.0
 
 
 @dataclass
@@ -101,6 +104,7 @@ class _Server(ThreadingHTTPServer):
 class LlmServer:
     def __init__(self) -> None:
         self.requests: list[Recorded] = []
+        self.dribbling = 0  # answers being sent a byte at a time right now
         self._queues: dict[str, deque[Scripted]] = {CHAT_PATH: deque(), EMBEDDINGS_PATH: deque()}
         self._lock = threading.Lock()
         self._httpd = _Server(("127.0.0.1", 0), _handler_for(self))
@@ -127,15 +131,21 @@ class LlmServer:
     # -- scripting
 
     def push(self, path: str, status: int = 200, body: Any = None, *, delay: float = 0.0,
-             headers: dict[str, str] | None = None) -> None:
+             headers: dict[str, str] | None = None, dribble: float = 0.0) -> None:
         with self._lock:
-            self._queues[path].append(Scripted(status, body, delay, dict(headers or {})))
+            self._queues[path].append(Scripted(status, body, delay, dict(headers or {}), dribble))
 
     def push_chat(self, content: str | None = "ok", *, status: int = 200, delay: float = 0.0,
-                  headers: dict[str, str] | None = None, body: Any = None, **usage) -> None:
+                  headers: dict[str, str] | None = None, body: Any = None, dribble: float = 0.0,
+                  **usage) -> None:
         if body is None:
             body = chat_body(content, **usage) if status < 400 else error_body(f"status {status}")
-        self.push(CHAT_PATH, status, body, delay=delay, headers=headers)
+        self.push(CHAT_PATH, status, body, delay=delay, headers=headers, dribble=dribble)
+
+    def hang_chat(self, *, dribble: float = 0.05, times: int = 1) -> None:
+        """The next `times` chat calls answer "ok", but one byte every `dribble` seconds."""
+        for _ in range(times):
+            self.push_chat("ok", dribble=dribble)
 
     def push_embedding(self, *, status: int = 200, delay: float = 0.0, body: Any = None,
                        headers: dict[str, str] | None = None) -> None:
@@ -216,6 +226,9 @@ def _handler_for(server: LlmServer):
             else:
                 payload, kind = bytes(body or b""), "application/octet-stream"
             try:
+                if scripted.dribble:
+                    self._dribble(scripted, payload, kind)
+                    return
                 self.send_response(scripted.status)
                 self.send_header("Content-Type", kind)
                 self.send_header("Content-Length", str(len(payload)))
@@ -225,6 +238,21 @@ def _handler_for(server: LlmServer):
                 self.wfile.write(payload)
             except (BrokenPipeError, ConnectionResetError):
                 pass  # the client gave up (a timeout test); nothing to answer
+
+        def _dribble(self, scripted: Scripted, payload: bytes, kind: str) -> None:
+            head = f"HTTP/1.1 {scripted.status} OK\r\nContent-Type: {kind}\r\n"
+            head += "".join(f"{k}: {v}\r\n" for k, v in scripted.headers.items())
+            head += f"Content-Length: {len(payload)}\r\n\r\n"
+            with server._lock:
+                server.dribbling += 1
+            try:
+                for byte in head.encode() + payload:
+                    self.wfile.write(bytes([byte]))
+                    self.wfile.flush()
+                    time.sleep(scripted.dribble)
+            finally:
+                with server._lock:
+                    server.dribbling -= 1
 
     return Handler
 
