@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import pytest
 from django.db import connection
-from rest_framework.test import APIClient
 
 from stgy.ops import db_stats
+from tests.clients import APIClient
 from tests.conftest import login_client, requires_postgres
 
 pytestmark = pytest.mark.django_db

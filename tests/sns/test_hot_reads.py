@@ -5,9 +5,9 @@ headers) to the full path, which answers it as before."""
 
 from __future__ import annotations
 
+import io
 from datetime import timedelta
 from http.cookies import SimpleCookie
-import io
 
 import pytest
 from django.contrib.sessions.models import Session
@@ -18,10 +18,9 @@ from django.db import OperationalError, close_old_connections, connection
 from django.http import HttpResponse, JsonResponse
 from django.test import override_settings
 from django.urls import resolve
-from prometheus_client import REGISTRY
 from django.utils import timezone
+from prometheus_client import REGISTRY
 from rest_framework.response import Response as DrfResponse
-from rest_framework.test import APIClient
 
 from sns import services
 from sns.api import posts_views
@@ -30,6 +29,7 @@ from sns.models import Post, User
 from sns.session_auth import auth_record_forget
 from stgy.lean_handler import LeanHandler
 from stgy.ops.middleware import route_label
+from tests.clients import APIClient
 from tests.factories import make_post, make_user
 
 pytestmark = pytest.mark.django_db
