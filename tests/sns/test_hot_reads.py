@@ -454,8 +454,9 @@ def test_the_handler_steps_aside_for_another_middleware_list(settings):
 
 
 def test_a_failing_read_is_answered_once_as_djangos_chain_answers_it(handlers, cast, caplog):
-    """A database failure in a hot read: the same 500 and JSON as the full path, the
-    error logged, and the read tried once — not again by the chain after the lean step."""
+    """A database failure in a hot read: the same 503 and JSON as the full path (a lost
+    connection, tests/stgy/test_database_lost.py), the error logged, and the read tried
+    once — not again by the chain after the lean step."""
     reader, friend, posts, _ = cast
     browsers = _browsers(handlers, reader)
     post_table = connection.ops.quote_name(Post._meta.db_table)
@@ -474,10 +475,13 @@ def test_a_failing_read_is_answered_once_as_djangos_chain_answers_it(handlers, c
                 tried.clear()
                 caplog.clear()
                 status, _, body = handler_browser.request("GET", path)
-                assert (status, body) == ("500 Internal Server Error", b'{"error":"internal server error"}'), path
+                assert (status, body) == ("503 Service Unavailable", b'{"error":"database is unavailable"}'), path
                 counts.append((len(tried), [r.getMessage() for r in caplog.records if r.name in ("sns.api.errors", "django.request")]))
-        logged = ["unhandled API error", f"Internal Server Error: {path.partition('?')[0]}"]
+        logged = [
+            "API request failed, the database is unavailable: the database is gone",
+            f"Service Unavailable: {path.partition('?')[0]}",
+        ]
         assert counts[0] == counts[1] == (1, logged), (path, counts)
         with connection.execute_wrapper(database_gone):
             got = _same(handlers, browsers, "GET", path, lean_answers=True)
-        assert got[0].startswith("500"), path
+        assert got[0].startswith("503"), path
