@@ -18,6 +18,7 @@ from django.views.defaults import server_error as django_server_error
 
 from sns.api.cors import API_PREFIXES
 from sns.api.errors import DATABASE_RETRY_AFTER, DATABASE_UNAVAILABLE, database_unavailable
+from stgy.api_root import API_ROOT_URLCONF
 
 log = logging.getLogger(__name__)
 
@@ -25,7 +26,7 @@ log = logging.getLogger(__name__)
 @requires_csrf_token
 def server_error(request):
     exc = sys.exc_info()[1]  # handler500 is called while Django handles the exception
-    api = request.path.startswith(API_PREFIXES)
+    api = request.path.startswith(API_PREFIXES) or getattr(request, "urlconf", None) == API_ROOT_URLCONF
     if database_unavailable(exc):
         if api:
             response = JsonResponse({"error": DATABASE_UNAVAILABLE}, status=503)

@@ -70,6 +70,9 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     # The API's hot reads answer here; the rest go on (sns/api/hot_reads.py).
     "sns.api.hot_reads.HotReadsMiddleware",
+    # The API at the root of the hosts in STGY_API_ROOT_HOSTS (stgy/api_root.py); after
+    # the hot reads, which the lean path (stgy/lean_handler.py) answers before it.
+    "stgy.api_root.ApiRootHostMiddleware",
     "sns.session_auth.SessionAuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "sns.input_limits.InputLimitsMiddleware",
@@ -160,6 +163,9 @@ STGY_TRUSTED_PROXIES = _num("STGY_TRUSTED_PROXIES", 0)
 # Frontend origins (scheme://host[:port]) allowed to call the API from another origin,
 # e.g. the original STGY's web frontend on its own port; empty = none (sns/api/cors.py).
 STGY_CORS_ALLOWED_ORIGINS = env.list("STGY_CORS_ALLOWED_ORIGINS", default=[])
+# Hosts (host:port as sent in Host) that serve the API at the root and no pages, for the
+# original's scripts, which address the API there (stgy/api_root.py); empty = none.
+STGY_API_ROOT_HOSTS = [h.strip().lower() for h in env.list("STGY_API_ROOT_HOSTS", default=[]) if h.strip()]
 
 LANGUAGE_CODE = "en-us"
 TIME_ZONE = "UTC"
