@@ -105,6 +105,9 @@ class LlmServer:
     def __init__(self) -> None:
         self.requests: list[Recorded] = []
         self.dribbling = 0  # answers being sent a byte at a time right now
+        # Unscripted chat calls whose request body this predicate refuses are dribbled
+        # (`hang_chat_unless`): a model that hangs for some callers and not others.
+        self._hang_unless: tuple[Any, float, str] | None = None
         self._queues: dict[str, deque[Scripted]] = {CHAT_PATH: deque(), EMBEDDINGS_PATH: deque()}
         self._lock = threading.Lock()
         self._httpd = _Server(("127.0.0.1", 0), _handler_for(self))
@@ -152,6 +155,11 @@ class LlmServer:
         """Queue one embeddings answer; `body=None` with 200 → computed vectors."""
         self.push(EMBEDDINGS_PATH, status, body, delay=delay, headers=headers)
 
+    def hang_chat_unless(self, answered, *, content: str = "ok", dribble: float = 0.05) -> None:
+        """From now on every unscripted chat call whose JSON body `answered(body)` accepts
+        is answered `content` at once; the others "ok", a byte every `dribble` seconds."""
+        self._hang_unless = (answered, dribble, content)
+
     def chat_requests(self) -> list[Recorded]:
         return [r for r in self.requests if r.path == CHAT_PATH]
 
@@ -160,11 +168,16 @@ class LlmServer:
 
     # -- serving
 
-    def _next(self, path: str) -> Scripted:
+    def _next(self, path: str, request: Any = None) -> Scripted:
         with self._lock:
             queue = self._queues.get(path)
             if queue:
                 return queue.popleft()
+        if path == CHAT_PATH and self._hang_unless is not None:
+            answered, dribble, content = self._hang_unless
+            if answered(request):
+                return Scripted(body=chat_body(content))
+            return Scripted(dribble=dribble)
         return Scripted()
 
     def _default_body(self, path: str, request: Any) -> Any:
@@ -210,7 +223,7 @@ def _handler_for(server: LlmServer):
             if self.path not in (CHAT_PATH, EMBEDDINGS_PATH):
                 self._send(Scripted(404, error_body("no such endpoint", "invalid_request_error")))
                 return
-            scripted = server._next(self.path)
+            scripted = server._next(self.path, request)
             if scripted.status == 200 and scripted.body is None:
                 scripted.body = server._default_body(self.path, request or {})
             if scripted.delay:
