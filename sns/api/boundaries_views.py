@@ -18,7 +18,7 @@ from sns.services import boundaries as boundary_services
 from . import schema
 from .messages_presenters import boundaries_json, stop_json
 from .messages_views import OK, errors
-from .params import HexIdField, body
+from .params import BodySerializer, HexIdField, body
 
 BOUNDARIES = OpenApiResponse(
     response=OpenApiTypes.OBJECT,
@@ -56,7 +56,8 @@ class AiBoundariesView(APIView):
 
 class AiStopsView(APIView):
     @extend_schema_serializer(component_name="AiStopInput")
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(BodySerializer):
+        schema_required = ("aiUserId",)
         aiUserId = HexIdField(source="ai_user_id")
         duration = serializers.CharField(required=False, default="48h")
 
