@@ -52,7 +52,7 @@ CHAT_BODY = inline_serializer(
         ),
     },
 )
-FEATURES_BODY = inline_serializer("AiFeaturesInput", {"input": serializers.CharField()})
+FEATURES_BODY = inline_serializer("AiFeaturesInput", {"input": schema.NonBlankText()})
 
 
 def _error(description: str) -> OpenApiResponse:

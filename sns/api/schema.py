@@ -126,6 +126,21 @@ class StorableText(serializers.CharField):
     """A string field of a hand-written body schema, with what the parser refuses said."""
 
 
+@extend_schema_field(
+    {
+        "type": "string",
+        "pattern": r"^[^\u0000\ud800-\udfff]*[^\s\u0000\ud800-\udfff][^\u0000\ud800-\udfff]*$",
+    }
+)
+class NonBlankText(serializers.CharField):
+    """As StorableText, and not blank: the view answers a blank one as missing."""
+
+
+@extend_schema_field(HEX_ID)
+class HexIdText(serializers.CharField):
+    """A hex id in a body that the view parses itself (400 `invalid id` otherwise)."""
+
+
 def _storable(prop: dict) -> None:
     """Each free string of a request body (and of its arrays) says what the parser refuses."""
     if prop.get("type") == "array" and isinstance(prop.get("items"), dict):
@@ -201,6 +216,11 @@ def choice(name: str, values, description: str = "", *, required: bool = False) 
 INT64 = {"type": "integer", "minimum": 0, "maximum": (1 << 63) - 1}
 ORDER = choice("order", ("desc", "asc"), "desc (default) or asc")
 PAGE = [query("offset", INT64), query("limit", INT64), ORDER]
+REPLY_TO = query(
+    "replyTo",
+    {"type": "string", "pattern": r"^((0x)?[0-9a-fA-F]{1,16}|\*)?$"},
+    'a hex id, "" for root posts, "*" for replies',
+)
 FOCUS = hex_id("focusUserId", "hex id of the user the relation flags are about")
 AFTER = hex_id("after", "hex id cursor; needs offset=0")
 

@@ -190,7 +190,7 @@ class UserKwicView(APIView):
 class PostsCountView(APIView):
     @extend_schema(
         parameters=[schema.query("query"), schema.hex_id("ownedBy"), schema.query("tag")]
-        + [schema.query("replyTo", description='a hex id, "" for root posts, "*" for replies')],
+        + [schema.REPLY_TO],
         responses={200: _Count, **schema.errors(403)},
         operation_id="posts_count",
     )
