@@ -60,7 +60,11 @@ QUERY_HASH = OpenApiParameter(
     OpenApiParameter.HEADER,
     description="without a session: SHA-1 hex of the canonical query string (docs/api.md, Geo)",
 )
-LOCALE = schema.query("locale", description="e.g. ja or ja-JP; default en")
+LOCALE = schema.query(
+    "locale",
+    {"type": "string", "pattern": r"^[A-Za-z]{2,3}([-_][A-Za-z0-9]{1,8})*$"},
+    "e.g. ja or ja-JP; default en",
+)
 ERRORS = schema.errors(400, 403, 404)
 # What JavaScript's Number() reads as a decimal number; float() would also take "nan",
 # "inf" and "1_0".
