@@ -26,7 +26,10 @@ log = logging.getLogger(__name__)
 @requires_csrf_token
 def server_error(request):
     exc = sys.exc_info()[1]  # handler500 is called while Django handles the exception
-    api = request.path.startswith(API_PREFIXES) or getattr(request, "urlconf", None) == API_ROOT_URLCONF
+    api = (
+        request.path.startswith(API_PREFIXES)
+        or getattr(request, "urlconf", None) == API_ROOT_URLCONF
+    )
     if database_unavailable(exc):
         if api:
             response = JsonResponse({"error": DATABASE_UNAVAILABLE}, status=503)

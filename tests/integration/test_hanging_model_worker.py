@@ -33,14 +33,19 @@ def _answers_a_person(body) -> bool:
     return "replyChain" in json.dumps(body)  # the respond prompt's thread (docs/respond-path.md)
 
 
-def hanging_model_run(tmp_path, llm_server, *, deadline_ms: int, split_pools: bool, hanging: int) -> dict:
+def hanging_model_run(
+    tmp_path, llm_server, *, deadline_ms: int, split_pools: bool, hanging: int
+) -> dict:
     """`hanging` summary calls (the cycles' kind of work, on the default queue) hang on
     the model; then a person replies to the AI user. Figures: how long a hanging call held
     its worker process, how long the answer took, and how many of the hanging calls had
     ended when it came."""
     ai, person = make_ai_user("Aiko", personality=PERSONA), make_user("Mina")
     # Written before the model hangs; in this test their summaries are made at once, here.
-    posts = [post_quietly(ai, f"Sourdough note {i}: the rye starter doubled overnight.") for i in range(hanging)]
+    posts = [
+        post_quietly(ai, f"Sourdough note {i}: the rye starter doubled overnight.")
+        for i in range(hanging)
+    ]
     before = LlmUsage.objects.order_by("-id").values_list("id", flat=True).first() or 0
     llm_server.hang_chat_unless(_answers_a_person, content=answer_json(), dribble=DRIBBLE)
     env = {
@@ -54,8 +59,12 @@ def hanging_model_run(tmp_path, llm_server, *, deadline_ms: int, split_pools: bo
     summaries = LlmUsage.objects.filter(task="post-summary", id__gt=before)
     with contextlib.ExitStack() as stack:
         if split_pools:  # compose.yaml: `worker` -Q stgy-stages,celery; `respond` -Q stgy-respond
-            stack.enter_context(celery_worker(tmp_path / "cycles.log", *one_process, queues="stages,default", **env))
-            stack.enter_context(celery_worker(tmp_path / "respond.log", *one_process, queues="respond", **env))
+            stack.enter_context(
+                celery_worker(tmp_path / "cycles.log", *one_process, queues="stages,default", **env)
+            )
+            stack.enter_context(
+                celery_worker(tmp_path / "respond.log", *one_process, queues="respond", **env)
+            )
         else:  # one worker for every queue, the respond queue polled first
             stack.enter_context(celery_worker(tmp_path / "worker.log", *one_process, **env))
         stack.enter_context(sending_to())
@@ -64,11 +73,15 @@ def hanging_model_run(tmp_path, llm_server, *, deadline_ms: int, split_pools: bo
         wait_for(lambda: llm_server.dribbling, 30, "a summary call to reach the hanging model")
         started = time.monotonic()
         response = login_client(person).post(
-            "/api/posts", {"content": "How warm do you keep it?", "tags": [], "replyTo": posts[0].hex_id}, format="json"
+            "/api/posts",
+            {"content": "How warm do you keep it?", "tags": [], "replyTo": posts[0].hex_id},
+            format="json",
         )
         assert response.status_code == 201, response.content
         reply = Post.objects.get(owner=person)
-        wait_for(lambda: Post.objects.filter(owner=ai, reply_to=reply.id).exists(), 300, "the answer")
+        wait_for(
+            lambda: Post.objects.filter(owner=ai, reply_to=reply.id).exists(), 300, "the answer"
+        )
         answered_after = time.monotonic() - started
         ended_before_the_answer = summaries.count()
         usage = wait_for(lambda: summaries.order_by("id").first(), 300, "a hanging call to end")
@@ -83,9 +96,14 @@ def hanging_model_run(tmp_path, llm_server, *, deadline_ms: int, split_pools: bo
     return figures
 
 
-def test_a_hanging_model_holds_a_worker_only_to_the_deadline_and_answers_go_past_it(tmp_path, llm_server):
+def test_a_hanging_model_holds_a_worker_only_to_the_deadline_and_answers_go_past_it(
+    tmp_path, llm_server
+):
     figures = hanging_model_run(tmp_path, llm_server, deadline_ms=4000, split_pools=True, hanging=4)
-    assert figures["hanging call's outcome"] == "error" and "4000 ms time limit" in figures["its error"]
+    assert (
+        figures["hanging call's outcome"] == "error"
+        and "4000 ms time limit" in figures["its error"]
+    )
     # The cycles' pool (one process) needs four deadlines for its queue; the answer, on
     # its own pool, did not wait for it.
     assert figures["hanging calls ended before the answer"] != "4 of 4"
