@@ -117,9 +117,12 @@ class OpenAiProvider:
             extra["response_format"] = {"type": "json_object"}
         if max_tokens is not None:
             extra["max_completion_tokens"] = max_tokens
+        # The client and the SDK's lazily imported resource first: a process's first call
+        # spends its import there, which is not the model's time.
+        completions = client().chat.completions
         try:
             with request_ends_at(timeout):
-                completion = client().chat.completions.create(
+                completion = completions.create(
                     model=request.model, messages=request.messages, timeout=timeout, **extra
                 )
         except openai.OpenAIError as exc:
@@ -133,9 +136,10 @@ class OpenAiProvider:
         # keep the first `dim` components, which is what the codec does anyway.
         if model.startswith("text-embedding-3"):
             extra["dimensions"] = dim
+        embeddings = client().embeddings
         try:
             with request_ends_at(timeout):
-                result = client().embeddings.create(
+                result = embeddings.create(
                     model=model, input=texts, encoding_format="float", timeout=timeout, **extra
                 )
         except openai.OpenAIError as exc:
