@@ -195,7 +195,9 @@
     document.querySelectorAll("[data-upload-base]").forEach(wire);
     document.querySelectorAll("[data-avatar-remove]").forEach(function (button) {
       button.addEventListener("click", function () {
-        fetch(button.dataset.avatarRemove, { method: "DELETE", credentials: "same-origin" })
+        fetch(button.dataset.avatarRemove, {
+          method: "DELETE", credentials: "same-origin", headers: { "Content-Type": "application/json" },
+        })
           .then(function () { window.location.reload(); });
       });
     });

@@ -72,6 +72,9 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     # The API's hot reads answer here; the rest go on (sns/api/hot_reads.py).
     "sns.api.hot_reads.HotReadsMiddleware",
+    # The API at the root of the hosts in STGY_API_ROOT_HOSTS (stgy/api_root.py); after
+    # the hot reads, which the lean path (stgy/lean_handler.py) answers before it.
+    "stgy.api_root.ApiRootHostMiddleware",
     "sns.session_auth.SessionAuthenticationMiddleware",
     # The member's language of the interface (sns/web/language.py).
     "sns.web.language.InterfaceLanguageMiddleware",
@@ -165,6 +168,9 @@ STGY_TRUSTED_PROXIES = _num("STGY_TRUSTED_PROXIES", 0)
 # Frontend origins (scheme://host[:port]) allowed to call the API from another origin,
 # e.g. the original STGY's web frontend on its own port; empty = none (sns/api/cors.py).
 STGY_CORS_ALLOWED_ORIGINS = env.list("STGY_CORS_ALLOWED_ORIGINS", default=[])
+# Hosts (host:port as sent in Host) that serve the API at the root and no pages, for the
+# original's scripts, which address the API there (stgy/api_root.py); empty = none.
+STGY_API_ROOT_HOSTS = [h.strip().lower() for h in env.list("STGY_API_ROOT_HOSTS", default=[]) if h.strip()]
 
 LANGUAGE_CODE = "en-us"
 # The interface's languages (sns/web/language.py); the Japanese catalogue is
@@ -405,6 +411,10 @@ STGY_AI_BREAKER_COOLDOWN_SECONDS = _num("STGY_AI_BREAKER_COOLDOWN_SECONDS", 30.0
 # The whole time (attempts and backoff) a model call made inside a web request may take;
 # 0 = no bound.
 STGY_AI_WEB_DEADLINE_MS = _num("STGY_AI_WEB_DEADLINE_MS", 5000)
+# Every model call's whole wall time, wherever it is made (a Celery worker above all):
+# attempts, backoff and the wait for a slot; each attempt's socket calls stop at it too,
+# so a model that sends a byte now and then cannot stretch it (agents/llm/http_deadline.py).
+STGY_AI_CALL_DEADLINE_MS = _num("STGY_AI_CALL_DEADLINE_MS", 180000)
 STGY_AI_SITE_DAILY_TOKEN_BUDGET = _num("STGY_AI_SITE_DAILY_TOKEN_BUDGET", 0)
 STGY_AI_USER_DAILY_TOKEN_BUDGET = _num("STGY_AI_USER_DAILY_TOKEN_BUDGET", 0)
 # Daily budgets in money (US dollars, as the price sheet; 0 = unlimited). Left empty with

@@ -20,6 +20,9 @@ api_patterns = [
     re_path(r"", api_not_found),  # last: every other /api/ path
 ]
 
+# A lost database connection is a 503, anything else a 500, in JSON on the API.
+handler500 = "stgy.server_errors.server_error"
+
 urlpatterns = [
     # Browsers ask for /favicon.ico on pages that name no icon (admin, the API reference).
     path("favicon.ico", RedirectView.as_view(url=static("favicon.svg"), permanent=True)),

@@ -9,10 +9,10 @@ import pytest
 from django.core.cache import cache
 from django.db import transaction
 from django.test import TestCase, override_settings
-from rest_framework.test import APIClient
 
 from agents.llm.breaker import breaker_reset
 from stgy.celery import app as celery_app
+from tests.clients import APIClient
 from tests.factories import PASSWORD, make_ai_user, make_user
 
 requires_postgres = pytest.mark.skipif(

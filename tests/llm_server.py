@@ -40,6 +40,9 @@ class Scripted:
     body: Any = None  # dict/list → JSON; str/bytes → sent as is
     delay: float = 0.0
     headers: dict[str, str] = field(default_factory=dict)
+    # Seconds between bytes: the whole answer, status line and headers included, sent
+    # one byte at a time, as a model endpoint that hangs without going silent does.
+    dribble: float = 0.0
 
 
 @dataclass
@@ -111,6 +114,10 @@ class _Server(ThreadingHTTPServer):
 class LlmServer:
     def __init__(self) -> None:
         self.requests: list[Recorded] = []
+        self.dribbling = 0  # answers being sent a byte at a time right now
+        # Unscripted chat calls whose request body this predicate refuses are dribbled
+        # (`hang_chat_unless`): a model that hangs for some callers and not others.
+        self._hang_unless: tuple[Any, float, str] | None = None
         self._queues: dict[str, deque[Scripted]] = {CHAT_PATH: deque(), EMBEDDINGS_PATH: deque()}
         self.files: dict[str, str] = {}  # id -> text
         self.batches: dict[str, dict] = {}  # id -> the batch object served
@@ -140,15 +147,21 @@ class LlmServer:
     # -- scripting
 
     def push(self, path: str, status: int = 200, body: Any = None, *, delay: float = 0.0,
-             headers: dict[str, str] | None = None) -> None:
+             headers: dict[str, str] | None = None, dribble: float = 0.0) -> None:
         with self._lock:
-            self._queues[path].append(Scripted(status, body, delay, dict(headers or {})))
+            self._queues[path].append(Scripted(status, body, delay, dict(headers or {}), dribble))
 
     def push_chat(self, content: str | None = "ok", *, status: int = 200, delay: float = 0.0,
-                  headers: dict[str, str] | None = None, body: Any = None, **usage) -> None:
+                  headers: dict[str, str] | None = None, body: Any = None, dribble: float = 0.0,
+                  **usage) -> None:
         if body is None:
             body = chat_body(content, **usage) if status < 400 else error_body(f"status {status}")
-        self.push(CHAT_PATH, status, body, delay=delay, headers=headers)
+        self.push(CHAT_PATH, status, body, delay=delay, headers=headers, dribble=dribble)
+
+    def hang_chat(self, *, dribble: float = 0.05, times: int = 1) -> None:
+        """The next `times` chat calls answer "ok", but one byte every `dribble` seconds."""
+        for _ in range(times):
+            self.push_chat("ok", dribble=dribble)
 
     def push_embedding(self, *, status: int = 200, delay: float = 0.0, body: Any = None,
                        headers: dict[str, str] | None = None) -> None:
@@ -188,6 +201,11 @@ class LlmServer:
             for line in self.files[batch["input_file_id"]].splitlines()
         ]
 
+    def hang_chat_unless(self, answered, *, content: str = "ok", dribble: float = 0.05) -> None:
+        """From now on every unscripted chat call whose JSON body `answered(body)` accepts
+        is answered `content` at once; the others "ok", a byte every `dribble` seconds."""
+        self._hang_unless = (answered, dribble, content)
+
     def chat_requests(self) -> list[Recorded]:
         return [r for r in self.requests if r.path == CHAT_PATH]
 
@@ -196,11 +214,16 @@ class LlmServer:
 
     # -- serving
 
-    def _next(self, path: str) -> Scripted:
+    def _next(self, path: str, request: Any = None) -> Scripted:
         with self._lock:
             queue = self._queues.get(path)
             if queue:
                 return queue.popleft()
+        if path == CHAT_PATH and self._hang_unless is not None:
+            answered, dribble, content = self._hang_unless
+            if answered(request):
+                return Scripted(body=chat_body(content))
+            return Scripted(dribble=dribble)
         return Scripted()
 
     def _default_body(self, path: str, request: Any) -> Any:
@@ -301,7 +324,7 @@ def _handler_for(server: LlmServer):
             if self.path not in (CHAT_PATH, EMBEDDINGS_PATH):
                 self._send(Scripted(404, error_body("no such endpoint", "invalid_request_error")))
                 return
-            scripted = server._next(self.path)
+            scripted = server._next(self.path, request)
             if scripted.status == 200 and scripted.body is None:
                 scripted.body = server._default_body(self.path, request or {})
             if scripted.delay:
@@ -317,6 +340,9 @@ def _handler_for(server: LlmServer):
             else:
                 payload, kind = bytes(body or b""), "application/octet-stream"
             try:
+                if scripted.dribble:
+                    self._dribble(scripted, payload, kind)
+                    return
                 self.send_response(scripted.status)
                 self.send_header("Content-Type", kind)
                 self.send_header("Content-Length", str(len(payload)))
@@ -326,6 +352,21 @@ def _handler_for(server: LlmServer):
                 self.wfile.write(payload)
             except (BrokenPipeError, ConnectionResetError):
                 pass  # the client gave up (a timeout test); nothing to answer
+
+        def _dribble(self, scripted: Scripted, payload: bytes, kind: str) -> None:
+            head = f"HTTP/1.1 {scripted.status} OK\r\nContent-Type: {kind}\r\n"
+            head += "".join(f"{k}: {v}\r\n" for k, v in scripted.headers.items())
+            head += f"Content-Length: {len(payload)}\r\n\r\n"
+            with server._lock:
+                server.dribbling += 1
+            try:
+                for byte in head.encode() + payload:
+                    self.wfile.write(bytes([byte]))
+                    self.wfile.flush()
+                    time.sleep(scripted.dribble)
+            finally:
+                with server._lock:
+                    server.dribbling -= 1
 
     return Handler
 

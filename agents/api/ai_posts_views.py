@@ -45,6 +45,7 @@ RECOMMEND_BODY = inline_serializer(  # docs/summaries-and-vectors.md §7.1
                 "AiRecommendTag",
                 {"name": serializers.CharField(), "count": serializers.FloatField(min_value=0)},
             ),
+            min_length=1,
             help_text="at least one",
         ),
         "keywordHashes": serializers.ListField(
@@ -57,7 +58,9 @@ RECOMMEND_BODY = inline_serializer(  # docs/summaries-and-vectors.md §7.1
         "selfUserId": serializers.CharField(required=False, allow_null=True),
         "offset": _NUMBER,
         "limit": _NUMBER,
-        "order": serializers.CharField(required=False, help_text="desc (default) or asc"),
+        "order": serializers.ChoiceField(
+            choices=["desc", "asc"], required=False, help_text="desc (default) or asc"
+        ),
         **{
             knob: serializers.FloatField(required=False, allow_null=True)
             for knob in (
@@ -197,7 +200,9 @@ class RecommendedPostsForUserView(APIView):
         ids = page_ids(
             user_recommended_ids(user.id), offset=page.offset, limit=page.limit, order=page.order
         )
-        return Response([post_json(post, user.id) for post in posts_in_order(ids, user.id, viewer=request.user)])
+        return Response(
+            [post_json(post, user.id) for post in posts_in_order(ids, user.id, viewer=request.user)]
+        )
 
 
 class RelatedPostsView(APIView):
@@ -207,5 +212,8 @@ class RelatedPostsView(APIView):
         ids = post_related_ids(parse_id(post_id), request.user.id)
         ids = page_ids(ids, offset=page.offset, limit=page.limit, order=page.order)
         return Response(
-            [post_json(post, request.user.id) for post in posts_in_order(ids, request.user.id, viewer=request.user)]
+            [
+                post_json(post, request.user.id)
+                for post in posts_in_order(ids, request.user.id, viewer=request.user)
+            ]
         )

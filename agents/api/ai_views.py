@@ -13,8 +13,8 @@ from agents.access import access_ai_model, chat_tier
 from agents.embeddings import UnsupportedEmbedder, embed_features
 from agents.llm import gateway
 from agents.vectors import features_to_b64
-from sns.api.params import optional_id
 from sns.api import schema
+from sns.api.params import optional_id
 from sns.api.permissions import LoginRequired, Public
 from sns.errors import InvalidInput, NotFound
 
@@ -36,12 +36,23 @@ ROLES = ("system", "user", "assistant")
 CHAT_BODY = inline_serializer(
     "AiChatInput",
     {
-        "messages": serializers.ListField(child=serializers.DictField()),
+        "messages": serializers.ListField(
+            child=inline_serializer(
+                "AiChatMessage",
+                {
+                    "role": serializers.ChoiceField(choices=sorted(ROLES)),
+                    "content": schema.StorableText(),
+                },
+            ),
+            min_length=1,
+        ),
         "model": serializers.CharField(required=False, help_text="tier label; admins only"),
-        "responseFormat": serializers.CharField(required=False, help_text='"json" for JSON-object mode'),
+        "responseFormat": serializers.CharField(
+            required=False, help_text='"json" for JSON-object mode'
+        ),
     },
 )
-FEATURES_BODY = inline_serializer("AiFeaturesInput", {"input": serializers.CharField()})
+FEATURES_BODY = inline_serializer("AiFeaturesInput", {"input": schema.NonBlankText()})
 
 
 def _error(description: str) -> OpenApiResponse:
@@ -75,7 +86,9 @@ class AiModelView(APIView):
 
 
 class AiUsersView(APIView):
-    @extend_schema(parameters=[*schema.PAGE, schema.AFTER], responses=schema.LIST, operation_id="ai_users_list")
+    @extend_schema(
+        parameters=[*schema.PAGE, schema.AFTER], responses=schema.LIST, operation_id="ai_users_list"
+    )
     def get(self, request):
         page = clamped_page(request)
         after = optional_id(request, "after")

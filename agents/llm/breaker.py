@@ -173,11 +173,14 @@ def _closed() -> None:
 
 @_writes_state
 def breaker_failure(admission: Admission) -> None:
-    """A call failed the transient way; the threshold-th in a row opens the breaker."""
+    """A call failed the transient way; the threshold-th in a row opens the breaker, and
+    so does a failed health check at once: it asked the model for one token and got
+    nothing, which is all the news a count of failures waits for (so HEAD
+    /ai-users/chat answers 503 as soon as a check finds the model down)."""
     if not admission.tracked:
         return
     failures = state_store.incr(FAILURES_KEY)
-    if failures >= _threshold():
+    if failures >= _threshold() or admission.forced:
         until = state_store.get(OPEN_UNTIL_KEY)
         now = time.time()
         # A call that was already in flight when another opened the breaker does not
@@ -187,8 +190,9 @@ def breaker_failure(admission: Admission) -> None:
             reopen_at = now + _cooldown()
             state_store.set(OPEN_UNTIL_KEY, reopen_at)
             log.warning(
-                "LLM circuit breaker open after %d failed calls in a row; refusing calls until %s",
+                "LLM circuit breaker open after %d failed calls in a row (the last %s); refusing calls until %s",
                 failures,
+                "a health check" if admission.forced else "an ordinary call",
                 _iso(reopen_at),
             )
     if admission.probe:

@@ -3,6 +3,8 @@
 With agents/llm/gateway.py this is the only module that imports `openai`. The SDK's own
 retries are off (`max_retries=0`); `agents.llm.retry` owns timeouts and retries for chat
 and embeddings alike, so this module only makes one attempt and classifies failures.
+An attempt's `timeout` is its whole wall time, connection to last byte
+(agents/llm/http_deadline.py), not only the SDK's bound on each wait.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ import openai
 from django.conf import settings
 
 from .errors import ProviderError
+from .http_deadline import request_ends_at, with_deadline
 from .types import ChatRequest, ChatResponse
 
 _ERROR_TEXT_LIMIT = 500
@@ -65,6 +68,17 @@ def provider_error(exc: Exception) -> ProviderError:
     return ProviderError(f"{type(exc).__name__}: {exc}"[:_ERROR_TEXT_LIMIT], retriable=False)
 
 
+class _HttpClient(openai.DefaultHttpxClient):
+    """The SDK's own HTTP client and defaults (connection limits, redirects, proxies from
+    the environment), its connections' socket calls bound by the attempt's end."""
+
+    def _init_transport(self, *args, **kwargs):
+        return with_deadline(super()._init_transport(*args, **kwargs))
+
+    def _init_proxy_transport(self, *args, **kwargs):
+        return with_deadline(super()._init_proxy_transport(*args, **kwargs))
+
+
 _clients_lock = threading.Lock()
 _clients: dict[tuple[str, str], openai.OpenAI] = {}
 
@@ -76,11 +90,13 @@ def client() -> openai.OpenAI:
     with _clients_lock:
         found = _clients.get(key)
         if found is None:
+            timeout = max(0.001, settings.STGY_AI_RPC_TIMEOUT_MS / 1000.0)
             found = openai.OpenAI(
                 api_key=key[0] or "unused",
                 base_url=key[1] or None,
-                timeout=max(0.001, settings.STGY_AI_RPC_TIMEOUT_MS / 1000.0),
+                timeout=timeout,
                 max_retries=0,
+                http_client=_HttpClient(timeout=timeout),
             )
             if len(_clients) >= 4:  # settings rarely change; tests switch servers often
                 _clients.pop(next(iter(_clients))).close()
@@ -102,10 +118,14 @@ class OpenAiProvider:
             extra["response_format"] = {"type": "json_object"}
         if max_tokens is not None:
             extra["max_completion_tokens"] = max_tokens
+        # The client and the SDK's lazily imported resource first: a process's first call
+        # spends its import there, which is not the model's time.
+        completions = client().chat.completions
         try:
-            completion = client().chat.completions.create(
-                model=request.model, messages=request.messages, timeout=timeout, **extra
-            )
+            with request_ends_at(timeout):
+                completion = completions.create(
+                    model=request.model, messages=request.messages, timeout=timeout, **extra
+                )
         except openai.OpenAIError as exc:
             raise provider_error(exc) from exc
         return _chat_response(completion, request.model)
@@ -117,10 +137,12 @@ class OpenAiProvider:
         # keep the first `dim` components, which is what the codec does anyway.
         if model.startswith("text-embedding-3"):
             extra["dimensions"] = dim
+        embeddings = client().embeddings
         try:
-            result = client().embeddings.create(
-                model=model, input=texts, encoding_format="float", timeout=timeout, **extra
-            )
+            with request_ends_at(timeout):
+                result = embeddings.create(
+                    model=model, input=texts, encoding_format="float", timeout=timeout, **extra
+                )
         except openai.OpenAIError as exc:
             raise provider_error(exc) from exc
         try:

@@ -51,14 +51,26 @@ class RetryPolicy:
 
     @classmethod
     def from_settings(cls) -> RetryPolicy:
-        """The configured policy, bounded by the caller's time limit if it set one."""
+        """The configured policy: every call within STGY_AI_CALL_DEADLINE_MS, and within
+        the caller's time limit if it set a shorter one (a web request's)."""
+        limits = [s for s in (call_deadline(), current_call_time_limit()) if s is not None]
+        deadline = min(limits) if limits else None
+        timeout = max(0.001, settings.STGY_AI_RPC_TIMEOUT_MS / 1000.0)
         return cls(
             max_retries=max(0, int(settings.STGY_AI_MAX_RETRIES)),
             base_delay=max(0.0, float(settings.STGY_AI_RETRY_BASE_DELAY)),
             max_delay=max(0.0, float(settings.STGY_AI_RETRY_MAX_DELAY)),
-            timeout=max(0.001, settings.STGY_AI_RPC_TIMEOUT_MS / 1000.0),
-            deadline=current_call_time_limit(),
+            timeout=timeout if deadline is None else min(timeout, deadline),
+            deadline=deadline,
         )
+
+
+def call_deadline() -> float | None:
+    """STGY_AI_CALL_DEADLINE_MS in seconds: how long one model call — attempts, backoff,
+    the wait for a slot — may hold whoever makes it, a Celery worker above all; None
+    (0) for no bound."""
+    ms = settings.STGY_AI_CALL_DEADLINE_MS
+    return ms / 1000.0 if ms and ms > 0 else None
 
 
 def backoff_delay(retry: int, policy: RetryPolicy, retry_after: float | None = None) -> float:

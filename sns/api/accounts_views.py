@@ -18,7 +18,7 @@ from sns.services.sessions import session_logged_in_at
 from sns.textguard import refuse_invalid
 
 from . import shapes
-from .params import BodySerializer, StringField, body
+from .params import BodySerializer, LocaleField, StringField, body
 from .permissions import Public
 
 OK = {"result": "ok"}
@@ -26,7 +26,12 @@ OK = {"result": "ok"}
 
 def _text(**kwargs):
     return StringField(
-        required=False, allow_blank=True, allow_null=True, trim_whitespace=False, default=None, **kwargs
+        required=False,
+        allow_blank=True,
+        allow_null=True,
+        trim_whitespace=False,
+        default=None,
+        **kwargs,
     )
 
 
@@ -47,7 +52,9 @@ class SignupStartView(APIView):
         schema_required = ("email", "password")
         email = _text()
         password = _text()
-        locale = _text()
+        locale = LocaleField(
+            required=False, allow_blank=True, allow_null=True, trim_whitespace=False, default=None
+        )
         timezone = _text()
 
     @extend_schema(
@@ -132,7 +139,9 @@ class EmailVerifyView(APIView):
         target_id = parse_id(user_id)
         data = body(request, self.InputSerializer)
         _needed(
-            data, ("updateEmailId", "verificationCode"), "updateEmailId and verificationCode are needed"
+            data,
+            ("updateEmailId", "verificationCode"),
+            "updateEmailId and verificationCode are needed",
         )
         accounts.email_change_verify(
             request.user, target_id, data["updateEmailId"], data["verificationCode"]

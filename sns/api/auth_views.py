@@ -86,7 +86,7 @@ class SwitchUserView(APIView):
     @extend_schema_serializer(component_name="SwitchUserInput")
     class InputSerializer(BodySerializer):
         schema_required = ("id",)
-        id = serializers.CharField(required=False, allow_blank=True)
+        id = schema.HexIdText(required=False, allow_blank=True)
 
     @extend_schema(
         request=InputSerializer, responses={200: shapes.SessionId, **schema.errors(401, 404)}

@@ -1,11 +1,25 @@
 """API authentication: the same Django session as the pages (cookie `session_id`).
 
 Why no CSRF token for the API: the session cookie is SameSite=Strict, so browsers
-never send it on a cross-site request; on top of that, every unsafe request must be
-JSON (a cross-site HTML form cannot send application/json without a CORS preflight,
-which we never grant) and is refused outright when the browser marks it cross-site
-(Sec-Fetch-Site) or its Origin names another host — unless the operator allowed that
-origin (sns/api/cors.py).
+never send it on a cross-site request; on top of that, an unsafe request is refused
+outright when the browser marks it cross-site (Sec-Fetch-Site) or its Origin names
+another host — unless the operator allowed that origin (sns/api/cors.py) — and it must
+prove it is not a form or a no-cors fetch of another site, whatever its body:
+
+* `Content-Type: application/json`, which no cross-site page can send without a CORS
+  preflight we grant only to allowed origins (the original's frontend sends it on every
+  call, bodiless likes and deletes too); or
+* no body and an Origin of this site or an allowed one: a browser sends Origin on every
+  request other than GET and HEAD, and a page of another site cannot write it; or
+* no body, no content type and no Origin at all: no browser sends that (a form or a
+  beacon always names its content type, and the browser adds Origin), but a script
+  does — the original's `user-actions.py` likes, follows and blocks that way.
+
+So a session's POST, PUT or DELETE that names a content type other than JSON (text/plain,
+form-encoded, multipart) and comes without an Origin is refused (403) even when its body
+is empty — the shape a cross-site form or beacon takes; without a session there is
+nothing to forge, and a login-only route answers 401 as before. A non-JSON body is 415
+for everyone.
 """
 
 from __future__ import annotations
@@ -18,18 +32,24 @@ from rest_framework.authentication import BaseAuthentication
 from .cors import origin_allowed
 
 _SAFE = {"GET", "HEAD", "OPTIONS"}
+NOT_JSON = "request refused: send Content-Type: application/json"
 
 
-def refuse_cross_site(request) -> None:
+def refuse_cross_site(request, *, has_session: bool) -> None:
     if request.method in _SAFE:
         return
     origin = request.META.get("HTTP_ORIGIN")
     if not origin_allowed(origin) and _foreign(request, origin):
         raise exceptions.PermissionDenied("cross-site request refused")
     content_type = request.META.get("CONTENT_TYPE", "")
-    has_body = int(request.META.get("CONTENT_LENGTH") or 0) > 0
-    if has_body and not content_type.startswith("application/json"):
+    if content_type.startswith("application/json"):
+        return
+    if int(request.META.get("CONTENT_LENGTH") or 0) > 0:
         raise exceptions.UnsupportedMediaType(content_type)
+    # An Origin that got here is this site's or an allowed one; with neither an Origin
+    # nor a content type the request cannot be a browser's (see above).
+    if has_session and not origin and content_type:
+        raise exceptions.PermissionDenied(NOT_JSON)
 
 
 def _foreign(request, origin: str | None) -> bool:
@@ -40,11 +60,10 @@ def _foreign(request, origin: str | None) -> bool:
 
 class SessionCookieAuthentication(BaseAuthentication):
     def authenticate(self, request):
-        refuse_cross_site(request)
         user = getattr(request._request, "user", None)
-        if user is None or not user.is_authenticated:
-            return None
-        return (user, None)
+        has_session = user is not None and user.is_authenticated
+        refuse_cross_site(request, has_session=has_session)
+        return (user, None) if has_session else None
 
     def authenticate_header(self, request):
         return "Session"

@@ -4,7 +4,12 @@ switches for AI users and their "stop" records. The person themself or an admin.
 from __future__ import annotations
 
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_serializer
+from drf_spectacular.utils import (
+    OpenApiResponse,
+    extend_schema,
+    extend_schema_field,
+    extend_schema_serializer,
+)
 from rest_framework import serializers, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -18,7 +23,7 @@ from sns.services import boundaries as boundary_services
 from . import schema
 from .messages_presenters import boundaries_json, stop_json
 from .messages_views import OK, errors
-from .params import HexIdField, body
+from .params import BodySerializer, HexIdField, body
 
 BOUNDARIES = OpenApiResponse(
     response=OpenApiTypes.OBJECT,
@@ -36,7 +41,9 @@ class AiBoundariesView(APIView):
         allowMentions = serializers.JSONField(required=False, source="allow_mentions")
         allowMessages = serializers.JSONField(required=False, source="allow_messages")
         # "HH:MM" or null, in the person's account time zone; checked by the service.
-        quietHoursStart = serializers.JSONField(required=False, allow_null=True, source="quiet_start")
+        quietHoursStart = serializers.JSONField(
+            required=False, allow_null=True, source="quiet_start"
+        )
         quietHoursEnd = serializers.JSONField(required=False, allow_null=True, source="quiet_end")
 
     @extend_schema(responses={200: BOUNDARIES, **errors(400, 401, 403, 404)})
@@ -54,11 +61,17 @@ class AiBoundariesView(APIView):
         return Response(boundaries_json(result, user))
 
 
+@extend_schema_field({"type": "string", "enum": list(DURATIONS), "default": "48h"})
+class _Duration(serializers.CharField):
+    """The view checks it and says "duration must be 48h or forever"."""
+
+
 class AiStopsView(APIView):
     @extend_schema_serializer(component_name="AiStopInput")
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(BodySerializer):
+        schema_required = ("aiUserId",)
         aiUserId = HexIdField(source="ai_user_id")
-        duration = serializers.CharField(required=False, default="48h")
+        duration = _Duration(required=False, default="48h")
 
     @extend_schema(responses={200: schema.LIST, **errors(400, 401, 403, 404)})
     def get(self, request, user_id):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 
+from django.db import InterfaceError, OperationalError
 from django.http import Http404, JsonResponse
 from django.views.decorators.csrf import csrf_exempt
 from rest_framework import exceptions
@@ -20,10 +21,26 @@ _DRF_MESSAGES = {
 }
 
 
+DATABASE_UNAVAILABLE = "database is unavailable"
+# Seconds a client is asked to wait before trying again: a restarted or failed-over
+# server, or a connection the pool dropped, is back within that in the usual case.
+DATABASE_RETRY_AFTER = "5"
+
+
+def database_unavailable(exc: BaseException | None) -> bool:
+    """The database could not be reached or dropped the connection (a restart, a
+    fail-over, an administrator's pg_terminate_backend, a timeout): the request may
+    succeed if tried again, so it is a 503, not a 500."""
+    return isinstance(exc, (OperationalError, InterfaceError))
+
+
 def api_exception_handler(exc, context):
     response = api_refusal(exc)
     if response is not None:
         return response
+    if database_unavailable(exc):
+        log.warning("API request failed, the database is unavailable: %s", exc)
+        return Response({"error": DATABASE_UNAVAILABLE}, status=503, headers={"Retry-After": DATABASE_RETRY_AFTER})
     log.exception("unhandled API error", exc_info=exc)
     return Response({"error": "internal server error"}, status=500)
 

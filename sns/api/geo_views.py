@@ -24,8 +24,16 @@ PLACES = OpenApiResponse(
             "required": ["level", "kind", "country", "longitude", "latitude", "addresses"],
             "properties": {
                 "level": {"type": "integer"},
-                "kind": {"type": "string", "enum": [
-                    "country", "prefecture", "municipality", "special-ward", "designated-city-ward"]},
+                "kind": {
+                    "type": "string",
+                    "enum": [
+                        "country",
+                        "prefecture",
+                        "municipality",
+                        "special-ward",
+                        "designated-city-ward",
+                    ],
+                },
                 "country": {"type": "string"},
                 "longitude": {"type": "number"},
                 "latitude": {"type": "number"},
@@ -47,10 +55,16 @@ PLACES = OpenApiResponse(
     description="the place found and the places above it, deepest first",
 )
 QUERY_HASH = OpenApiParameter(
-    service.QUERY_HASH_HEADER, OpenApiTypes.STR, OpenApiParameter.HEADER,
+    service.QUERY_HASH_HEADER,
+    OpenApiTypes.STR,
+    OpenApiParameter.HEADER,
     description="without a session: SHA-1 hex of the canonical query string (docs/api.md, Geo)",
 )
-LOCALE = schema.query("locale", description="e.g. ja or ja-JP; default en")
+LOCALE = schema.query(
+    "locale",
+    {"type": "string", "pattern": r"^[A-Za-z]{2,3}([-_][A-Za-z0-9]{1,8})*$"},
+    "e.g. ja or ja-JP; default en",
+)
 ERRORS = schema.errors(400, 403, 404)
 # What JavaScript's Number() reads as a decimal number; float() would also take "nan",
 # "inf" and "1_0".
@@ -81,7 +95,8 @@ def _coordinate(request, name: str, bound: int) -> float:
 
 def _caller(request):
     caller = service.geo_caller(
-        request.user, request.META.get("QUERY_STRING", ""),
+        request.user,
+        request.META.get("QUERY_STRING", ""),
         request.headers.get(service.QUERY_HASH_HEADER),
     )
     service.check_budget(caller)
@@ -98,7 +113,11 @@ class GeoEncodeView(APIView):
     permission_classes = [Public]
 
     @extend_schema(
-        parameters=[schema.query("query", required=True, description="a place name"), LOCALE, QUERY_HASH],
+        parameters=[
+            schema.query("query", required=True, description="a place name"),
+            LOCALE,
+            QUERY_HASH,
+        ],
         responses={200: PLACES, **ERRORS},
         operation_id="geo_encode",
     )
@@ -116,8 +135,18 @@ class GeoDecodeView(APIView):
 
     @extend_schema(
         parameters=[
-            schema.query("longitude", OpenApiTypes.NUMBER, "degrees, -180 to 180", required=True),
-            schema.query("latitude", OpenApiTypes.NUMBER, "degrees, -90 to 90", required=True),
+            schema.query(
+                "longitude",
+                {"type": "number", "minimum": -180, "maximum": 180},
+                "degrees, -180 to 180",
+                required=True,
+            ),
+            schema.query(
+                "latitude",
+                {"type": "number", "minimum": -90, "maximum": 90},
+                "degrees, -90 to 90",
+                required=True,
+            ),
             LOCALE,
             QUERY_HASH,
         ],
@@ -129,4 +158,6 @@ class GeoDecodeView(APIView):
         longitude = _coordinate(request, "longitude", 180)
         latitude = _coordinate(request, "latitude", 90)
         locale = _locale(request)
-        return _answer(service.timed(caller, lambda coder: coder.decode(longitude, latitude, locale)))
+        return _answer(
+            service.timed(caller, lambda coder: coder.decode(longitude, latitude, locale))
+        )

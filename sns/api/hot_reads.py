@@ -15,8 +15,9 @@ same view function the DRF view calls (sns/api/posts_views.py), the same rendere
 the same headers. Everything else, and any hot read refused (bad parameters, a hidden
 or unknown post, an anonymous or stale session), goes on down the full path, which
 answers it exactly as before, so the refusals' bodies and headers stay DRF's. A read
-that fails (the database's error, a bug) is logged and answered 500 here, as DRF's
-exception handler answers it, rather than run again on the full path. The middlewares before this one (security
+that fails (the database's error, a bug) is logged and answered here as DRF's exception
+handler answers it (503 for a lost database connection, else 500), rather than run again
+on the full path. The middlewares before this one (security
 headers, CORS, sessions and their sliding expiry, CSRF's cookie, X-Frame-Options,
 metrics) run for both paths alike. tests/sns/test_hot_reads.py compares the two.
 """
@@ -114,7 +115,7 @@ class HotReadsMiddleware:
             return None
         segment = matched.group(2)
         read, allow = _READS.get(segment, _READ_ONE)
-        status, user = 200, None
+        status, user, failed = 200, None, None
         try:
             user = session_user(request)
             if not user.is_authenticated:
@@ -124,9 +125,11 @@ class HotReadsMiddleware:
             if api_refusal(exc) is not None:
                 return None  # bad input, not found…: the full path's DRF view gives the body and headers
             # A failure (the database's, a bug) is not read again on the full path: it is
-            # logged and answered here as the DRF view's exception handler answers it.
-            status = 500
-            body = self.renderer.render(api_exception_handler(exc, None).data)
+            # logged and answered here as the DRF view's exception handler answers it
+            # (503 for a lost database connection, else 500).
+            failed = api_exception_handler(exc, None)
+            status = failed.status_code
+            body = self.renderer.render(failed.data)
         if user is not None:
             request.user = user
         key = (matched.group(1), segment if segment in (None, "by-followees") else "{id}")
@@ -135,5 +138,7 @@ class HotReadsMiddleware:
             match = self.matches[key] = resolve(path)
         request.resolver_match = match
         response = HttpResponse(body, content_type=self.renderer.media_type, status=status)
+        if failed is not None and failed.get("Retry-After"):
+            response.headers["Retry-After"] = failed["Retry-After"]  # before Allow, as DRF's
         response.headers["Allow"] = allow
         return response

@@ -11,8 +11,8 @@ from rest_framework import serializers, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from sns.selectors import messages as selectors_messages
 from sns.ids import parse_id
+from sns.selectors import messages as selectors_messages
 from sns.services import messages as message_services
 
 from . import schema
@@ -67,9 +67,9 @@ def _peer_id(user_id: str) -> int:
 class ConversationsView(APIView):
     @extend_schema(
         parameters=[
-            schema.query("folder", description="inbox (default) or requests"),
-            schema.query("offset", OpenApiTypes.INT),
-            schema.query("limit", OpenApiTypes.INT),
+            schema.choice("folder", ("inbox", "requests"), "inbox (default) or requests"),
+            schema.query("offset", schema.INT64),
+            schema.query("limit", schema.INT64),
         ],
         responses={200: CONVERSATIONS, **errors(400, 401)},
         operation_id="messages_conversations_list",

@@ -119,7 +119,7 @@ class PostsView(APIView):
         parameters=[*schema.PAGE, schema.FOCUS, schema.AFTER, schema.AUTHORS, schema.hex_id("ownedBy")]
         + [schema.query("query", description="full-text filter; admins only")]
         + [schema.query("tag")]
-        + [schema.query("replyTo", description='a hex id, "" for root posts, "*" for replies')],
+        + [schema.REPLY_TO],
         responses={200: shapes.many(shapes.Post), **schema.errors(403)},
         operation_id="posts_list",
     )

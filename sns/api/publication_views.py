@@ -4,16 +4,16 @@ posts readable without login, and page-view rankings and stats."""
 from __future__ import annotations
 
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from sns.selectors import publication as pub
 from sns.errors import Forbidden, InvalidInput
 from sns.ids import parse_id
 from sns.models import User
 from sns.selectors import Page
+from sns.selectors import publication as pub
 from sns.services import publication as pub_services
 
 from . import schema, shapes
@@ -128,7 +128,7 @@ class PubPostsByUserView(APIView):
 
     @extend_schema(
         parameters=[schema.query("offset", schema.INT64), schema.query("limit", schema.INT64, "at most 1000")]
-        + [schema.query("order", description="desc (default) or asc")],
+        + [schema.ORDER],
         responses=shapes.many(shapes.Post),
     )
     def get(self, request, user_id):

@@ -9,10 +9,19 @@ from __future__ import annotations
 
 import re
 
-from drf_spectacular.extensions import OpenApiAuthenticationExtension, OpenApiSerializerExtension
+from drf_spectacular.extensions import (
+    OpenApiAuthenticationExtension,
+    OpenApiSerializerExtension,
+    OpenApiSerializerFieldExtension,
+)
 from drf_spectacular.openapi import AutoSchema
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema_serializer
+from drf_spectacular.utils import (
+    OpenApiParameter,
+    OpenApiResponse,
+    extend_schema_field,
+    extend_schema_serializer,
+)
 from rest_framework import serializers
 
 from .permissions import LoginRequired
@@ -103,8 +112,47 @@ class SessionCookieScheme(OpenApiAuthenticationExtension):
         return {"type": "apiKey", "in": "cookie", "name": "session_id"}
 
 
+# What the JSON parser lets through in any string (sns/api/parsers.py): no NUL, no lone
+# surrogate; the rest is `<key> contains invalid characters`.
+STORABLE_TEXT = r"^[^\u0000\ud800-\udfff]*$"
+# An address the mail rules accept (a plain subset: what a client should send).
+EMAIL_PATTERN = (
+    r"^[a-z0-9]([a-z0-9._+-]{0,30}[a-z0-9])?@[a-z0-9]([a-z0-9-]{0,30}[a-z0-9])?(\.[a-z]{2,8}){1,2}$"
+)
+
+
+@extend_schema_field({"type": "string", "pattern": STORABLE_TEXT})
+class StorableText(serializers.CharField):
+    """A string field of a hand-written body schema, with what the parser refuses said."""
+
+
+@extend_schema_field(
+    {
+        "type": "string",
+        "pattern": r"^[^\u0000\ud800-\udfff]*[^\s\u0000\ud800-\udfff][^\u0000\ud800-\udfff]*$",
+    }
+)
+class NonBlankText(serializers.CharField):
+    """As StorableText, and not blank: the view answers a blank one as missing."""
+
+
+@extend_schema_field(HEX_ID)
+class HexIdText(serializers.CharField):
+    """A hex id in a body that the view parses itself (400 `invalid id` otherwise)."""
+
+
+def _storable(prop: dict) -> None:
+    """Each free string of a request body (and of its arrays) says what the parser refuses."""
+    if prop.get("type") == "array" and isinstance(prop.get("items"), dict):
+        _storable(prop["items"])
+    elif prop.get("type") == "string" and not {"pattern", "enum", "format"} & prop.keys():
+        prop["pattern"] = STORABLE_TEXT
+
+
 class BodyRequiredFields(OpenApiSerializerExtension):
-    """Marks a body's `schema_required` fields required in the document."""
+    """Marks a body's `schema_required` fields required in the document, and not blank
+    (the services answer a blank one as missing); says what text the parser takes; and
+    gives `email` fields the shape of an address."""
 
     target_class = "sns.api.params.BodySerializer"
     match_subclasses = True
@@ -114,7 +162,31 @@ class BodyRequiredFields(OpenApiSerializerExtension):
         names = set(schema.get("required", ())) | set(self.target.schema_required)
         if names:
             schema["required"] = sorted(names)
+        if direction != "request":
+            return schema
+        properties = schema.get("properties", {})
+        for name, prop in properties.items():
+            if name == "email" and prop.get("type") == "string":
+                prop["pattern"] = EMAIL_PATTERN
+            _storable(prop)
+        for name in self.target.schema_required:
+            prop = properties.get(name, {})
+            if prop.get("type") == "string":
+                prop.setdefault("minLength", 1)
+                prop.pop("nullable", None)
         return schema
+
+
+class HexIdFieldSchema(OpenApiSerializerFieldExtension):
+    """A body's hex id; one an admin supplies for a new row is exactly 16 upper-case hex
+    digits (sns/api/params.py `HexIdField(strict=True)`)."""
+
+    target_class = "sns.api.params.HexIdField"
+
+    def map_serializer_field(self, auto_schema, direction):
+        if self.target.strict:
+            return {"type": "string", "nullable": True, "pattern": r"^([0-9A-F]{16})?$"}
+        return {"type": "string", "nullable": True, "pattern": r"^((0x)?[0-9a-fA-F]{1,16})?$"}
 
 
 def query(
@@ -136,12 +208,19 @@ def hex_id(name: str, description: str = "hex id", *, required: bool = False) ->
     )
 
 
+def choice(name: str, values, description: str = "", *, required: bool = False) -> OpenApiParameter:
+    """A query parameter that takes one of `values` (the server also reads them in any case)."""
+    return query(name, {"type": "string", "enum": list(values)}, description, required=required)
+
+
 INT64 = {"type": "integer", "minimum": 0, "maximum": (1 << 63) - 1}
-PAGE = [
-    query("offset", INT64),
-    query("limit", INT64),
-    query("order", description="desc (default) or asc"),
-]
+ORDER = choice("order", ("desc", "asc"), "desc (default) or asc")
+PAGE = [query("offset", INT64), query("limit", INT64), ORDER]
+REPLY_TO = query(
+    "replyTo",
+    {"type": "string", "pattern": r"^((0x)?[0-9a-fA-F]{1,16}|\*)?$"},
+    'a hex id, "" for root posts, "*" for replies',
+)
 FOCUS = hex_id("focusUserId", "hex id of the user the relation flags are about")
 AFTER = hex_id("after", "hex id cursor; needs offset=0")
 AUTHORS = query("authors", description="people, ai or all (default): whose posts are listed")

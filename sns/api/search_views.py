@@ -56,7 +56,12 @@ QUERY_HASH = OpenApiParameter(
     description="SHA-1 hex of the canonical query string (docs/api.md, Geo)",
 )
 _SEARCH_PARAMS = [
-    schema.query("query", required=True, description="words, \"phrases\", -exclusions"),
+    schema.query(
+        "query",
+        {"type": "string", "pattern": r"\w"},
+        required=True,
+        description='words, "phrases", -exclusions',
+    ),
     schema.query("locale", description="accepted; matching does not depend on it"),
     schema.query("offset", schema.INT64),
     schema.query("limit", schema.INT64),
@@ -71,7 +76,12 @@ _KWIC_PARAMS = [
     ),
     OpenApiParameter(
         "keyword",
-        {"type": "array", "items": {"type": "string"}, "minItems": 1, "maxItems": 32},
+        {
+            "type": "array",
+            "items": {"type": "string", "pattern": r"\S"},
+            "minItems": 1,
+            "maxItems": 32,
+        },
         OpenApiParameter.QUERY,
         required=True,
         explode=True,
@@ -115,20 +125,35 @@ class PostSearchView(APIView):
         parsed, offset, limit = _search_request(request, with_filters=True)
         owner = search_owner(parsed, request.query_params.get("ownedBy"), viewer.id)
         posts = engine.posts_search(
-            viewer, parsed, owned_by=owner, published_only=parsed.published_only, offset=offset, limit=limit
+            viewer,
+            parsed,
+            owned_by=owner,
+            published_only=parsed.published_only,
+            offset=offset,
+            limit=limit,
         )
         return Response(
-            {"tokens": parsed.tokens, "phrases": parsed.phrases, "result": [post_json(p, viewer.id) for p in posts]}
+            {
+                "tokens": parsed.tokens,
+                "phrases": parsed.phrases,
+                "result": [post_json(p, viewer.id) for p in posts],
+            }
         )
 
 
 class UserSearchView(APIView):
-    @extend_schema(parameters=_SEARCH_PARAMS, responses=_UserSearchResult, operation_id="users_search")
+    @extend_schema(
+        parameters=_SEARCH_PARAMS, responses=_UserSearchResult, operation_id="users_search"
+    )
     def get(self, request):
         parsed, offset, limit = _search_request(request, with_filters=False)
         users = engine.users_search(parsed, offset=offset, limit=limit)
         return Response(
-            {"tokens": parsed.tokens, "phrases": parsed.phrases, "result": [user_lite_json(u) for u in users]}
+            {
+                "tokens": parsed.tokens,
+                "phrases": parsed.phrases,
+                "result": [user_lite_json(u) for u in users],
+            }
         )
 
 
@@ -148,7 +173,9 @@ class PostKwicPubView(APIView):
         operation_id="posts_kwic_pub",
     )
     def get(self, request):
-        excerpts.check_query_hash(request.META.get("QUERY_STRING", ""), request.headers.get(QUERY_HASH_HEADER))
+        excerpts.check_query_hash(
+            request.META.get("QUERY_STRING", ""), request.headers.get(QUERY_HASH_HEADER)
+        )
         ids, keywords = _kwic_request(request)
         return Response(excerpts.published_posts_kwic(request.user, ids, keywords))
 
@@ -163,7 +190,7 @@ class UserKwicView(APIView):
 class PostsCountView(APIView):
     @extend_schema(
         parameters=[schema.query("query"), schema.hex_id("ownedBy"), schema.query("tag")]
-        + [schema.query("replyTo", description='a hex id, "" for root posts, "*" for replies')],
+        + [schema.REPLY_TO],
         responses={200: _Count, **schema.errors(403)},
         operation_id="posts_count",
     )
@@ -201,7 +228,10 @@ class UsersCountView(APIView):
 
 class FriendsByNicknamePrefixView(APIView):
     @extend_schema(
-        parameters=[schema.hex_id("focusUserId", "whose friends; default: the caller"), *schema.PAGE]
+        parameters=[
+            schema.hex_id("focusUserId", "whose friends; default: the caller"),
+            *schema.PAGE,
+        ]
         + [schema.query("nicknamePrefix")]
         + [schema.query(n, OpenApiTypes.BOOL) for n in ("omitSelf", "omitOthers")],
         responses=OpenApiResponse(shapes.User(many=True)),

@@ -3,8 +3,11 @@
 the statements by total execution time, and the plan of one of them.
 
 Available only on PostgreSQL with the extension created in the site's database and its
-library loaded (shared_preload_libraries); otherwise every operation but the HEAD check
-is refused with `DbStatsUnavailable` (400) saying which of the two is missing.
+library loaded (shared_preload_libraries). Without the extension (or on SQLite) the
+reads answer as the original does, with nothing: no statements, no plan, a clear that
+clears nothing; turning tracking on or off, and everything where the extension exists
+but its library is not loaded, is refused with `DbStatsUnavailable` (400) saying what
+is missing.
 """
 
 from __future__ import annotations
@@ -81,6 +84,20 @@ def _require_available(using: str) -> None:
         raise DbStatsUnavailable(reason)
 
 
+def _installed(using: str) -> bool:
+    """Whether there are statistics to read. Without the extension there are none, and
+    the reads answer empty, as the original's do; an extension whose library is not
+    loaded fails when read, and is refused as unavailable."""
+    if connections[using].vendor != "postgresql":
+        return False
+    installed = _scalar(
+        "SELECT EXISTS (SELECT 1 FROM pg_extension WHERE extname = 'pg_stat_statements')", using=using
+    )
+    if installed:
+        _require_available(using)
+    return bool(installed)
+
+
 def is_enabled(using: str = DEFAULT_DB_ALIAS) -> bool:
     return unavailable_reason(using) is None and _track(using) not in (None, "none")
 
@@ -112,7 +129,8 @@ def disable(using: str = DEFAULT_DB_ALIAS) -> None:
 
 
 def clear(using: str = DEFAULT_DB_ALIAS) -> None:
-    _require_available(using)
+    if not _installed(using):
+        return
     try:
         _scalar("SELECT pg_stat_statements_reset()", using=using)
     except DatabaseError as exc:
@@ -126,7 +144,8 @@ def _hex_id(signed: int) -> str:
 def slow_queries(
     *, offset: int = 0, limit: int = DEFAULT_LIMIT, order: str = "desc", using: str = DEFAULT_DB_ALIAS
 ) -> list[SlowQuery]:
-    _require_available(using)
+    if not _installed(using):
+        return []
     offset = min(max(offset, 0), MAX_OFFSET)
     limit = min(max(limit, 1), MAX_LIMIT)
     direction = "ASC" if order == "asc" else "DESC"
@@ -158,7 +177,8 @@ def explain(query_id: str, using: str = DEFAULT_DB_ALIAS) -> list[str]:
     """The generic plan of a tracked statement, its parameters bound to NULL, made in a
     transaction that is rolled back, with a statement timeout."""
     signed = parse_query_id(query_id)
-    _require_available(using)
+    if not _installed(using):
+        return []
     raw = _scalar("SELECT query FROM pg_stat_statements WHERE queryid = %s LIMIT 1", [signed], using)
     if not isinstance(raw, str) or not raw.strip():
         return []

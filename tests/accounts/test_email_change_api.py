@@ -58,7 +58,7 @@ def test_an_admin_may_change_anyone_and_others_may_not(human, follower, admin):
 
 
 def test_anonymous_callers_get_401(human):
-    from rest_framework.test import APIClient
+    from tests.clients import APIClient
 
     assert start(APIClient(), human, "x@example.com").status_code == 401
 

@@ -8,9 +8,9 @@ import itertools
 import pytest
 from django.core import mail
 from django.test import Client
-from rest_framework.test import APIClient
 
 from sns.mail_limits import client_of
+from tests.clients import APIClient
 from tests.conftest import login_client
 from tests.factories import PASSWORD
 

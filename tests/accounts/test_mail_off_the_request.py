@@ -12,8 +12,8 @@ import time
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
-from rest_framework.test import APIClient
 
+from tests.clients import APIClient
 from tests.smtp_server import smtp_server  # noqa: F401
 
 pytestmark = pytest.mark.django_db

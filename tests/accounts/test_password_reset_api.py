@@ -7,10 +7,10 @@ from datetime import timedelta
 import pytest
 from django.core import mail
 from django.utils import timezone
-from rest_framework.test import APIClient
 
 from sns.models import EmailVerification, User
 from tests.accounts.mailbox import code_sent_to, last_mail_to
+from tests.clients import APIClient
 from tests.conftest import login_client
 from tests.factories import PASSWORD
 

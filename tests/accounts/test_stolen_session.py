@@ -13,11 +13,11 @@ from django.conf import settings
 from django.core import mail
 from django.test import Client
 from django.utils import timezone
-from rest_framework.test import APIClient
 
 from sns.isotime import iso
 from sns.models import User
 from tests.accounts.mailbox import code_sent_to
+from tests.clients import APIClient
 from tests.conftest import login_client
 from tests.factories import PASSWORD, make_user
 from tests.web.conftest import text_of

@@ -107,6 +107,23 @@ def test_open_breaker_answers_503_at_once_and_head_says_so(
     assert api.head("/api/ai-users/chat").status_code == 200
 
 
+def test_a_failed_health_check_makes_head_say_503_before_calls_would_open_it(llm_server, api, settings):
+    settings.STGY_AI_BREAKER_FAILURES = 5
+    assert api.head("/api/ai-users/chat").status_code == 200
+    llm_server.push_chat(status=503)
+    assert gateway.health_check()["ok"] is False  # one failed check, not five failed calls
+    assert api.head("/api/ai-users/chat").status_code == 503
+    assert gateway.breaker_state()["state"] == "open"
+    assert gateway.health_check()["ok"] is True  # the model is back: so is the route
+    assert api.head("/api/ai-users/chat").status_code == 200
+
+
+def test_a_health_check_the_model_refuses_is_no_news_of_an_outage(llm_server, api):
+    llm_server.push_chat(status=400)
+    assert gateway.health_check()["ok"] is False
+    assert api.head("/api/ai-users/chat").status_code == 200
+
+
 def test_head_is_501_when_ai_is_off_even_with_an_open_breaker(llm_server, api, settings):
     settings.STGY_AI_BREAKER_FAILURES = 1
     open_breaker(llm_server, settings)

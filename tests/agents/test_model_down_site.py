@@ -7,10 +7,10 @@ import time
 
 import pytest
 from django.test import override_settings
-from rest_framework.test import APIClient
 
 from agents.llm import gateway
 from agents.models import LlmUsage, PostSummary
+from tests.clients import APIClient
 from tests.factories import PASSWORD, make_post
 
 pytestmark = pytest.mark.django_db

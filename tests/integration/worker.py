@@ -75,8 +75,10 @@ def stop(proc: subprocess.Popen, sig=signal.SIGTERM) -> None:
 
 
 @contextlib.contextmanager
-def celery_worker(log_path: Path, *worker_args: str, **env_extra: str):
-    """A worker process (its own process group) on the test database; stopped on exit."""
+def celery_worker(log_path: Path, *worker_args: str, queues: str = "respond,stages,default", **env_extra: str):
+    """A worker process (its own process group) on the test database; stopped on exit.
+    `queues` names the test queues it consumes, as compose.yaml's -Q does the real ones."""
+    names = {"respond": RESPOND_QUEUE, "stages": STAGE_QUEUE, "default": QUEUE}
     env = {
         **os.environ,
         "DATABASE_URL": database_url(),
@@ -92,7 +94,7 @@ def celery_worker(log_path: Path, *worker_args: str, **env_extra: str):
     }
     command = [
         sys.executable, "-c", LAUNCHER, *(worker_args or ("--pool=threads", "--concurrency=4")),
-        "-Q", f"{RESPOND_QUEUE},{STAGE_QUEUE},{QUEUE}", "-n", f"{QUEUE}-{log_path.stem}@%h",
+        "-Q", ",".join(names[q] for q in queues.split(",")), "-n", f"{QUEUE}-{log_path.stem}@%h",
         "--without-gossip", "--without-mingle", "--without-heartbeat", "-l", "info",
     ]
     with open(log_path, "w") as log:

@@ -28,7 +28,7 @@ def test_fuzzing_link_snippets_resolve(monkeypatch, wsgi_connections):  # noqa: 
     actor = make_user("Fuzzer")
     session = fuzz.ActorSession(actor.pk)
     for mode in (GenerationMode.POSITIVE, GenerationMode.NEGATIVE):
-        fuzz._run_variant(operation, (str(mode), mode, {}), session, figures, problems)
+        fuzz._run_variant(operation, (str(mode), mode, {}), session, figures, problems, rejected={})
     print("\nlink-snippets fuzz:", dict(figures))
     assert figures["requests"] >= 200
     assert figures["authenticated requests"] == figures["requests"]

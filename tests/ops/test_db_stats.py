@@ -1,14 +1,15 @@
-"""/api/db-stats for admins: refused to everyone else, and a clear 400 naming what is
-missing where pg_stat_statements cannot serve (SQLite; PostgreSQL without the
-extension or without its library loaded)."""
+"""/api/db-stats for admins: refused to everyone else; without pg_stat_statements (SQLite,
+or PostgreSQL without the extension) the reads answer empty as the original's do, while
+turning tracking on or off, and everything where the extension is created but its
+library not loaded, is a clear 400 naming what is missing."""
 
 from __future__ import annotations
 
 import pytest
 from django.db import connection
-from rest_framework.test import APIClient
 
 from stgy.ops import db_stats
+from tests.clients import APIClient
 from tests.conftest import login_client, requires_postgres
 
 pytestmark = pytest.mark.django_db
@@ -44,15 +45,21 @@ def _expected_reason() -> str:
     return "pg_stat_statements is not installed: CREATE EXTENSION pg_stat_statements"
 
 
-def test_unavailable_is_204_to_head_and_400_with_the_reason_elsewhere(admin):
+def test_without_the_extension_reads_are_empty_and_switches_say_what_is_missing(admin):
     if connection.vendor == "postgresql" and db_stats.unavailable_reason() is None:
         pytest.skip("this PostgreSQL has pg_stat_statements loaded")
     client = login_client(admin)
     response = client.head("/api/db-stats")
     assert response.status_code == 204
     assert response["x-db-stats-enabled"] == "0"
-    for method, path in ROUTES:
-        response = getattr(client, method)(path)
+    response = client.get("/api/db-stats/slow-queries")
+    assert (response.status_code, response.json()) == (200, [])
+    response = client.get("/api/db-stats/slow-queries/00000000000000FF/explain")
+    assert (response.status_code, response.json()) == (200, [])
+    response = client.post("/api/db-stats/clear")
+    assert (response.status_code, response.json()) == (200, {"result": "ok"})
+    for path in ("/api/db-stats/enable", "/api/db-stats/disable"):
+        response = client.post(path)
         assert response.status_code == 400, path
         assert response.json() == {"error": _expected_reason()}
 
@@ -64,11 +71,12 @@ def test_an_extension_without_its_library_says_so(admin):
         if "pg_stat_statements" in cursor.fetchone()[0]:
             pytest.skip("this PostgreSQL has pg_stat_statements loaded")
         cursor.execute("CREATE EXTENSION IF NOT EXISTS pg_stat_statements")  # rolled back
-    response = login_client(admin).get("/api/db-stats/slow-queries")
-    assert response.status_code == 400
-    assert response.json() == {
-        "error": "pg_stat_statements is not loaded: add it to shared_preload_libraries"
-    }
+    for method, path in ROUTES:
+        response = getattr(login_client(admin), method)(path)
+        assert response.status_code == 400, path
+        assert response.json() == {
+            "error": "pg_stat_statements is not loaded: add it to shared_preload_libraries"
+        }
     assert login_client(admin).head("/api/db-stats").status_code == 204
 
 

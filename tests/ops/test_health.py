@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import pytest
 from django.db import connection
-from rest_framework.test import APIClient
 
 from agents.llm import gateway
 from agents.llm.errors import LlmTransientError
+from tests.clients import APIClient
 from tests.conftest import requires_postgres
 from tests.llm_down import HELLO, closed_port, dead_model  # noqa: F401
 from tests.redis_server import own_redis, requires_redis_server  # noqa: F401

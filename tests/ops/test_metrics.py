@@ -8,9 +8,9 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
-from rest_framework.test import APIClient
 
 from agents.llm import gateway
+from tests.clients import APIClient
 from tests.conftest import login_client
 from tests.llm_down import HELLO
 from tests.redis_server import own_redis, requires_redis_server  # noqa: F401

@@ -1,8 +1,8 @@
 """POST/GET/DELETE /api/auth, login throttling and /api/auth/switch-user."""
 
 import pytest
-from rest_framework.test import APIClient
 
+from tests.clients import APIClient
 from tests.conftest import PASSWORD, login_client
 
 pytestmark = pytest.mark.django_db

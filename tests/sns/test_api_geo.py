@@ -10,12 +10,12 @@ from urllib.parse import urlencode
 
 import pytest
 from django.core.cache import cache
-from rest_framework.test import APIClient
 
 from sns.geo import service
 from sns.geo.geocoder import GeoCoder
 from sns.geo.locales import normalize_locale
 from sns.geo.records import GeoDataError
+from tests.clients import APIClient
 from tests.conftest import login_client
 
 pytestmark = pytest.mark.django_db

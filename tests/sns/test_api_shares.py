@@ -39,7 +39,7 @@ def test_bad_ids_and_missing_posts_are_4xx(human):
 
 def test_login_required(human):
     post = make_post(human)
-    from rest_framework.test import APIClient
+    from tests.clients import APIClient
 
     anonymous = APIClient()
     assert anonymous.post(f"/api/posts/{post.hex_id}/repost").status_code == 401

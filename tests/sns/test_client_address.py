@@ -7,8 +7,8 @@ import itertools
 
 import pytest
 from django.test import Client
-from rest_framework.test import APIClient
 
+from tests.clients import APIClient
 from tests.factories import PASSWORD
 
 pytestmark = pytest.mark.django_db

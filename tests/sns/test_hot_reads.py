@@ -5,9 +5,9 @@ headers) to the full path, which answers it as before."""
 
 from __future__ import annotations
 
+import io
 from datetime import timedelta
 from http.cookies import SimpleCookie
-import io
 
 import pytest
 from django.contrib.sessions.models import Session
@@ -18,10 +18,9 @@ from django.db import OperationalError, close_old_connections, connection
 from django.http import HttpResponse, JsonResponse
 from django.test import override_settings
 from django.urls import resolve
-from prometheus_client import REGISTRY
 from django.utils import timezone
+from prometheus_client import REGISTRY
 from rest_framework.response import Response as DrfResponse
-from rest_framework.test import APIClient
 
 from sns import services
 from sns.api import posts_views
@@ -30,6 +29,7 @@ from sns.models import Post, User
 from sns.session_auth import auth_record_forget
 from stgy.lean_handler import LeanHandler
 from stgy.ops.middleware import route_label
+from tests.clients import APIClient
 from tests.factories import make_post, make_user
 
 pytestmark = pytest.mark.django_db
@@ -454,8 +454,9 @@ def test_the_handler_steps_aside_for_another_middleware_list(settings):
 
 
 def test_a_failing_read_is_answered_once_as_djangos_chain_answers_it(handlers, cast, caplog):
-    """A database failure in a hot read: the same 500 and JSON as the full path, the
-    error logged, and the read tried once — not again by the chain after the lean step."""
+    """A database failure in a hot read: the same 503 and JSON as the full path (a lost
+    connection, tests/stgy/test_database_lost.py), the error logged, and the read tried
+    once — not again by the chain after the lean step."""
     reader, friend, posts, _ = cast
     browsers = _browsers(handlers, reader)
     post_table = connection.ops.quote_name(Post._meta.db_table)
@@ -474,10 +475,13 @@ def test_a_failing_read_is_answered_once_as_djangos_chain_answers_it(handlers, c
                 tried.clear()
                 caplog.clear()
                 status, _, body = handler_browser.request("GET", path)
-                assert (status, body) == ("500 Internal Server Error", b'{"error":"internal server error"}'), path
+                assert (status, body) == ("503 Service Unavailable", b'{"error":"database is unavailable"}'), path
                 counts.append((len(tried), [r.getMessage() for r in caplog.records if r.name in ("sns.api.errors", "django.request")]))
-        logged = ["unhandled API error", f"Internal Server Error: {path.partition('?')[0]}"]
+        logged = [
+            "API request failed, the database is unavailable: the database is gone",
+            f"Service Unavailable: {path.partition('?')[0]}",
+        ]
         assert counts[0] == counts[1] == (1, logged), (path, counts)
         with connection.execute_wrapper(database_gone):
             got = _same(handlers, browsers, "GET", path, lean_answers=True)
-        assert got[0].startswith("500"), path
+        assert got[0].startswith("503"), path

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import pytest
-from rest_framework.test import APIClient
 
 from sns.errors import InvalidInput
 from sns.models import User
 from tests.accounts.mailbox import sign_up_through_the_code
+from tests.clients import APIClient
 from tests.conftest import PASSWORD, login_client
 from tests.web.account_steps import sign_up_on_the_pages
 

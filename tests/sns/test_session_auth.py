@@ -9,10 +9,10 @@ import pytest
 from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
-from rest_framework.test import APIClient
 
 from sns import services
 from sns.models import User
+from tests.clients import APIClient
 from tests.conftest import PASSWORD
 from tests.factories import make_post
 

@@ -13,9 +13,9 @@ from django.core.signals import request_finished, request_started
 from django.db import close_old_connections
 from django.http import HttpRequest
 from django.template.context import BaseContext
-from rest_framework.test import APIClient
 
 from stgy.lean_handler import LeanHandler
+from tests.clients import APIClient
 from tests.factories import make_post, make_user
 from tests.sns.test_hot_reads import _Browser
 

@@ -33,3 +33,12 @@ def test_the_visibility_timeout_outlasts_every_task_and_is_minutes():
 def test_a_cycle_lease_outlasts_a_killed_stage_s_redelivery():
     visibility = settings.CELERY_BROKER_TRANSPORT_OPTIONS["visibility_timeout"]
     assert settings.STGY_AI_USER_LOCK_SECONDS > visibility + max(hard_time_limits())
+
+
+def test_a_model_call_ends_before_the_task_that_made_it_is_cut():
+    """A hanging model ends one call at STGY_AI_CALL_DEADLINE_MS, well inside the soft
+    time limit, so the failure is recorded by our code rather than by a killed task, and
+    the respond lease outlasts it."""
+    deadline = settings.STGY_AI_CALL_DEADLINE_MS / 1000
+    assert 0 < deadline < settings.CELERY_TASK_SOFT_TIME_LIMIT / 2
+    assert settings.STGY_RESPOND_LEASE_SECONDS > deadline
