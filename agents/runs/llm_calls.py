@@ -26,6 +26,7 @@ from agents.llm.errors import LlmUnavailable
 from agents.models import LlmUsage
 from agents.prompts import is_cjk, render_agent_messages
 
+from .batched import stage_batching
 from .usage_held import usage_held
 
 
@@ -68,16 +69,7 @@ def _run_job(
     breaker: BreakerRead | None = None,
 ) -> None:
     try:
-        messages = render_agent_messages(
-            job.task,
-            locale=job.locale,
-            profile=profile,
-            payload=job.payload,
-            max_chars=job.max_chars,
-            tag_chars=tag_chars(job.locale),
-            tag_num=job.tag_num,
-        )
-        job.prompt_chars = sum(len(m["content"]) for m in messages)
+        messages = job_messages(job, profile)
         response = gateway.chat(
             messages=messages,
             tier=tier,
@@ -95,6 +87,29 @@ def _run_job(
     except Exception as exc:  # noqa: BLE001 - one job's failure is that item's failure, never the stage's
         job.error = f"{type(exc).__name__}: {exc}"
         job.unavailable = isinstance(exc, LlmUnavailable)
+
+
+def job_messages(job: LlmJob, profile: dict) -> list[dict[str, str]]:
+    """The job's prompt, as sent directly or in a batch (agents/runs/batched.py)."""
+    messages = render_agent_messages(
+        job.task,
+        locale=job.locale,
+        profile=profile,
+        payload=job.payload,
+        max_chars=job.max_chars,
+        tag_chars=tag_chars(job.locale),
+        tag_num=job.tag_num,
+    )
+    job.prompt_chars = sum(len(m["content"]) for m in messages)
+    return messages
+
+
+def job_answer(job: LlmJob, content: str) -> None:
+    """A batched answer taken as `_run_job` takes a direct one."""
+    try:
+        job.result = job.parse(content)
+    except Exception as exc:  # noqa: BLE001 - that item's failure, as for a direct answer
+        job.error = f"{type(exc).__name__}: {exc}"
 
 
 def run_job(job: LlmJob, *, profile: dict, tier: str, user_id: int, run_id: int, stage: str) -> list[LlmUsage]:
@@ -122,7 +137,11 @@ def run_jobs(jobs: list[LlmJob], *, profile: dict, tier: str, user_id: int, run_
     read = breaker_read()
     if breaker_is_open(read):
         raise LlmUnavailable("ai service is unavailable (circuit breaker open); stage not run")
-    _run_all(jobs, profile=profile, tier=tier, user_id=user_id, run_id=run_id, stage=stage, breaker=read)
+    direct = jobs
+    batching = stage_batching(run_id, stage)
+    if batching is not None:  # a judging stage in batch mode: raises StageWaiting once sent
+        direct = batching.answer(jobs, profile=profile, tier=tier, user_id=user_id)
+    _run_all(direct, profile=profile, tier=tier, user_id=user_id, run_id=run_id, stage=stage, breaker=read)
     if any(job.unavailable for job in jobs) and all(job.result is None for job in jobs):
         raise LlmUnavailable("ai service is unavailable (circuit breaker opened during the stage)")
     return jobs
