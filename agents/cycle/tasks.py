@@ -44,7 +44,8 @@ def stages_send(run_id: int, first: str) -> None:
         chain(*(cycle_stage.si(run_id, stage) for stage in stages), cycle_finish.si(run_id)).apply_async()
         return
     for stage in stages:
-        if cycle_stage.apply(args=(run_id, stage)).get()["outcome"] == "waiting":
+        result = cycle_stage.apply(args=(run_id, stage)).result  # not .get(): this may be a task
+        if isinstance(result, dict) and result.get("outcome") == "waiting":
             return
     cycle_finish.apply(args=(run_id,))
 
