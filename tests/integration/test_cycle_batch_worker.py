@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import pytest
 
+from agents.cycle import STAGES
 from agents.cycle.batches import cycle_batches_tick
 from agents.cycle.tasks import cycle_start
 from agents.models import CycleRun, LlmBatch, PeerImpression, PostImpression
@@ -64,7 +65,7 @@ def test_a_judging_stage_waits_on_its_batch_with_no_worker_held_and_the_poll_end
                 30,
                 lambda: log.read_text()[-3000:],
             )
-            later = JUDGING_STAGES[n + 1 :] + ("likes_and_replies",)
+            later = STAGES[STAGES.index(stage) + 1 :]
             assert not set(later) & set(run.stages)
             llm_server.finish_batches("completed")
             with sending_to():
