@@ -267,7 +267,8 @@ CELERY_TIMEZONE = "UTC"
 CELERY_BEAT_SCHEDULE = {
     "agents-dispatch": {"task": "agents.dispatch_cycles", "schedule": timedelta(minutes=1)},
     "agents-summary-sweep": {"task": "agents.sweep_summaries", "schedule": timedelta(minutes=5)},
-    # Does nothing unless STGY_AI_BATCH is on (agents/summaries/batch.py).
+    # Sends nothing unless STGY_AI_BATCH is on (agents/summaries/batch.py,
+    # agents/cycle/batches.py).
     "agents-summary-batches": {"task": "agents.summary_batches", "schedule": timedelta(minutes=1)},
     "agents-respond-sweep": {"task": "agents.sweep_respond", "schedule": timedelta(minutes=1)},
     "agents-stale-runs-sweep": {"task": "agents.sweep_stale_runs", "schedule": timedelta(minutes=1)},
