@@ -167,6 +167,8 @@ def _stage_run(run: CycleRun, stage: str, turn_taken: bool, usage: list) -> dict
 def _stage_record(ctx: StageContext, result: dict[str, Any], started: float, *, failed: bool = False) -> dict[str, Any]:
     outcome = "failed" if failed else "skipped" if "skipped" in result else "waiting" if "waiting" in result else "ok"
     record = {"outcome": outcome, **result, "ms": int((time.monotonic() - started) * 1000)}
+    if outcome != "waiting" and (ctx.details.get("batchWait") or {}).get("stage") == ctx.stage:
+        del ctx.details["batchWait"]  # done without taking the answers (nothing left to judge)
     if ctx.notes:
         record["notes"] = ctx.notes
     ctx.run.stages[ctx.stage] = record

@@ -18,6 +18,7 @@ from agents.cycle.tasks import cycle_start
 from agents.models import AgentState, CycleRun, LlmBatch, LlmUsage, PeerImpression, PostImpression
 from agents.runs.stale import runs_stale_end
 from agents.tasks import summary_batches
+from sns.models import Post
 from tests.factories import make_user
 
 from .helpers import answer, make_site
@@ -178,3 +179,19 @@ def test_batch_mode_leaves_the_writing_stages_and_runcycle_direct(batch_mode):
     assert run.status == CycleRun.Status.DONE
     assert not _cycle_lines(server)
     assert JUDGING <= set(LlmUsage.objects.filter(run=run).values_list("task", flat=True))
+
+
+def test_a_stage_with_nothing_left_to_judge_after_the_wait_stops_waiting(batch_mode, settings):
+    server = batch_mode
+    ai, posts = make_site(cosines=(100, 90))
+    run_id = cycle_start.apply(args=[ai.id]).get()
+    Post.objects.filter(pk__in=[p.pk for p in posts]).delete()  # deleted while it waited
+    server.finish_batches("completed")
+    settings.STGY_AI_BATCH = "off"  # switched off meanwhile: the waiting run still goes on
+    assert _tick() == {"polled": 1, "ended": 1}
+    run = CycleRun.objects.get(pk=run_id)
+    assert run.status == CycleRun.Status.DONE, run.stages
+    assert run.stages["post_impressions"]["outcome"] == "ok", run.stages
+    assert run.stages["post_impressions"]["read"] == 0
+    assert "batchWait" not in run.details and "batches" not in run.details
+    assert not PostImpression.objects.filter(user=ai).exists()
