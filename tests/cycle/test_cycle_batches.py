@@ -110,6 +110,12 @@ def test_each_judging_stage_waits_on_its_batch_and_the_poll_takes_the_cycle_to_i
     assert run.llm_calls == LlmUsage.objects.filter(run=run).count()
     assert Decimal(run.cost) == sum(u.cost for u in LlmUsage.objects.filter(run=run))
     assert AgentState.objects.get(user=ai).lease_run is None
+    page = client.get(f"/agents/runs/{run_id}").content.decode()
+    assert 'data-testid="batch-wait"' not in page
+    assert (
+        f"peer_impressions: batch {run.details['batches']['peer_impressions']['providerBatchId']} completed, 1 answered, 0 called directly"
+        in page
+    )
 
 
 @pytest.mark.parametrize("how", ["failed", "expired"])
@@ -155,6 +161,10 @@ def test_a_batch_not_sent_falls_back_to_direct_calls_at_once(batch_mode, setting
     assert run.status != CycleRun.Status.RUNNING
     assert run.details["batches"]["post_impressions"]["status"] == "not sent"
     assert "waiting" not in {r["outcome"] for r in run.stages.values()}
+    client = Client()
+    client.force_login(make_user("Root", is_admin=True))
+    page = client.get(f"/agents/runs/{run.pk}").content.decode()
+    assert "post_impressions: batch not sent" in page and "site daily budget exceeded" in page
 
 
 def test_the_stale_sweep_ends_a_run_whose_batch_is_gone(batch_mode):
