@@ -205,3 +205,20 @@ def test_a_stage_with_nothing_left_to_judge_after_the_wait_stops_waiting(batch_m
     assert run.stages["post_impressions"]["read"] == 0
     assert "batchWait" not in run.details and "batches" not in run.details
     assert not PostImpression.objects.filter(user=ai).exists()
+
+
+def test_the_stale_sweep_ends_a_run_whose_ended_batch_never_resumed_it(batch_mode):
+    ai, _ = make_site(cosines=(100, 90))
+    run_id = cycle_start.apply(args=[ai.id]).get()
+    CycleRun.objects.filter(pk=run_id).update(started_at=timezone.now() - timedelta(hours=3))
+    # Ended (given up) a minute ago: its resume may still be on its way.
+    batch = LlmBatch.objects.get(kind="cycle")
+    batch.status, batch.finished_at = "expired", timezone.now() - timedelta(minutes=1)
+    batch.save()
+    assert runs_stale_end() == 0
+    # Ended two hours ago and the run still waits: its resume was lost.
+    LlmBatch.objects.filter(pk=batch.pk).update(finished_at=timezone.now() - timedelta(hours=2))
+    assert runs_stale_end() == 1
+    run = CycleRun.objects.get(pk=run_id)
+    assert run.status == CycleRun.Status.FAILED
+    assert "ended expired and the run did not go on" in run.details["staleLease"]["reason"]
