@@ -38,10 +38,12 @@ def sweep_summaries() -> int:
 
 @shared_task(name="agents.summary_batches")
 def summary_batches() -> dict:
-    """Batch mode (STGY_AI_BATCH=on): poll the summary batches, send the pending posts."""
+    """Batch mode (STGY_AI_BATCH=on): poll the summary batches, send the pending posts;
+    poll the cycle's batches and resume the runs waiting on those that ended."""
+    from .cycle.batches import cycle_batches_tick
     from .summaries.batch import summary_batches_tick
 
-    return summary_batches_tick()
+    return {**summary_batches_tick(), "cycle": cycle_batches_tick()}
 
 
 @shared_task(name="agents.sweep_stale_runs")

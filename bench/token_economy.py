@@ -30,10 +30,12 @@ captured cycles three ways: `direct` (every cycle task on the AI user's own tier
 summary on `basic`: the tree before the cascade), `cascade` (the calls as made: judging
 on STGY_AI_JUDGING_TIER, writing on the own tier, agents/llm/task_tiers.py) and
 `cascade_batch` (the cascade with the judging tasks at BATCH_DISCOUNT off, the
-providers' batch price). Batch mode sends only post summaries through batches so far
-(agents/summaries/batch.py), and a cycle makes no summary call, so `cascade_batch` is
-the projection for when the cycle's judging stages are batched too; today a cycle costs
-the `cascade` figure. Per AI user per day is per cycle times the cycles a day
+providers' batch price). Batch mode (STGY_AI_BATCH=on) now sends the cycle's judging
+stages through batches too (agents/runs/batched.py) and prices each batched answer's
+usage row at that discount (agents/llm/batch.py BATCH_PRICE_FACTOR), so `cascade_batch`
+is what a cycle costs in batch mode; it is still computed here from the captured direct
+calls (a projection by the same arithmetic), not measured through batch endpoints: the
+stand-in model has none. Per AI user per day is per cycle times the cycles a day
 (86,400,000 / STGY_AI_USER_LOOP_SLEEP_MS); the respond path and summaries are not in it.
 
     python -m bench.token_economy --db stgy_bench_medium --cycles 30
@@ -311,7 +313,7 @@ def print_report(r: dict) -> None:
     e = r["economy"]
     print(f"money with the price sheet (US dollars; {r['cycles_a_day']:g} cycles a day; judging tier "
           f"{r['judging_tier']}; cascade_batch projects the judging tasks at {r['batch_discount']:.0%} off, "
-          f"which batch mode does for summaries only so far):")
+          f"as batch mode prices them):")
     for mode in MODES:
         share = e[mode]["per_cycle"] / e["direct"]["per_cycle"] if e["direct"]["per_cycle"] else 0
         print(f"  {mode:<14} {e[mode]['per_cycle']:.5f} per cycle  {e[mode]['per_ai_user_day']:.4f} per AI user a day"

@@ -282,7 +282,8 @@ CELERY_TIMEZONE = "UTC"
 CELERY_BEAT_SCHEDULE = {
     "agents-dispatch": {"task": "agents.dispatch_cycles", "schedule": timedelta(minutes=1)},
     "agents-summary-sweep": {"task": "agents.sweep_summaries", "schedule": timedelta(minutes=5)},
-    # Does nothing unless STGY_AI_BATCH is on (agents/summaries/batch.py).
+    # Sends nothing unless STGY_AI_BATCH is on (agents/summaries/batch.py,
+    # agents/cycle/batches.py).
     "agents-summary-batches": {"task": "agents.summary_batches", "schedule": timedelta(minutes=1)},
     "agents-respond-sweep": {"task": "agents.sweep_respond", "schedule": timedelta(minutes=1)},
     "agents-stale-runs-sweep": {"task": "agents.sweep_stale_runs", "schedule": timedelta(minutes=1)},
@@ -395,9 +396,12 @@ STGY_AI_MODEL_BASIC = env.str("STGY_AI_MODEL_BASIC", default="gpt-5.6-luna")
 # judging tasks run on this tier ("own": the AI user's tier), writing tasks on the AI
 # user's own; STGY_AI_TASK_TIERS overrides single tasks ("interest=own,reply-post=basic").
 STGY_AI_JUDGING_TIER = env.str("STGY_AI_JUDGING_TIER", default="basic")
-# Batch mode (agents/llm/batch.py): post summaries through the provider's batch
+# Batch mode (agents/llm/batch.py): post summaries and the cycle's judging stages through the provider's batch
 # interface, at about half the price, answered within 24 hours; `on` or `off`.
 STGY_AI_BATCH = env.str("STGY_AI_BATCH", default="off")
+# How long a cycle waits on its judging stage's batch before making the calls directly
+# (agents/cycle/batches.py); the run keeps its lease that long.
+STGY_AI_BATCH_WAIT_HOURS = _num("STGY_AI_BATCH_WAIT_HOURS", 24)
 STGY_AI_TASK_TIERS = env.str("STGY_AI_TASK_TIERS", default="")
 STGY_AI_RPC_TIMEOUT_MS = _num("STGY_AI_RPC_TIMEOUT_MS", 600000)
 STGY_AI_MAX_RETRIES = _num("STGY_AI_MAX_RETRIES", 3)

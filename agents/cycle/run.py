@@ -17,7 +17,8 @@ from django.db.models import Count, OuterRef, Subquery, Sum
 from django.utils import timezone
 
 from agents.models import AgentState, CycleRun, Interest, LlmUsage
-from agents.runs.lease import lease_claim, lease_claim_sql, lease_row_create
+from agents.runs.batched import StageWaiting, batching
+from agents.runs.lease import lease_claim, lease_claim_sql, lease_hold, lease_row_create
 from agents.runs.record import run_save_with_lease, stage_record_save
 from agents.runs.turn import WritingTurnBusy, turn_give, turn_take
 from agents.runs.usage_held import usage_holding
@@ -49,6 +50,9 @@ STAGE_FUNCTIONS = {
 assert tuple(STAGE_FUNCTIONS) == STAGES
 # The stages that write as the AI user take the writing turn the respond path takes.
 WRITING_STAGES = frozenset({"likes_and_replies", "new_post", "follow_management"})
+# The stages that only judge: in batch mode their calls go as one batch and the run
+# waits for it (agents/runs/batched.py); nobody waits on them.
+BATCHED_STAGES = frozenset({"post_impressions", "peer_impressions", "interest_update"})
 
 
 def _own_tier_only(user: User) -> bool:
@@ -99,10 +103,12 @@ def cycle_begin(user_id: int) -> CycleRun | None:
     return run
 
 
-def stage_execute(run_id: int, stage: str) -> dict[str, Any]:
+def stage_execute(run_id: int, stage: str, *, batch: bool = False) -> dict[str, Any]:
     """Run one stage of the run and save its record; the record. A stage already
     recorded (a redelivered task) is not run again, nor any stage of a run that has
-    ended (the stale-lease sweep ended it while this task waited for redelivery)."""
+    ended (the stale-lease sweep ended it while this task waited for redelivery).
+    With `batch` (the stage task in batch mode) a judging stage sends its calls as a
+    batch and its record is "waiting" until the batch's poll runs it again."""
     writing = stage in WRITING_STAGES
     run, turn_taken = run_read_taking_turn(run_id) if writing else (run_read(run_id), False)
     recorded = run.stages.get(stage)
@@ -114,6 +120,9 @@ def stage_execute(run_id: int, stage: str) -> dict[str, Any]:
             return {"outcome": "skipped", "skipped": f"the run has ended ({run.status})"}
         return recorded  # a redelivered stage task: the work is done and recorded
     with usage_holding(run.pk, stage) as usage:  # the stage's usage rows go in with its record
+        if batch and stage in BATCHED_STAGES:
+            with batching(run, stage):
+                return _stage_run(run, stage, turn_taken, usage)
         return _stage_run(run, stage, turn_taken, usage)
 
 
@@ -143,6 +152,11 @@ def _stage_run(run: CycleRun, stage: str, turn_taken: bool, usage: list) -> dict
         if ctx.recorded is not None:
             return ctx.recorded  # saved by the stage with its own last write
         record = _stage_record(ctx, result, started)
+    except StageWaiting as waiting:  # its calls are in a batch: the run waits, recorded
+        record = _stage_record(ctx, {"waiting": str(waiting)}, started)
+        stage_record_save(run, record, holds_turn=holds_turn, usage=usage)
+        lease_hold(run, waiting.wait)
+        return record
     except Exception as exc:  # the chain never breaks: record and go on
         log.warning("stage %s of run %s failed: %s", stage, run.pk, exc, exc_info=True)
         record = _stage_record(ctx, {"error": f"{type(exc).__name__}: {exc}"[:2000]}, started, failed=True)
@@ -151,8 +165,10 @@ def _stage_run(run: CycleRun, stage: str, turn_taken: bool, usage: list) -> dict
 
 
 def _stage_record(ctx: StageContext, result: dict[str, Any], started: float, *, failed: bool = False) -> dict[str, Any]:
-    outcome = "failed" if failed else "skipped" if "skipped" in result else "ok"
+    outcome = "failed" if failed else "skipped" if "skipped" in result else "waiting" if "waiting" in result else "ok"
     record = {"outcome": outcome, **result, "ms": int((time.monotonic() - started) * 1000)}
+    if outcome != "waiting" and (ctx.details.get("batchWait") or {}).get("stage") == ctx.stage:
+        del ctx.details["batchWait"]  # done without taking the answers (nothing left to judge)
     if ctx.notes:
         record["notes"] = ctx.notes
     ctx.run.stages[ctx.stage] = record

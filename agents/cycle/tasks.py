@@ -31,19 +31,47 @@ def cycle_start(user_id: int) -> int | None:
     run = cycle_begin(user_id)
     if run is None:
         return None
-    chain(*(cycle_stage.si(run.pk, stage) for stage in STAGES), cycle_finish.si(run.pk)).apply_async()
+    stages_send(run.pk, STAGES[0])
     return run.pk
 
 
-@shared_task(name="agents.cycle_stage", **_TASK_OPTIONS)
-def cycle_stage(*args) -> dict:
+def stages_send(run_id: int, first: str) -> None:
+    """The run's chain from stage `first` to its end. Tasks run in this process (the
+    embedded mode, tests) run the stages one after another here, stopping where one
+    waits on a batch: an eager chain would run on past it."""
+    stages = STAGES[STAGES.index(first):]
+    if not cycle_stage.app.conf.task_always_eager:
+        chain(*(cycle_stage.si(run_id, stage) for stage in stages), cycle_finish.si(run_id)).apply_async()
+        return
+    for stage in stages:
+        result = cycle_stage.apply(args=(run_id, stage)).result  # not .get(): this may be a task
+        if isinstance(result, dict) and result.get("outcome") == "waiting":
+            return
+    cycle_finish.apply(args=(run_id,))
+
+
+@shared_task(name="agents.cycle_resume", **_TASK_OPTIONS)
+def cycle_resume(run_id: int, stage: str) -> None:
+    """The chain of a run that waited on a batch, again from the stage that waited
+    (agents/cycle/batches.py)."""
+    stages_send(run_id, stage)
+
+
+@shared_task(name="agents.cycle_stage", bind=True, **_TASK_OPTIONS)
+def cycle_stage(self, *args) -> dict:
     """(run_id, stage). A message queued before tasks carried ids only also has the
     previous stage's result in front; it is dropped, so a chain under way at a deploy
-    goes on (a reading stage's record it carried is lost, as when its worker dies)."""
+    goes on (a reading stage's record it carried is lost, as when its worker dies).
+    A stage waiting on a batch ends the chain here; the batch's poll starts it again."""
+    from agents.llm.batch import batch_enabled
+
     from .run import stage_execute
 
     run_id, stage = args[-2:]
-    return {"outcome": stage_execute(run_id, stage)["outcome"]}
+    outcome = stage_execute(run_id, stage, batch=batch_enabled())["outcome"]
+    if outcome == "waiting":
+        self.request.chain = None  # the rest of the chain is not sent
+    return {"outcome": outcome}
 
 
 @shared_task(name="agents.cycle_finish", **_TASK_OPTIONS)

@@ -6,8 +6,9 @@ pending ones as one JSONL file of chat requests to `/v1/files` and starts a batc
 it (`/v1/batches`), then polls it every minute. OpenAI-compatible batch endpoints answer
 within 24 hours at BATCH_PRICE_FACTOR of the price. Each answer writes its usage row
 here, as the gateway writes one per call; a batch that fails or expires, or an answer
-missing from it, falls back to a direct call. The respond path, the chat proxy and the
-cycle never use it: someone may be waiting on them.
+missing from it, falls back to a direct call. The cycle's judging stages use it too
+(agents/runs/batched.py, agents/cycle/batches.py). The respond path, the chat proxy and
+the cycle's writing stages never do: someone may be waiting on them.
 
 A submission is refused, like a call, while the site's daily budget is used up.
 """
@@ -126,6 +127,7 @@ def _answer(line: str, calls: dict[str, BatchCall], result: BatchResult) -> None
         task=call.call.get("task", ""),
         stage=call.call.get("stage", ""),
         user_id=call.call.get("user_id"),
+        run_id=call.call.get("run_id"),
         attempts=1,
     )
     response = item.get("response") or {}

@@ -82,6 +82,16 @@ def lease_values(*, release: bool) -> dict:
     return {"lease_until": timezone.now() + timedelta(seconds=settings.STGY_AI_USER_LOCK_SECONDS)}
 
 
+def lease_hold(run, wait: dict) -> None:
+    """Keep the run's cycle lease while it waits on a batch (agents/runs/batched.py):
+    until the wait's bound has passed and a lease period more, so the poll that ends
+    the wait finds the lease still the run's and the stale-run sweep leaves it alone."""
+    from .batched import wait_bound
+
+    until = timezone.now() + wait_bound() + timedelta(seconds=settings.STGY_AI_USER_LOCK_SECONDS)
+    AgentState.objects.filter(user_id=run.user_id, lease_run=run.pk).update(lease_until=until)
+
+
 # The respond lease (the writing turn).
 
 

@@ -28,6 +28,7 @@ from agents.llm.usage import usage_rows_save
 from agents.models import LlmUsage
 from agents.prompts import agent_prompt, is_cjk
 
+from .batched import stage_batching
 from .usage_held import usage_held
 
 
@@ -71,16 +72,7 @@ def _run_job(
     breaker: BreakerRead | None = None,
 ) -> None:
     try:
-        prompt = agent_prompt(
-            job.task,
-            locale=job.locale,
-            profile=profile,
-            payload=job.payload,
-            max_chars=job.max_chars,
-            tag_chars=tag_chars(job.locale),
-            tag_num=job.tag_num,
-        )
-        job.prompt_chars = sum(len(m["content"]) for m in prompt.messages)
+        prompt = job_prompt(job, profile)
         response = gateway.chat(
             messages=prompt.messages,
             spans=prompt.spans,
@@ -99,6 +91,31 @@ def _run_job(
     except Exception as exc:  # noqa: BLE001 - one job's failure is that item's failure, never the stage's
         job.error = f"{type(exc).__name__}: {exc}"
         job.unavailable = isinstance(exc, LlmUnavailable)
+        job.unusable = isinstance(exc, ModelOutputError)
+
+
+def job_prompt(job: LlmJob, profile: dict):
+    """The job's prompt (messages and their layers), as sent directly or in a batch
+    (agents/runs/batched.py)."""
+    prompt = agent_prompt(
+        job.task,
+        locale=job.locale,
+        profile=profile,
+        payload=job.payload,
+        max_chars=job.max_chars,
+        tag_chars=tag_chars(job.locale),
+        tag_num=job.tag_num,
+    )
+    job.prompt_chars = sum(len(m["content"]) for m in prompt.messages)
+    return prompt
+
+
+def job_answer(job: LlmJob, content: str) -> None:
+    """A batched answer taken as `_run_job` takes a direct one."""
+    try:
+        job.result = job.parse(content)
+    except Exception as exc:  # noqa: BLE001 - that item's failure, as for a direct answer
+        job.error = f"{type(exc).__name__}: {exc}"
         job.unusable = isinstance(exc, ModelOutputError)
 
 
@@ -127,7 +144,11 @@ def run_jobs(jobs: list[LlmJob], *, profile: dict, tier: str, user_id: int, run_
     read = breaker_read()
     if breaker_is_open(read):
         raise LlmUnavailable("ai service is unavailable (circuit breaker open); stage not run")
-    _run_all(jobs, profile=profile, tier=tier, user_id=user_id, run_id=run_id, stage=stage, breaker=read)
+    direct = jobs
+    batching = stage_batching(run_id, stage)
+    if batching is not None:  # a judging stage in batch mode: raises StageWaiting once sent
+        direct = batching.answer(jobs, profile=profile, tier=tier, user_id=user_id)
+    _run_all(direct, profile=profile, tier=tier, user_id=user_id, run_id=run_id, stage=stage, breaker=read)
     if any(job.unavailable for job in jobs) and all(job.result is None for job in jobs):
         raise LlmUnavailable("ai service is unavailable (circuit breaker opened during the stage)")
     return jobs

@@ -16,11 +16,12 @@ from __future__ import annotations
 import logging
 from datetime import timedelta
 
+from django.conf import settings
 from django.db import transaction
 from django.db.models import Count, Exists, OuterRef, Q, Sum
 from django.utils import timezone
 
-from agents.models import AgentState, CycleRun, LlmUsage
+from agents.models import AgentState, CycleRun, LlmBatch, LlmUsage
 from sns.api.presenters import iso
 
 log = logging.getLogger(__name__)
@@ -50,8 +51,11 @@ def runs_stale_end() -> int:
     without_lease = Q()
     for kind in _LEASES:
         without_lease |= Q(kind=kind) & ~_live_lease(kind, now)
+    # A run waiting on a batch keeps its lease (lease.py `lease_hold`); it is stale
+    # only when the batch it waits on is gone or was given up long ago (_batch_gone).
+    waiting = Q(kind=CycleRun.Kind.CYCLE, details__has_key="batchWait")
     stale = CycleRun.objects.filter(
-        without_lease, status=CycleRun.Status.RUNNING, started_at__lt=now - CLAIM_GRACE
+        without_lease | waiting, status=CycleRun.Status.RUNNING, started_at__lt=now - CLAIM_GRACE
     ).values_list("pk", flat=True)
     ended = 0
     for run_id in list(stale[:RUNS_LIMIT]):
@@ -69,13 +73,14 @@ def run_stale_end(run_id: int, now) -> bool:
         run_col, until_col = _LEASES[run.kind]
         state = AgentState.objects.filter(user_id=run.user_id).values(run_col, until_col).first()
         holder, until = (state[run_col], state[until_col]) if state else (None, None)
-        if holder == run.pk and until is not None and until >= now:
-            return False  # renewed meanwhile: alive
+        gone = _batch_gone(run, now)
+        if gone is None and holder == run.pk and until is not None and until >= now:
+            return False  # renewed meanwhile (or waiting on a batch): alive
         totals = LlmUsage.objects.filter(run_id=run.pk).aggregate(
             calls=Count("id"), prompt=Sum("prompt_tokens"), completion=Sum("completion_tokens"),
             cached=Sum("cached_tokens"), cost=Sum("cost"),
         )
-        run.details["staleLease"] = {"endedAt": iso(now), "reason": _reason(run, holder, until)}
+        run.details["staleLease"] = {"endedAt": iso(now), "reason": gone or _reason(run, holder, until)}
         run.status = CycleRun.Status.FAILED
         run.finished_at = now
         run.elapsed_ms = int((now - run.started_at).total_seconds() * 1000)
@@ -94,6 +99,24 @@ def run_stale_end(run_id: int, now) -> bool:
             )
     log.warning("ended %s: %s", run, run.details["staleLease"]["reason"])
     return True
+
+
+def _batch_gone(run: CycleRun, now) -> str | None:
+    """Why the run waits on a batch in vain (its row deleted, or ended a lease period
+    ago without the run taking its answers), or None."""
+    wait = run.details.get("batchWait")
+    if wait is None:
+        return None
+    batch = LlmBatch.objects.filter(pk=wait["batch"]).values("status", "finished_at").first()
+    if batch is None:
+        return f"the batch it waited on ({wait['providerBatchId']}) is gone (stale-run sweep)"
+    grace = timedelta(seconds=settings.STGY_AI_USER_LOCK_SECONDS)
+    if batch["status"] != LlmBatch.Status.SUBMITTED and batch["finished_at"] < now - grace:
+        return (
+            f"the batch it waited on ({wait['providerBatchId']}) ended {batch['status']} and the run "
+            "did not go on: its tasks were lost (stale-run sweep)"
+        )
+    return None
 
 
 def _reason(run: CycleRun, holder: int | None, until) -> str:
