@@ -191,6 +191,14 @@ def session_user(request):
         session.flush()
         return AnonymousUser()
     _remember(session.session_key, user_id)
+    user = recorded_user(user_id, record, latest_term)
+    user.backend = backend
+    return user
+
+
+def recorded_user(user_id: int, record: AuthRecord, latest_term: int | None) -> User:
+    """A `User` with only the recorded columns loaded (the rest load together on first
+    read); for a session here and for a personal access token (sns/token_auth.py)."""
     known = {"id": user_id, **{name: getattr(record, name) for name in RECORDED}}
     # from_db takes the given values in the model's column order.
     names = [f.attname for f in User._meta.concrete_fields if f.attname in known]
@@ -198,7 +206,6 @@ def session_user(request):
     user.load_rest_together = True
     # Read by sns/selectors/agreements.py (agreement_required) on every page.
     user.latest_agreement_term_id = latest_term
-    user.backend = backend
     return user
 
 

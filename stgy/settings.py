@@ -183,6 +183,10 @@ REDIS_URL = env.str("REDIS_URL", default="")
 # shared cache (sns/session_auth.py); 0 reads it from the database on every request,
 # the default without Redis, whose stand-in cache is per process.
 STGY_AUTH_RECORD_TTL = _num("STGY_AUTH_RECORD_TTL", 300 if REDIS_URL else 0)
+# Personal access tokens (sns/token_auth.py): a token's last use is written at most once
+# per this many seconds, not on every request; a person holds at most this many tokens.
+STGY_TOKEN_LAST_USED_STEP = _num("STGY_TOKEN_LAST_USED_STEP", 300)
+STGY_TOKENS_PER_USER = _num("STGY_TOKENS_PER_USER", 20)
 # Seconds to wait for Redis before a cache call or a task publish gives up, and how long
 # a process then leaves it alone: the site keeps serving without Redis (stgy/cache.py,
 # agents/runner.py, docs/operations.md).
@@ -308,8 +312,17 @@ LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
-    "filters": {"plain_refusals": {"()": "stgy.log_filters.PlainRefusals"}},
-    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
+    "filters": {
+        "plain_refusals": {"()": "stgy.log_filters.PlainRefusals"},
+        "secrets_redacted": {"()": "stgy.log_filters.SecretsRedacted"},
+    },
+    "handlers": {
+        "console": {
+            "class": "logging.StreamHandler",
+            "formatter": "plain",
+            "filters": ["secrets_redacted"],
+        }
+    },
     "root": {"handlers": ["console"], "level": env.str("LOG_LEVEL", default="INFO")},
     "loggers": {
         "django.db.backends": {"level": "INFO"},

@@ -6,6 +6,10 @@ JSON (a cross-site HTML form cannot send application/json without a CORS preflig
 which we never grant) and is refused outright when the browser marks it cross-site
 (Sec-Fetch-Site) or its Origin names another host — unless the operator allowed that
 origin (sns/api/cors.py).
+
+A request with `Authorization: Bearer …` is a personal access token's (sns/token_auth.py)
+and is judged by the token alone, whatever cookie it carries: it needs no cross-site
+check, since a browser never adds the header by itself. A read token may only read.
 """
 
 from __future__ import annotations
@@ -14,6 +18,8 @@ from urllib.parse import urlsplit
 
 from rest_framework import exceptions
 from rest_framework.authentication import BaseAuthentication
+
+from sns.token_auth import token_user
 
 from .cors import origin_allowed
 
@@ -38,8 +44,31 @@ def _foreign(request, origin: str | None) -> bool:
     return bool(origin) and urlsplit(origin).netloc.lower() != request.get_host().lower()
 
 
+class TokenRefused(exceptions.AuthenticationFailed):
+    """401 `invalid token`: unknown, revoked, or its user deleted."""
+
+    default_detail = "invalid token"
+
+
+def bearer_secret(request) -> str | None:
+    """The secret of an `Authorization: Bearer` header, or None without one."""
+    scheme, _, secret = request.META.get("HTTP_AUTHORIZATION", "").partition(" ")
+    return secret.strip() if scheme.lower() == "bearer" else None
+
+
 class SessionCookieAuthentication(BaseAuthentication):
+    """The session's user, or a personal access token's when the request carries one
+    (`request.auth` is then its `TokenGrant`)."""
+
     def authenticate(self, request):
+        secret = bearer_secret(request)
+        if secret is not None:
+            found = token_user(secret)
+            if found is None:
+                raise TokenRefused()
+            if not found[1].can_write and request.method not in _SAFE:
+                raise exceptions.PermissionDenied("read-only token")
+            return found
         refuse_cross_site(request)
         user = getattr(request._request, "user", None)
         if user is None or not user.is_authenticated:
@@ -47,4 +76,4 @@ class SessionCookieAuthentication(BaseAuthentication):
         return (user, None)
 
     def authenticate_header(self, request):
-        return "Session"
+        return "Bearer" if bearer_secret(request) is not None else "Session"
