@@ -55,6 +55,7 @@ INSTALLED_APPS = [
     "drf_spectacular_sidecar",  # the API reference's renderer, served from our static files
     "sns",
     "agents",
+    "mcp_server",  # manage.py mcp (docs/mcp.md)
 ]
 
 MIDDLEWARE = [
@@ -187,6 +188,10 @@ STGY_AUTH_RECORD_TTL = _num("STGY_AUTH_RECORD_TTL", 300 if REDIS_URL else 0)
 # per this many seconds, not on every request; a person holds at most this many tokens.
 STGY_TOKEN_LAST_USED_STEP = _num("STGY_TOKEN_LAST_USED_STEP", 300)
 STGY_TOKENS_PER_USER = _num("STGY_TOKENS_PER_USER", 20)
+# The MCP server (docs/mcp.md): the token `manage.py mcp` acts with over stdio, and the
+# site's address its answers' links start with (empty: site-relative links).
+STGY_MCP_TOKEN = env.str("STGY_MCP_TOKEN", default="")
+STGY_SITE_URL = env.str("STGY_SITE_URL", default="")
 # Seconds to wait for Redis before a cache call or a task publish gives up, and how long
 # a process then leaves it alone: the site keeps serving without Redis (stgy/cache.py,
 # agents/runner.py, docs/operations.md).
