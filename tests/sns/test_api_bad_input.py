@@ -16,6 +16,7 @@ from drf_spectacular.generators import SchemaGenerator
 from sns import services
 from sns.services import agreements, boundaries, mutes
 from sns.services import messages as message_service
+from sns.services.tokens import token_create
 from tests.bad_input import row_counts
 from tests.factories import make_ai_user, make_post, make_user
 
@@ -159,6 +160,9 @@ WRITE_ROUTES = [
     ("POST", "/api/users/{stranger}/mute", None),
     ("DELETE", "/api/users/{muted}/mute", None),
     ("PUT", "/api/users/{me}/muted-words", {"words": ["spoiler"]}),
+    # personal access tokens (docs/api.md)
+    ("POST", "/api/users/{me}/tokens", {"name": "laptop", "scopes": ["read"]}),
+    ("DELETE", "/api/users/{me}/tokens/{token_id}", None),
 ]
 # Fields where a wrong value is not an error: ignored knobs, nullable optionals.
 ACCEPTED = {
@@ -171,6 +175,7 @@ ACCEPTED = {
     # A quote's tags are optional: null means none.
     ("/api/posts/{post}/quote", "tags", "null"),
     ("/api/posts/{post}/report", "note", "null"),  # the note is optional
+    ("/api/users/{me}/tokens", "scopes", "null"),  # absent or null: read only
     ("/api/ai-posts/recommendations", "limit", "2^63"),
     ("/api/ai-posts/recommendations", "limit", "10^30"),
     ("/api/ai-posts/recommendations", "limit", "-1"),
@@ -213,6 +218,7 @@ def world(settings):
     muted = make_user("Muted")
     mutes.mute_add(admin, muted.id)
     term = agreements.agreement_term_put(admin, 0x10, [{"locale": "en", "text": "Be kind."}])
+    token, _secret = token_create(admin, admin.id, name="kept")
     client = Client()
     client.force_login(admin)
     ids = {
@@ -227,6 +233,7 @@ def world(settings):
         "message": message.hex_id,
         "stopped_ai": ai.hex_id,
         "term": term.hex_id,
+        "token_id": token.hex_id,
         "rest": "masters/797387/00000000deadbeef.jpg",
         "slot": "avatar",
     }
