@@ -7,7 +7,6 @@ from . import (
     boundary_pages,
     message_pages,
     mute_pages,
-    token_pages,
     post_pages,
     live,
     publication_pages,
@@ -16,6 +15,7 @@ from . import (
     share_pages,
     theme,
     timeline_pages,
+    token_pages,
     user_pages,
 )
 
