@@ -15,7 +15,7 @@ from rest_framework.test import APIClient
 from sns.models import AccessToken, Like, User
 from sns.token_auth import TOKEN_PREFIX
 from stgy.log_filters import SecretsRedacted
-from tests.conftest import login_client
+from tests.conftest import PASSWORD, login_client
 from tests.factories import make_post
 
 pytestmark = pytest.mark.django_db
@@ -203,3 +203,24 @@ def test_tokens_never_reach_the_logs(human, caplog):
     handler.filters = console.filters
     handler.handle(logging.makeLogRecord({"msg": "bad header %s", "args": (made["token"],)}))
     assert stream.getvalue() == "bad header stgy_pat_…\n"
+
+
+def test_a_fresh_session_never_vouches_for_a_tokens_user(human, follower):
+    """A password or e-mail change without the current password rests on a recent login
+    of the caller's own session; a token's request carrying someone else's fresh
+    session cookie gets nothing from it."""
+    client = _bearer(_make(human, ["read", "write"])["token"])
+    login = client.post("/api/auth", {"email": follower.email, "password": PASSWORD}, format="json")
+    assert login.status_code == 200  # the client now holds Bob's fresh session cookie too
+    changed = client.put(f"/api/users/{human.hex_id}/password", {"password": "taken-over-now"}, format="json")
+    assert changed.status_code == 403
+    moved = client.post(f"/api/users/{human.hex_id}/email/start", {"email": "thief@example.com"}, format="json")
+    assert moved.status_code == 403
+    assert User.objects.get(pk=human.pk).check_password(PASSWORD)
+    # With the current password the person's own token may change it, and keeps working.
+    ok = client.put(
+        f"/api/users/{human.hex_id}/password",
+        {"password": "brand-new-secret", "currentPassword": PASSWORD},
+        format="json",
+    )
+    assert ok.status_code == 200 and client.get("/api/posts").status_code == 200

@@ -2,7 +2,8 @@
 seam" and §3): `sns` imports nothing from `agents` or `bench`, `agents` nothing from
 `bench`, neither of them the MCP server (`mcp_server`), and no import loop runs through
 `sns`; inside `agents`, the cycle and the respond path import neither each other, and
-what they share (`agents.runs`) imports neither. Imports inside functions count: a deferred import is still an arrow."""
+what they share (`agents.runs`) imports neither. Imports inside functions count: a
+deferred import is still an arrow."""
 
 from __future__ import annotations
 
@@ -37,20 +38,13 @@ def imported(path: Path, module: str, modules: set[str]) -> set[str]:
             else:
                 prefix = node.module or ""
             for alias in node.names:
-                names.add(
-                    f"{prefix}.{alias.name}" if f"{prefix}.{alias.name}" in modules else prefix
-                )
+                names.add(f"{prefix}.{alias.name}" if f"{prefix}.{alias.name}" in modules else prefix)
     return names
 
 
 @pytest.fixture(scope="module")
 def graph() -> dict[str, set[str]]:
-    files = {
-        module_name(p): p
-        for pkg in PACKAGES
-        for p in (ROOT / pkg).rglob("*.py")
-        if "migrations" not in p.parts
-    }
+    files = {module_name(p): p for pkg in PACKAGES for p in (ROOT / pkg).rglob("*.py") if "migrations" not in p.parts}
     edges: dict[str, set[str]] = {}
     for module, path in files.items():
         # An imported name that is a module of ours is an arrow to it; a name from a
@@ -70,13 +64,7 @@ def inside(module: str, package: str) -> bool:
 
 
 def arrows(graph, source: str, target: str) -> list[str]:
-    return sorted(
-        f"{m} → {t}"
-        for m, ts in graph.items()
-        if inside(m, source)
-        for t in ts
-        if inside(t, target)
-    )
+    return sorted(f"{m} → {t}" for m, ts in graph.items() if inside(m, source) for t in ts if inside(t, target))
 
 
 def test_the_graph_was_read(graph):
@@ -85,13 +73,7 @@ def test_the_graph_was_read(graph):
 
 @pytest.mark.parametrize(
     ("source", "target"),
-    [
-        ("sns", "agents"),
-        ("sns", "bench"),
-        ("agents", "bench"),
-        ("sns", "mcp_server"),
-        ("agents", "mcp_server"),
-    ],
+    [("sns", "agents"), ("sns", "bench"), ("agents", "bench"), ("sns", "mcp_server"), ("agents", "mcp_server")],
 )
 def test_no_arrow_up(graph, source, target):
     assert arrows(graph, source, target) == []
@@ -107,10 +89,7 @@ def test_no_arrow_up(graph, source, target):
     ],
 )
 def test_the_cycle_and_the_respond_path_stand_on_agents_runs(graph, source, target):
-    assert (
-        "agents.runs.turn" in graph["agents.cycle.run"]
-        and "agents.runs.llm_calls" in graph["agents.respond.run"]
-    )
+    assert "agents.runs.turn" in graph["agents.cycle.run"] and "agents.runs.llm_calls" in graph["agents.respond.run"]
     assert arrows(graph, source, target) == []
 
 
@@ -158,9 +137,5 @@ def strongly_connected(graph: dict[str, set[str]]) -> list[set[str]]:
 
 
 def test_no_import_loop_through_sns(graph):
-    loops = [
-        sorted(c)
-        for c in strongly_connected(graph)
-        if len(c) > 1 and any(m.startswith("sns") for m in c)
-    ]
+    loops = [sorted(c) for c in strongly_connected(graph) if len(c) > 1 and any(m.startswith("sns") for m in c)]
     assert loops == []
