@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
+from types import SimpleNamespace
 
 import anyio
 import httpx2
@@ -56,9 +58,11 @@ def _env() -> dict[str, str]:
 
 
 @pytest.fixture(scope="module")
-def mcp_url(django_db_setup, django_db_blocker, tmp_path_factory):
+def mcp_server(django_db_setup, django_db_blocker, tmp_path_factory):
+    """One `manage.py mcp --http` process for the module: its URL and its log."""
     port = free_port()
-    log = (tmp_path_factory.mktemp("mcp") / "server.log").open("w")
+    log_path = tmp_path_factory.mktemp("mcp") / "server.log"
+    log = log_path.open("w")
     proc = subprocess.Popen(
         [sys.executable, "manage.py", "mcp", "--http", "--port", str(port)],
         cwd=ROOT,
@@ -78,10 +82,15 @@ def mcp_url(django_db_setup, django_db_blocker, tmp_path_factory):
 
     try:
         wait_for(up, 30, "the MCP server to listen")
-        yield url
+        yield SimpleNamespace(url=url, log=log_path)
     finally:
         stop(proc)
         log.close()
+
+
+@pytest.fixture
+def mcp_url(mcp_server) -> str:
+    return mcp_server.url
 
 
 def _token(user, scopes=("read", "write")) -> str:
@@ -280,3 +289,14 @@ def test_over_stdio_a_spawned_server_acts_as_the_tokens_user(human, follower, tm
     assert (
         login_client(follower).get(f"/api/posts/{written['id']}").json()["ownedBy"] == human.hex_id
     )
+
+
+def test_the_servers_log_holds_no_token(mcp_server, human):
+    """Last in the module: after every call above, refused ones included, the server's
+    log has not one token in it."""
+    over_http(mcp_server.url, _token(human), ("read_post", {"post_id": "nope"}))
+    refused = httpx2.post(
+        mcp_server.url, headers={"Authorization": "Bearer stgy_pat_" + "x" * 43}, json={}
+    )
+    assert refused.status_code == 401
+    assert not re.search(r"stgy_pat_[A-Za-z0-9_-]{8}", mcp_server.log.read_text())
