@@ -58,6 +58,8 @@ def _run(ctx: Context, write: bool, work, *args) -> str:
     tool errors."""
     close_old_connections()
     try:
+        # Over HTTP the call carries its request's headers; over stdio there is no
+        # request, and the process's own token (STGY_MCP_TOKEN) is the one.
         user = acting_user(ctx.headers, http=ctx.headers is not None, write=write)
         return compact(work(user, *args))
     except ToolError:

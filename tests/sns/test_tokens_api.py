@@ -224,3 +224,12 @@ def test_a_fresh_session_never_vouches_for_a_tokens_user(human, follower):
         format="json",
     )
     assert ok.status_code == 200 and client.get("/api/posts").status_code == 200
+
+
+def test_an_ai_users_memory_is_as_private_to_a_token_as_to_a_session(human, ai_user, admin):
+    path = f"/api/ai-users/{ai_user.hex_id}/interests"
+    by_session = login_client(human).get(path)
+    by_token = _bearer(_make(human)["token"]).get(path)
+    assert by_session.status_code == 403
+    assert (by_token.status_code, by_token.json()) == (by_session.status_code, by_session.json())
+    assert _bearer(_make(admin)["token"]).get(path).status_code == login_client(admin).get(path).status_code
