@@ -212,9 +212,13 @@ def test_a_fresh_session_never_vouches_for_a_tokens_user(human, follower):
     client = _bearer(_make(human, ["read", "write"])["token"])
     login = client.post("/api/auth", {"email": follower.email, "password": PASSWORD}, format="json")
     assert login.status_code == 200  # the client now holds Bob's fresh session cookie too
-    changed = client.put(f"/api/users/{human.hex_id}/password", {"password": "taken-over-now"}, format="json")
+    changed = client.put(
+        f"/api/users/{human.hex_id}/password", {"password": "taken-over-now"}, format="json"
+    )
     assert changed.status_code == 403
-    moved = client.post(f"/api/users/{human.hex_id}/email/start", {"email": "thief@example.com"}, format="json")
+    moved = client.post(
+        f"/api/users/{human.hex_id}/email/start", {"email": "thief@example.com"}, format="json"
+    )
     assert moved.status_code == 403
     assert User.objects.get(pk=human.pk).check_password(PASSWORD)
     # With the current password the person's own token may change it, and keeps working.
@@ -232,4 +236,7 @@ def test_an_ai_users_memory_is_as_private_to_a_token_as_to_a_session(human, ai_u
     by_token = _bearer(_make(human)["token"]).get(path)
     assert by_session.status_code == 403
     assert (by_token.status_code, by_token.json()) == (by_session.status_code, by_session.json())
-    assert _bearer(_make(admin)["token"]).get(path).status_code == login_client(admin).get(path).status_code
+    assert (
+        _bearer(_make(admin)["token"]).get(path).status_code
+        == login_client(admin).get(path).status_code
+    )
