@@ -29,6 +29,7 @@ from sns.api.post_rows import post_row_detail_json, post_row_json
 from sns.api.presenters import notification_json, post_json, user_lite_json
 from sns.errors import DomainError, InvalidInput
 from sns.ids import id_to_hex, parse_id
+from sns.isotime import iso
 from sns.models_reports import POST_REPORT_REASONS
 from sns.search import engine
 from sns.search.query import parse_query, search_owner
@@ -247,7 +248,7 @@ def _digest(user, hours):
     until = timezone.now()
     found = digest.site_digest(user, since=until - timedelta(hours=hours), until=until)
     return {
-        "since": (until - timedelta(hours=hours)).isoformat(timespec="seconds"),
+        "since": iso(until - timedelta(hours=hours)),
         "posts": found["posts"],
         "tags": [{"tag": name, "posts": n} for name, n in found["tags"]],
         "aiTags": [{"tag": name, "posts": n} for name, n in found["aiTags"]],
