@@ -240,3 +240,17 @@ def test_an_ai_users_memory_is_as_private_to_a_token_as_to_a_session(human, ai_u
         _bearer(_make(admin)["token"]).get(path).status_code
         == login_client(admin).get(path).status_code
     )
+
+
+def test_a_tokens_writes_count_against_its_users_hourly_limit(human, settings):
+    settings.STGY_HOURLY_POSTS_COUNT_LIMIT = 2
+    client = _bearer(_make(human, ["read", "write"])["token"])
+    assert (
+        login_client(human)
+        .post("/api/posts", {"content": "1", "tags": []}, format="json")
+        .status_code
+        == 201
+    )
+    assert client.post("/api/posts", {"content": "2", "tags": []}, format="json").status_code == 201
+    third = client.post("/api/posts", {"content": "3", "tags": []}, format="json")
+    assert (third.status_code, third.json()) == (403, {"error": "too often posts"})
