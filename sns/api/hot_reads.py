@@ -7,18 +7,19 @@ wrapper, content negotiation, authentication and permission classes, the templat
 response, and four middlewares that do nothing for them (the lazy user, messages, input
 limits, the model-call deadline) — together more Python CPU than the read itself.
 
-This middleware stands in the list just before those four. A request it recognises as
-a plain hot read — GET, one of the three paths under /api/ or /backend/, no body,
-nothing the input limits refuse, no Authorization header (a personal access token's
-request), an Accept header DRF answers with the JSON renderer and no indent, no
-`format` override — by a logged-in caller is answered here with the same view function the DRF view calls (sns/api/posts_views.py), the same renderer and
-the same headers. Everything else, and any hot read refused (bad parameters, a hidden
-or unknown post, an anonymous or stale session), goes on down the full path, which
-answers it exactly as before, so the refusals' bodies and headers stay DRF's. A read
-that fails (the database's error, a bug) is logged and answered 500 here, as DRF's
-exception handler answers it, rather than run again on the full path. The middlewares before this one (security
-headers, CORS, sessions and their sliding expiry, CSRF's cookie, X-Frame-Options,
-metrics) run for both paths alike. tests/sns/test_hot_reads.py compares the two.
+This middleware stands in the list just before those four. A request it recognises as a
+plain hot read — GET, one of the three paths under /api/ or /backend/, no body, nothing
+the input limits refuse, no Authorization header (a personal access token's request), an
+Accept header DRF answers with the JSON renderer and no indent, no `format` override —
+by a logged-in caller is answered here with the same view function the DRF view calls
+(sns/api/posts_views.py), the same renderer and the same headers. Everything else, and
+any hot read refused (bad parameters, a hidden or unknown post, an anonymous or stale
+session), goes on down the full path, which answers it exactly as before, so the
+refusals' bodies and headers stay DRF's. A read that fails (the database's error, a bug)
+is logged and answered 500 here, as DRF's exception handler answers it, rather than run
+again on the full path. The middlewares before this one (security headers, CORS,
+sessions and their sliding expiry, CSRF's cookie, X-Frame-Options, metrics) run for both
+paths alike. tests/sns/test_hot_reads.py compares the two.
 """
 
 from __future__ import annotations
