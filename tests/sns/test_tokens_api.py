@@ -254,3 +254,15 @@ def test_a_tokens_writes_count_against_its_users_hourly_limit(human, settings):
     assert client.post("/api/posts", {"content": "2", "tags": []}, format="json").status_code == 201
     third = client.post("/api/posts", {"content": "3", "tags": []}, format="json")
     assert (third.status_code, third.json()) == (403, {"error": "too often posts"})
+
+
+def test_a_request_with_a_token_and_a_cookie_is_the_tokens_on_the_hot_reads_too(human, blocked):
+    """Alice blocks Mallory, so Alice's post is hidden from Mallory: a hot read sent with
+    Mallory's token and Alice's session cookie answers as Mallory."""
+    post = make_post(human, "not for Mallory")
+    client = login_client(human)
+    assert client.get(f"/api/posts/{post.hex_id}").status_code == 200
+    client.credentials(HTTP_AUTHORIZATION=f"Bearer {_make(blocked)['token']}")
+    assert client.get(f"/api/posts/{post.hex_id}").status_code == 404
+    assert post.hex_id not in client.get("/api/posts").content.decode()
+    assert client.get("/api/auth").json()["userId"] == blocked.hex_id
