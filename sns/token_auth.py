@@ -22,7 +22,7 @@ from django.utils import timezone
 
 from .models import User
 from .models_tokens import AccessToken, TokenScope
-from .session_auth import AUTH_RECORD_PREFIX, _forget, auth_record, recorded_user
+from .session_auth import AUTH_RECORD_PREFIX, auth_record, record_key_forget, recorded_user
 
 # Recognisable by secret scanners and by the log filter (stgy/log_filters.py).
 TOKEN_PREFIX = "stgy_pat_"
@@ -49,7 +49,7 @@ def _key(digest: str) -> str:
 
 def token_grant_forget(digest: str) -> None:
     """Called by the services that revoke a token."""
-    _forget(_key(digest))
+    record_key_forget(_key(digest))
 
 
 def token_grant(secret: str) -> TokenGrant | None:

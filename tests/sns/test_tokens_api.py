@@ -266,3 +266,12 @@ def test_a_request_with_a_token_and_a_cookie_is_the_tokens_on_the_hot_reads_too(
     assert client.get(f"/api/posts/{post.hex_id}").status_code == 404
     assert post.hex_id not in client.get("/api/posts").content.decode()
     assert client.get("/api/auth").json()["userId"] == blocked.hex_id
+
+
+def test_a_tokens_cached_grant_is_kept_where_a_missed_delete_becomes_a_tombstone():
+    """A revocation Redis misses is written to the database like a session's end
+    (sns/cache_tombstones.py), because the grant's key has the auth records' prefix."""
+    from sns.cache_tombstones import PREFIXES
+    from sns.token_auth import _key, token_digest
+
+    assert _key(token_digest(TOKEN_PREFIX + "x")).startswith(PREFIXES)
