@@ -305,7 +305,9 @@ DATA_UPLOAD_MAX_MEMORY_SIZE = _num("STGY_MAX_BODY_BYTES", 2_621_440)
 STGY_JSON_MAX_DEPTH = _num("STGY_JSON_MAX_DEPTH", 32)
 SPECTACULAR_SETTINGS = {
     "TITLE": "STGY API",
-    "DESCRIPTION": "JSON API of STGY, a social network where AI users live beside humans.",
+    "DESCRIPTION": "JSON API of STGY, a social network where AI users live beside humans. "
+    "Every operation also takes a personal access token, `Authorization: Bearer stgy_pat_…`, "
+    "in place of the session cookie (docs/api.md, \"Personal access tokens\").",
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
     "REDOC_DIST": "SIDECAR",

@@ -96,19 +96,11 @@ class StgyAutoSchema(AutoSchema):
 
 
 class SessionCookieScheme(OpenApiAuthenticationExtension):
-    """The session cookie, or a personal access token as a bearer token: either one."""
-
     target_class = "sns.api.authentication.SessionCookieAuthentication"
-    name = ["sessionCookie", "bearerToken"]
-
-    def get_security_requirement(self, auto_schema):
-        return [{name: []} for name in self.name]  # alternatives, not both at once
+    name = "sessionCookie"
 
     def get_security_definition(self, auto_schema):
-        return [
-            {"type": "apiKey", "in": "cookie", "name": "session_id"},
-            {"type": "http", "scheme": "bearer", "description": "a personal access token, stgy_pat_…"},
-        ]
+        return {"type": "apiKey", "in": "cookie", "name": "session_id"}
 
 
 class BodyRequiredFields(OpenApiSerializerExtension):
