@@ -106,7 +106,9 @@ def auth_record(user_id: int) -> tuple[AuthRecord | None, int | None]:
     return record, latest
 
 
-def _forget(key: str) -> None:
+def record_key_forget(key: str) -> None:
+    """Delete a key of this prefix at once and again after commit (a token's grant in
+    sns/token_auth.py is kept under the prefix too)."""
     cache.delete(key)
     transaction.on_commit(lambda: cache.delete(key))
 
@@ -116,12 +118,12 @@ def auth_record_forget(user_id: int) -> None:
     time zone, accepted agreement term or existence; the next request of any of the
     user's sessions reads the row again. Deleted at once and again after commit, so a request that read the
     old row just before the commit cannot leave it cached."""
-    _forget(_key(user_id))
+    record_key_forget(_key(user_id))
 
 
 def latest_term_forget() -> None:
     """Called by the services that add, replace or delete an agreement term."""
-    _forget(_LATEST_TERM)
+    record_key_forget(_LATEST_TERM)
 
 
 # Session key → the user id its session held when this process last read it. Only a
@@ -191,6 +193,14 @@ def session_user(request):
         session.flush()
         return AnonymousUser()
     _remember(session.session_key, user_id)
+    user = recorded_user(user_id, record, latest_term)
+    user.backend = backend
+    return user
+
+
+def recorded_user(user_id: int, record: AuthRecord, latest_term: int | None) -> User:
+    """A `User` with only the recorded columns loaded (the rest load together on first
+    read); for a session here and for a personal access token (sns/token_auth.py)."""
     known = {"id": user_id, **{name: getattr(record, name) for name in RECORDED}}
     # from_db takes the given values in the model's column order.
     names = [f.attname for f in User._meta.concrete_fields if f.attname in known]
@@ -198,7 +208,6 @@ def session_user(request):
     user.load_rest_together = True
     # Read by sns/selectors/agreements.py (agreement_required) on every page.
     user.latest_agreement_term_id = latest_term
-    user.backend = backend
     return user
 
 

@@ -55,13 +55,12 @@ INSTALLED_APPS = [
     "drf_spectacular_sidecar",  # the API reference's renderer, served from our static files
     "sns",
     "agents",
+    "mcp_server",  # manage.py mcp (docs/mcp.md)
 ]
 
 MIDDLEWARE = [
     "stgy.security_headers.SecurityHeadersMiddleware",
     "django.middleware.security.SecurityMiddleware",
-    # Our pages for Django's own 405 and, under DEBUG, 404 (sns/web/error_pages.py).
-    "sns.web.error_pages.ErrorPagesMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "stgy.ops.middleware.RequestMetricsMiddleware",  # after static files: routes only
     "sns.api.cors.ApiCorsMiddleware",
@@ -78,6 +77,10 @@ MIDDLEWARE = [
     "sns.session_auth.SessionAuthenticationMiddleware",
     # The member's language of the interface (sns/web/language.py).
     "sns.web.language.InterfaceLanguageMiddleware",
+    # Our pages for Django's own 405 and, under DEBUG, 404 (sns/web/error_pages.py): inside
+    # the chain, after the user and the language are known (and out of the way of the
+    # outer steps the lean path takes, stgy/lean_handler.py).
+    "sns.web.error_pages.ErrorPagesMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "sns.input_limits.InputLimitsMiddleware",
     "agents.llm.deadline.WebDeadlineMiddleware",
@@ -198,6 +201,14 @@ REDIS_URL = env.str("REDIS_URL", default="")
 # shared cache (sns/session_auth.py); 0 reads it from the database on every request,
 # the default without Redis, whose stand-in cache is per process.
 STGY_AUTH_RECORD_TTL = _num("STGY_AUTH_RECORD_TTL", 300 if REDIS_URL else 0)
+# Personal access tokens (sns/token_auth.py): a token's last use is written at most once
+# per this many seconds, not on every request; a person holds at most this many tokens.
+STGY_TOKEN_LAST_USED_STEP = _num("STGY_TOKEN_LAST_USED_STEP", 300)
+STGY_TOKENS_PER_USER = _num("STGY_TOKENS_PER_USER", 20)
+# The MCP server (docs/mcp.md): the token `manage.py mcp` acts with over stdio, and the
+# site's address its answers' links start with (empty: site-relative links).
+STGY_MCP_TOKEN = env.str("STGY_MCP_TOKEN", default="")
+STGY_SITE_URL = env.str("STGY_SITE_URL", default="")
 # Seconds to wait for Redis before a cache call or a task publish gives up, and how long
 # a process then leaves it alone: the site keeps serving without Redis (stgy/cache.py,
 # agents/runner.py, docs/operations.md).
@@ -316,7 +327,9 @@ DATA_UPLOAD_MAX_MEMORY_SIZE = _num("STGY_MAX_BODY_BYTES", 2_621_440)
 STGY_JSON_MAX_DEPTH = _num("STGY_JSON_MAX_DEPTH", 32)
 SPECTACULAR_SETTINGS = {
     "TITLE": "STGY API",
-    "DESCRIPTION": "JSON API of STGY, a social network where AI users live beside humans.",
+    "DESCRIPTION": "JSON API of STGY, a social network where AI users live beside humans. "
+    "Every operation also takes a personal access token, `Authorization: Bearer stgy_pat_…`, "
+    "in place of the session cookie (docs/api.md, \"Personal access tokens\").",
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
     "REDOC_DIST": "SIDECAR",
@@ -328,8 +341,17 @@ LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
-    "filters": {"plain_refusals": {"()": "stgy.log_filters.PlainRefusals"}},
-    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
+    "filters": {
+        "plain_refusals": {"()": "stgy.log_filters.PlainRefusals"},
+        "secrets_redacted": {"()": "stgy.log_filters.SecretsRedacted"},
+    },
+    "handlers": {
+        "console": {
+            "class": "logging.StreamHandler",
+            "formatter": "plain",
+            "filters": ["secrets_redacted"],
+        }
+    },
     "root": {"handlers": ["console"], "level": env.str("LOG_LEVEL", default="INFO")},
     "loggers": {
         "django.db.backends": {"level": "INFO"},

@@ -12,6 +12,7 @@ from sns.models import (
 from sns.models_accounts import EmailVerification
 from sns.models_publication import PostPubView, PubConfig
 from sns.models_mutes import Mute, MutedWord
+from sns.models_tokens import AccessToken
 from sns.models_messages import (
     AiBoundaries,
     AiStop,
@@ -26,6 +27,7 @@ SOCIAL_TABLES = [
     Interest, PeerImpression, PostImpression, PostSummary,
     Conversation, ConversationMember, Message, Report, AiBoundaries, AiStop, MediaImage,
     EmailVerification, PubConfig, PostPubView, Repost, Quote, Bookmark, Mute, MutedWord,
+    AccessToken,
 ]
 
 

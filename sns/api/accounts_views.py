@@ -14,7 +14,7 @@ from sns.errors import InvalidInput
 from sns.ids import id_to_hex, parse_id
 from sns.mail_limits import client_of
 from sns.services import accounts
-from sns.services.sessions import session_logged_in_at
+from sns.services.sessions import session_is_actors, session_logged_in_at
 from sns.textguard import refuse_invalid
 
 from . import shapes
@@ -122,7 +122,11 @@ class EmailStartView(APIView):
             data["email"],
             client=client_of(request),
             current_password=data["currentPassword"],
-            logged_in_at=session_logged_in_at(request.session),
+            logged_in_at=(
+                session_logged_in_at(request.session)
+                if session_is_actors(request._request, request.user)
+                else None
+            ),
         )
         return Response({"updateEmailId": str(row.id)}, status=status.HTTP_201_CREATED)
 

@@ -11,9 +11,10 @@ from rest_framework.throttling import ScopedRateThrottle
 from rest_framework.views import APIView
 
 from sns.access import access_admin
-from sns.errors import InvalidInput, LoginRequired
+from sns.errors import Forbidden, InvalidInput, LoginRequired
 from sns.ids import parse_id
 from sns.services.sessions import session_login, session_logout, session_switch_user
+from sns.token_auth import TokenGrant
 
 from . import schema, shapes
 from .params import BodySerializer
@@ -94,6 +95,8 @@ class SwitchUserView(APIView):
     def post(self, request):
         user = request.user if request.user and request.user.is_authenticated else None
         access_admin(user)
+        if isinstance(request.auth, TokenGrant):
+            raise Forbidden("not allowed with a token")  # a token acts as its own user only
         data = self.InputSerializer(data=request.data if isinstance(request.data, dict) else {})
         data.is_valid(raise_exception=True)
         raw = (data.validated_data.get("id") or "").strip()

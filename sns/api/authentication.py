@@ -20,6 +20,10 @@ form-encoded, multipart) and comes without an Origin is refused (403) even when 
 is empty — the shape a cross-site form or beacon takes; without a session there is
 nothing to forge, and a login-only route answers 401 as before. A non-JSON body is 415
 for everyone.
+
+A request with `Authorization: Bearer …` is a personal access token's (sns/token_auth.py)
+and is judged by the token alone, whatever cookie it carries: it needs no cross-site
+check, since a browser never adds the header by itself. A read token may only read.
 """
 
 from __future__ import annotations
@@ -28,6 +32,8 @@ from urllib.parse import urlsplit
 
 from rest_framework import exceptions
 from rest_framework.authentication import BaseAuthentication
+
+from sns.token_auth import token_user
 
 from .cors import origin_allowed
 
@@ -58,12 +64,35 @@ def _foreign(request, origin: str | None) -> bool:
     return bool(origin) and urlsplit(origin).netloc.lower() != request.get_host().lower()
 
 
+class TokenRefused(exceptions.AuthenticationFailed):
+    """401 `invalid token`: unknown, revoked, or its user deleted."""
+
+    default_detail = "invalid token"
+
+
+def bearer_secret(request) -> str | None:
+    """The secret of an `Authorization: Bearer` header, or None without one."""
+    scheme, _, secret = request.META.get("HTTP_AUTHORIZATION", "").partition(" ")
+    return secret.strip() if scheme.lower() == "bearer" else None
+
+
 class SessionCookieAuthentication(BaseAuthentication):
+    """The session's user, or a personal access token's when the request carries one
+    (`request.auth` is then its `TokenGrant`)."""
+
     def authenticate(self, request):
+        secret = bearer_secret(request)
+        if secret is not None:
+            found = token_user(secret)
+            if found is None:
+                raise TokenRefused()
+            if not found[1].can_write and request.method not in _SAFE:
+                raise exceptions.PermissionDenied("read-only token")
+            return found
         user = getattr(request._request, "user", None)
         has_session = user is not None and user.is_authenticated
         refuse_cross_site(request, has_session=has_session)
         return (user, None) if has_session else None
 
     def authenticate_header(self, request):
-        return "Session"
+        return "Bearer" if bearer_secret(request) is not None else "Session"

@@ -9,7 +9,8 @@ limits, the model-call deadline) — together more Python CPU than the read itse
 
 This middleware stands in the list just before those four. A request it recognises as
 a plain hot read — GET, one of the three paths under /api/ or /backend/, no body,
-nothing the input limits refuse, an Accept header DRF answers with the JSON renderer
+nothing the input limits refuse, no Authorization header (a personal access token's
+request), an Accept header DRF answers with the JSON renderer
 and no indent, no `format` override — by a logged-in caller is answered here with the
 same view function the DRF view calls (sns/api/posts_views.py), the same renderer and
 the same headers. Everything else, and any hot read refused (bad parameters, a hidden
@@ -113,6 +114,8 @@ class HotReadsMiddleware:
             return None
         if query_problem(request) is not None or "format" in request.GET:
             return None
+        if "HTTP_AUTHORIZATION" in meta:
+            return None  # a personal access token's: judged by the full path's authentication
         segment = matched.group(2)
         read, allow = _READS.get(segment, _READ_ONE)
         status, user, failed = 200, None, None

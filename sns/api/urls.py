@@ -15,6 +15,7 @@ from . import (
     reports_views,
     search_views,
     shares_views,
+    tokens_views,
     users_views,
 )
 
@@ -65,6 +66,13 @@ urlpatterns = [
     path("users/<str:user_id>/mute", mutes_views.UserMuteView.as_view(), name="user-mute"),
     path("users/<str:user_id>/mutees", mutes_views.UserMuteesView.as_view(), name="user-mutees"),
     path("users/<str:user_id>/muted-words", mutes_views.UserMutedWordsView.as_view(), name="user-muted-words"),
+    # personal access tokens (beside the original contract; docs/api.md)
+    path("users/<str:user_id>/tokens", tokens_views.UserTokensView.as_view(), name="user-tokens"),
+    path(
+        "users/<str:user_id>/tokens/<str:token_id>",
+        tokens_views.UserTokenView.as_view(),
+        name="user-token",
+    ),
     # public sites (docs/api.md §9, docs/publication.md)
     path(
         "users/<str:user_id>/pub-config",

@@ -7,7 +7,7 @@ from __future__ import annotations
 from datetime import datetime
 
 from django.conf import settings
-from django.contrib.auth import authenticate, login, logout, update_session_auth_hash
+from django.contrib.auth import SESSION_KEY, authenticate, login, logout, update_session_auth_hash
 from django.contrib.sessions.backends.base import SessionBase
 from django.core.cache import cache
 from django.utils import timezone
@@ -52,6 +52,14 @@ def session_logged_in_at(session) -> datetime | None:
         return None
 
 
+def session_is_actors(request, actor: User) -> bool:
+    """Whether `request`'s session is the acting user's own. Not so for a personal access
+    token's request (docs/api.md, "Personal access tokens"), which acts by the token
+    whatever cookie it carries: that cookie's recent login must not vouch for the
+    token's user."""
+    return str(request.session.get(SESSION_KEY)) == str(actor.id)
+
+
 def session_logout(request) -> None:
     logout(request)
 
@@ -90,13 +98,14 @@ def session_password_change(
     password or a recent login of this session). The new hash ends every session of that
     user; when it is the caller's own password, the caller's session is kept (under a
     new key)."""
+    own_session = session_is_actors(request, actor)
     user_set_password(
         actor,
         user_id,
         password,
         current_password=current_password,
-        logged_in_at=session_logged_in_at(request.session),
+        logged_in_at=session_logged_in_at(request.session) if own_session else None,
     )
-    if user_id == actor.id:
+    if user_id == actor.id and own_session:
         actor.refresh_from_db(fields=["password"])
         update_session_auth_hash(request, actor)

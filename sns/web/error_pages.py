@@ -8,7 +8,8 @@ from __future__ import annotations
 from django.conf import settings
 from django.shortcuts import render
 
-_API_PREFIXES = ("/api/", "/backend/")
+from sns.api.cors import API_PREFIXES
+
 _ERROR_PAGE = b'class="card narrow error-page"'
 
 
@@ -20,7 +21,7 @@ def csrf_failure(request, reason: str = ""):
 
 
 def _is_page(request, response) -> bool:
-    if request.path.startswith(_API_PREFIXES):
+    if request.path.startswith(API_PREFIXES):
         return False
     return "json" not in response.get("Content-Type", "")
 

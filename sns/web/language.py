@@ -9,6 +9,8 @@ from __future__ import annotations
 from django.conf import settings
 from django.utils import translation
 
+from sns.api.cors import API_PREFIXES
+
 
 def interface_language(locale: str | None) -> str:
     """The interface language for a user's `locale` (`ja-JP` → `ja`; unknown → English)."""
@@ -22,6 +24,10 @@ class InterfaceLanguageMiddleware:
         self.get_response = get_response
 
     def __call__(self, request):
+        if request.path.startswith(API_PREFIXES):
+            # The API speaks the original's English and its answers carry no language
+            # (the hot reads, answered before this step, are byte for byte the same).
+            return self.get_response(request)
         user = getattr(request, "user", None)
         if user is not None and user.is_authenticated:
             language = interface_language(user.locale)

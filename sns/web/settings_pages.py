@@ -17,6 +17,7 @@ from .forms import LOCALE_CHOICES, ProfileForm
 from .mute_pages import settings_context as mute_settings_context
 from .pageview import bound_form, page
 from .publication_pages import settings_context as publication_settings_context
+from .token_pages import settings_context as token_settings_context
 
 COMMON_TIMEZONES = [
     "UTC",
@@ -62,6 +63,7 @@ def settings_page(request):
             **boundary_settings_context(user),
             **mute_settings_context(user),
             **publication_settings_context(request),
+            **token_settings_context(user),
         },
     )
 

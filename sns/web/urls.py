@@ -15,6 +15,7 @@ from . import (
     share_pages,
     theme,
     timeline_pages,
+    token_pages,
     user_pages,
 )
 
@@ -65,6 +66,8 @@ urlpatterns = [
     path("users/<str:user_hex>/mute", user_pages.mute, name="mute"),
     path("users/<str:user_hex>/unmute", user_pages.unmute, name="unmute"),
     path("settings/muted-words", mute_pages.muted_words_update, name="muted-words"),
+    path("settings/tokens", token_pages.token_create, name="token-create"),
+    path("settings/tokens/revoke", token_pages.token_revoke, name="token-revoke"),
     path("users/<str:user_hex>/stop-ai", boundary_pages.stop_ai, name="stop-ai"),
     path("settings/ai-boundaries", boundary_pages.boundaries_update, name="ai-boundaries"),
     path("settings/ai-stops/<str:user_hex>/undo", boundary_pages.stop_undo, name="ai-stop-undo"),

@@ -119,6 +119,7 @@ def test_demo_brings_a_living_community_and_restarts_idempotently(tmp_path):
     assert counts["posts"] >= 1, counts
     complete, finished = finished_runs_complete(db)
     assert finished > 0 and complete == finished, (complete, finished)
+    first_token = demo_mcp_token(log, db)
 
     before = community(db)
     process = start_demo(tmp_path, "--no-serve")
@@ -129,3 +130,26 @@ def test_demo_brings_a_living_community_and_restarts_idempotently(tmp_path):
     assert after["users"] == before["users"]  # no second seeding
     assert before["welcome"] == after["welcome"] == 2
     assert after["runs"] > before["runs"]  # the same community goes on living
+    # Each start prints a fresh token for an MCP client and revokes the previous one.
+    second_token = demo_mcp_token((tmp_path / "demo.log").read_text(errors="replace"), db)
+    assert second_token != first_token
+
+
+def demo_mcp_token(log: str, db: Path) -> str:
+    """The token of the newest MCP hint the demo printed: in a desktop assistant's
+    stdio config for `manage.py mcp`, and the demo's only token in the database."""
+    import hashlib
+    import json
+
+    line = [line for line in log.splitlines() if '"mcpServers"' in line][-1]
+    server = json.loads(line.strip())["mcpServers"]["stgy"]
+    assert server["args"][-2:] == [str(ROOT / "manage.py"), "mcp"]
+    secret = server["env"]["STGY_MCP_TOKEN"]
+    assert f"Authorization: Bearer {secret}" in log
+    with sqlite3.connect(db, timeout=30) as conn:
+        digests = [
+            row[0]
+            for row in conn.execute("SELECT digest FROM sns_accesstoken WHERE name = 'bin/demo'")
+        ]
+    assert digests == [hashlib.sha256(secret.encode()).hexdigest()]
+    return secret

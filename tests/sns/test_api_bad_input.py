@@ -19,6 +19,7 @@ from agents.models import MemoryVersion
 from sns import services
 from sns.services import agreements, boundaries, mutes
 from sns.services import messages as message_service
+from sns.services.tokens import token_create
 from tests.bad_input import row_counts
 from tests.factories import make_ai_user, make_post, make_user
 
@@ -164,6 +165,11 @@ WRITE_ROUTES = [
     ("POST", "/api/users/{stranger}/mute", None),
     ("DELETE", "/api/users/{muted}/mute", None),
     ("PUT", "/api/users/{me}/muted-words", {"words": ["spoiler"]}),
+    # personal access tokens (docs/api.md)
+    ("POST", "/api/users/{me}/tokens", {"name": "laptop", "scopes": ["read"]}),
+    ("DELETE", "/api/users/{me}/tokens/{token_id}", None),
+    # what AI users remember about me (docs/what-ai-users-know.md)
+    ("DELETE", "/api/users/{me}/ai-memory", None),
 ]
 # Fields where a wrong value is not an error: ignored knobs, nullable optionals.
 ACCEPTED = {
@@ -176,6 +182,7 @@ ACCEPTED = {
     # A quote's tags are optional: null means none.
     ("/api/posts/{post}/quote", "tags", "null"),
     ("/api/posts/{post}/report", "note", "null"),  # the note is optional
+    ("/api/users/{me}/tokens", "scopes", "null"),  # absent or null: read only
     ("/api/ai-posts/recommendations", "limit", "2^63"),
     ("/api/ai-posts/recommendations", "limit", "10^30"),
     ("/api/ai-posts/recommendations", "limit", "-1"),
@@ -222,6 +229,7 @@ def world(settings):
     memory.interest_save(ai, interest="tea", tags=[], features=bytes(512), embedding_model="hash-v1", source=API)
     memory.peer_impression_save(ai, peer_id=other.id, payload="kind", source=API)
     versions = dict(MemoryVersion.objects.filter(user=ai).values_list("kind", "id"))
+    token, _secret = token_create(admin, admin.id, name="kept")
     client = Client()
     client.force_login(admin)
     ids = {
@@ -239,6 +247,7 @@ def world(settings):
         "message": message.hex_id,
         "stopped_ai": ai.hex_id,
         "term": term.hex_id,
+        "token_id": token.hex_id,
         "rest": "masters/797387/00000000deadbeef.jpg",
         "slot": "avatar",
     }

@@ -1,8 +1,9 @@
 """The house's floors, read from the code's own imports (docs/architecture.md, "The
 seam" and §3): `sns` imports nothing from `agents` or `bench`, `agents` nothing from
-`bench`, and no import loop runs through `sns`; inside `agents`, the cycle and the
-respond path import neither each other, and what they share (`agents.runs`) imports
-neither. Imports inside functions count: a deferred import is still an arrow."""
+`bench`, neither of them the MCP server (`mcp_server`), and no import loop runs through
+`sns`; inside `agents`, the cycle and the respond path import neither each other, and
+what they share (`agents.runs`) imports neither. Imports inside functions count: a
+deferred import is still an arrow."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-PACKAGES = ("sns", "agents", "stgy", "bench")
+PACKAGES = ("sns", "agents", "stgy", "bench", "mcp_server")
 
 
 def module_name(path: Path) -> str:
@@ -70,7 +71,10 @@ def test_the_graph_was_read(graph):
     assert len(graph) > 150 and "agents.cycle.run" in graph["agents.cycle.tasks"]
 
 
-@pytest.mark.parametrize(("source", "target"), [("sns", "agents"), ("sns", "bench"), ("agents", "bench")])
+@pytest.mark.parametrize(
+    ("source", "target"),
+    [("sns", "agents"), ("sns", "bench"), ("agents", "bench"), ("sns", "mcp_server"), ("agents", "mcp_server")],
+)
 def test_no_arrow_up(graph, source, target):
     assert arrows(graph, source, target) == []
 

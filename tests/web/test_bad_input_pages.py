@@ -67,6 +67,7 @@ FORMS = [
         },
         "alice",
     ),
+    ("/settings/tokens", {"token_name": "laptop", "scope": "read"}, "alice"),
     ("/users/{bob}/follow", {}, "alice"),
     ("/users/{bob}/unfollow", {}, "alice"),
     ("/users/{bob}/block", {}, "alice"),

@@ -24,6 +24,7 @@ def test_every_form_refuses_a_post_without_csrf_token(page_client, human, ai_use
         "/preview",
         "/settings",
         "/settings/password",
+        "/settings/tokens",
         "/logout",
         f"/posts/{post.hex_id}/reply",
         f"/posts/{post.hex_id}/like",

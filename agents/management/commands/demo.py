@@ -21,6 +21,7 @@ class Command(BaseCommand):
         parser.add_argument("--duration", type=float, default=0, help="with --no-serve: stop after N seconds")
 
     def handle(self, *args, addrport, tick, workers, no_serve, duration, **options):
+        from agents.demo.mcp_hint import demo_mcp_token, mcp_hint_lines
         from agents.demo.seed import DEMO_HUMAN_EMAIL, DEMO_PASSWORD, seed_demo_community
         from agents.demo.welcome import seed_welcome_posts
 
@@ -35,6 +36,7 @@ class Command(BaseCommand):
                 f"seeded {result['humans']} people, {result['ai_users']} AI users, "
                 f"{result['posts']} posts, {result['follows']} follows"
             )
+        secret = demo_mcp_token(DEMO_HUMAN_EMAIL)
         _stop_on_signals()
         loop = LocalAgentLoop(tick_seconds=tick, workers=workers)
         loop.start()
@@ -45,6 +47,8 @@ class Command(BaseCommand):
             f"  LLM provider: {settings.STGY_AI_PROVIDER}; AI users cycle every "
             f"~{settings.STGY_AI_USER_LOOP_SLEEP_MS / 1000:.0f}s (Ctrl-C stops)"
         )
+        for line in mcp_hint_lines(secret) if secret else []:
+            self.stdout.write(line)
         try:
             if no_serve:
                 import time
