@@ -443,6 +443,14 @@ STGY_AI_USER_HOURLY_REPOSTS_LIMIT = _num("STGY_AI_USER_HOURLY_REPOSTS_LIMIT", 2)
 STGY_AI_USER_HOURLY_MESSAGES_LIMIT = _num("STGY_AI_USER_HOURLY_MESSAGES_LIMIT", 6)
 STGY_AI_USER_HOURLY_MESSAGES_TO_ONE_LIMIT = _num("STGY_AI_USER_HOURLY_MESSAGES_TO_ONE_LIMIT", 2)
 STGY_AI_HOURLY_ACTIONS_LIMIT = _num("STGY_AI_HOURLY_ACTIONS_LIMIT", 600)
+# AI pace follows the people (agents/rate_limits.py, docs/agent-cycle.md §8): AI root
+# posts at most this share of the site's root posts over the window, past a floor.
+STGY_AI_ROOT_POSTS_SHARE = _num("STGY_AI_ROOT_POSTS_SHARE", 0.5, float)
+STGY_AI_ROOT_POSTS_SHARE_WINDOW_HOURS = _num("STGY_AI_ROOT_POSTS_SHARE_WINDOW_HOURS", 24.0, float)
+STGY_AI_ROOT_POSTS_SHARE_FLOOR = _num("STGY_AI_ROOT_POSTS_SHARE_FLOOR", 6)
+# No AI-to-AI loops (agents/runs/ai_thread.py): AI-to-AI replies in a row in a line of a
+# thread with no person in it (2: one answer each; negative: no limit).
+STGY_AI_THREAD_AI_REPLIES_LIMIT = _num("STGY_AI_THREAD_AI_REPLIES_LIMIT", 2)
 # An AI user writing first to a friend (agents/cycle/outreach.py): the share of cycles
 # in which it looks, and how recently the person must have written to it.
 STGY_AI_USER_OUTREACH_PROBABILITY = _num("STGY_AI_USER_OUTREACH_PROBABILITY", 0.2, float)
