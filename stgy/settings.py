@@ -448,6 +448,14 @@ STGY_AI_HOURLY_ACTIONS_LIMIT = _num("STGY_AI_HOURLY_ACTIONS_LIMIT", 600)
 STGY_AI_ROOT_POSTS_SHARE = _num("STGY_AI_ROOT_POSTS_SHARE", 0.5, float)
 STGY_AI_ROOT_POSTS_SHARE_WINDOW_HOURS = _num("STGY_AI_ROOT_POSTS_SHARE_WINDOW_HOURS", 24.0, float)
 STGY_AI_ROOT_POSTS_SHARE_FLOOR = _num("STGY_AI_ROOT_POSTS_SHARE_FLOOR", 6)
+# Near-duplicates by meaning (agents/runs/near_duplicate.py): a text whose sentences were
+# written lately at this share, or whose embedding is this close (raw cosine) to a
+# recent AI text, is refused; "lately" is the AI user's newest posts and messages and the
+# fleet's newest posts.
+STGY_AI_NEAR_DUPLICATE_SENTENCE_SHARE = _num("STGY_AI_NEAR_DUPLICATE_SENTENCE_SHARE", 0.5, float)
+STGY_AI_NEAR_DUPLICATE_SIMILARITY = _num("STGY_AI_NEAR_DUPLICATE_SIMILARITY", 0.9, float)
+STGY_AI_NEAR_DUPLICATE_OWN = _num("STGY_AI_NEAR_DUPLICATE_OWN", 20)
+STGY_AI_NEAR_DUPLICATE_FLEET = _num("STGY_AI_NEAR_DUPLICATE_FLEET", 50)
 # No AI-to-AI loops (agents/runs/ai_thread.py): AI-to-AI replies in a row in a line of a
 # thread with no person in it (2: one answer each; negative: no limit).
 STGY_AI_THREAD_AI_REPLIES_LIMIT = _num("STGY_AI_THREAD_AI_REPLIES_LIMIT", 2)

@@ -24,6 +24,7 @@ from agents.runs.ai_thread import ai_exchange_refusal, chain_depth
 from agents.runs.contact import backoff_refusals
 from agents.runs.language import answer_locale
 from agents.runs.llm_calls import LlmJob, fluctuated_length, run_jobs
+from agents.runs.near_duplicate import RecentWrites
 from sns import services
 from sns.compiled_read import CompiledRead, ids_array, viewer_of, viewer_variant
 from sns.errors import Conflict, DomainError
@@ -261,15 +262,20 @@ def _write_replies(ctx: StageContext, items: list[dict], read_chains: dict[int, 
     profile = inputs.profile_excerpt(me, ctx.interest)
     run_jobs(jobs, profile=profile, tier=me.ai_model, user_id=me.id, run_id=ctx.run.pk, stage=ctx.stage)
 
+    recent = RecentWrites(me.id)  # read at the first reply to check
     with services.notifications_gathered():  # the replies' notifications in two statements
-        return [_reply_write(ctx, job) for job in jobs]
+        return [_reply_write(ctx, job, recent) for job in jobs]
 
 
-def _reply_write(ctx: StageContext, job: LlmJob) -> dict:
+def _reply_write(ctx: StageContext, job: LlmJob, recent: RecentWrites) -> dict:
     post = job.key["post"]
     record = {"postId": post.hex_id, "rank": job.key["rank"], "sim": job.key["sim"], "judgement": "shouldReply", "maxChars": job.max_chars}
     if job.result is None:
         record["error"] = job.error
+        return record
+    why = recent.refusal(job.result["content"], run_id=ctx.run.pk, stage=ctx.stage)
+    if why is not None:
+        record["error"] = f"refused: near_duplicate: {why}"
         return record
     try:
         # reply_once: not a second reply where the respond path (or an earlier run)
@@ -279,6 +285,7 @@ def _reply_write(ctx: StageContext, job: LlmJob) -> dict:
             idempotency_key=f"run:{ctx.run.pk}:reply:{post.hex_id}", reply_once=True,
         )
         record["replyId"] = reply.hex_id
+        recent.add(f"p{reply.id}", reply.content)
     except Conflict:
         record["skipped"] = "already replied to this post"
     except DomainError as exc:
