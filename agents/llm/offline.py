@@ -253,7 +253,10 @@ def _new_post(ctx: _Ctx) -> dict[str, Any]:
     own = _items(ctx.payload.get("posts"))
     p, seed, recent = ctx.phrases, ctx.seed, load_recent()
     names = {w.lower() for w in _s(ctx.profile.get("nickname")).split()}
-    candidates = [c for c in ctx.persona.top(10) if c.lower() not in names | NDC_LABELS][:6]
+    # Topics in a script the post's sentences can carry (no 「大豆」 in an English title).
+    candidates = [
+        c for c in ctx.persona.top(10) if c.lower() not in names | NDC_LABELS and (ctx.lang == "ja" or c.isascii())
+    ][:6]
     candidates = candidates or list(p["fallback_topic"])
     last_topic = ""
     if own:

@@ -215,7 +215,7 @@ def test_new_posts_differ_between_personas_and_between_cycles():
     coder = answer("new-post", profile=CODER, payload=payload)["content"]
     assert gardener != coder
     assert any(word in gardener.lower() for word in ("compost", "mulch", "tomatoes", "soil"))
-    assert any(word in coder.lower() for word in ("postgresql", "indexes", "query", "database"))
+    assert any(word in coder.lower() for word in ("postgresql", "indexes", "query", "database", "performance"))
     next_cycle = {"posts": [{"locale": "en", "createdAt": "2025-05-02T10:00:00Z",
                              "content": gardener, "tags": [], "summary": "",
                              "replyChain": [], "existingReplies": []}]}
