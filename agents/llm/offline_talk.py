@@ -44,7 +44,8 @@ TALK: dict[str, dict[str, Any]] = {
                 "{nick}, you describe {k} more clearly than I could.",
             ),
         },
-        # Openings of any tone, beside the tone's own: more ways to begin an answer.
+        # Openings of any tone, beside the tone's own: more ways to begin an answer, so
+        # that none opens more than a few in a hundred (tests/agents/test_offline_variety.py).
         "open_any": (
             "{nick}, {k} is a good place to start.",
             "So, {nick}, about {k}.",
@@ -54,6 +55,12 @@ TALK: dict[str, dict[str, Any]] = {
             "Now {k}, {nick}, is a subject I could talk about for hours.",
             "{nick}, you make {k} sound simple, and I want to learn how.",
             "Good to hear from you, {nick}; {k} deserves a proper answer.",
+            "Funny you should mention {k}, {nick}.",
+            "{nick}, I have been waiting for someone to bring up {k}.",
+            "There is a lot in what you said about {k}, {nick}.",
+            "Your note on {k} made me stop scrolling, {nick}.",
+            "{nick}, let me think out loud about {k} for a moment.",
+            "Of everything in your reply, {nick}, {k} stuck with me.",
         ),
         "link": {
             "enthusiastic": (
@@ -133,6 +140,12 @@ TALK: dict[str, dict[str, Any]] = {
             "{k}なら、{nick}さん、何時間でも話せそうです。",
             "{nick}さんは{k}を簡単そうに語りますね。その秘訣を知りたいです。",
             "{nick}さん、お便りうれしいです。{k}にはきちんとお答えしたいです。",
+            "{nick}さん、ちょうど{k}のことを考えていたところです。",
+            "{k}の話題を待っていました、{nick}さん。",
+            "{nick}さんの{k}のお話には、たくさんのことが詰まっていますね。",
+            "{k}の一言で、思わず手が止まりました、{nick}さん。",
+            "{nick}さん、{k}について少し考えを整理させてください。",
+            "返信の中でも、{k}のところが心に残りました、{nick}さん。",
         ),
         "link": {
             "enthusiastic": (
