@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 import threading
+import time
 from concurrent.futures import ThreadPoolExecutor
 
 from django.db import close_old_connections, connections
@@ -18,9 +19,11 @@ log = logging.getLogger(__name__)
 
 
 class LocalAgentLoop:
-    def __init__(self, *, tick_seconds: float = 5.0, workers: int = 2):
+    def __init__(self, *, tick_seconds: float = 5.0, workers: int = 2, people_every: float = 0.0):
         self.tick_seconds = tick_seconds
         self.workers = workers
+        self.people_every = people_every
+        self._people_at = time.monotonic()
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self._running: set[int] = set()
@@ -52,7 +55,7 @@ class LocalAgentLoop:
         from agents.runs.stale import runs_stale_end
         from agents.summaries.sweep import summaries_sweep
 
-        for sweep in (summaries_sweep, runs_stale_end, respond_sweep):
+        for sweep in (summaries_sweep, runs_stale_end, respond_sweep, self._people):
             try:
                 sweep()
             except Exception:
@@ -66,6 +69,16 @@ class LocalAgentLoop:
             pool.submit(self._cycle, user_id)
             started += 1
         return started
+
+    def _people(self) -> None:
+        if self.people_every <= 0 or time.monotonic() - self._people_at < self.people_every:
+            return
+        from agents.demo.people import people_write
+
+        self._people_at = time.monotonic()
+        post = people_write()
+        if post is not None:
+            log.info("%s wrote %s", post.owner.nickname, "a reply" if post.reply_to else "a post")
 
     def _cycle(self, user_id: int) -> None:
         from agents.cycle.run import run_cycle_sync

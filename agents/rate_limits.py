@@ -134,6 +134,31 @@ class HourlyWrites:
         return None
 
 
+def root_share_refusal(now=None) -> str | None:
+    """Why no AI user may write a root post now, or None: AI pace follows the people
+    (docs/agent-cycle.md §8). Over the last STGY_AI_ROOT_POSTS_SHARE_WINDOW_HOURS, AI
+    users' root posts, this one included, stay within STGY_AI_ROOT_POSTS_SHARE of all
+    root posts, except while they wrote fewer than STGY_AI_ROOT_POSTS_SHARE_FLOOR (a
+    quiet site still wakes up). One count over the root posts' index (`post_root_idx`)
+    of the window; replies and messages are not counted and not held back."""
+    share = settings.STGY_AI_ROOT_POSTS_SHARE
+    if share >= 1:
+        return None
+    hours = settings.STGY_AI_ROOT_POSTS_SHARE_WINDOW_HOURS
+    since = (timezone.now() if now is None else now) - timedelta(hours=hours)
+    counts = Post.objects.filter(id__gte=min_id_at(since), reply_to__isnull=True).aggregate(
+        total=Count("id"), ai=Count("id", filter=Q(owner__ai_model__isnull=False))
+    )
+    ai, total = counts["ai"], counts["total"]
+    floor = settings.STGY_AI_ROOT_POSTS_SHARE_FLOOR
+    if ai < floor or ai + 1 <= share * (total + 1):
+        return None
+    return (
+        f"{ai} of the {total} root posts of the last {hours:g} hours are AI users' "
+        f"(share limit {share:.0%}, floor {floor})"
+    )
+
+
 def hour_before(now=None):
     """Where the hourly windows of this module start, an hour before `now` (by default
     the present): for a caller that passes `since` to a statement compiled once."""

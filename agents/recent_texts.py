@@ -17,6 +17,12 @@ RECENT_AI_POSTS = 200
 _MARKERS = ("(offline stand-in)", "（オフライン代替）")
 _SENTENCE_RE = re.compile(r"(?<=[.!?])\s+|(?<=[。！？])")
 _SPACE_RE = re.compile(r"\s+")
+_EMPHASIS_RE = re.compile(r"\*\*|__")
+_QUOTED_RE = re.compile(r"「[^」]*」|\"[^\"]*\"")
+_JA_ADDRESS_RE = re.compile(r"^[^、。]{1,24}さん[、,]\s*")
+_WORD_RE = re.compile(r"[A-Za-z']+")
+FRAME_WORDS = 3  # English: an opening frame is its first three words (names left out)
+FRAME_CHARS = 8  # Japanese: its first eight characters (quotes and address left out)
 _TRIM = " \t\"'「」『』*_`#>-–—…"
 
 
@@ -24,6 +30,11 @@ def _clean(text: str) -> str:
     for marker in _MARKERS:
         text = text.replace(marker, " ")
     return text
+
+
+def strip_markers(text: str) -> str:
+    """The text without the stand-in's markers (they are not part of what was said)."""
+    return _clean(text or "")
 
 
 def normalise(text: str) -> str:
@@ -48,11 +59,29 @@ def sentence_keys(content: str, *, skip_title: bool = True) -> list[str]:
         lines = lines[1:]
     keys = []
     for line in lines:
-        for part in _SENTENCE_RE.split(line):
+        # Emphasis marks would hide a sentence end ("**Who else?** Tell me…" is two).
+        for part in _SENTENCE_RE.split(_EMPHASIS_RE.sub("", line)):
             key = normalise(part)
             if len(key) >= (12 if key.isascii() else 6):
                 keys.append(key)
     return keys
+
+
+def opening_frame(content: str) -> str:
+    """How a text opens, its topic words left out, to count texts that open the same
+    way (bench/demo_quality, tests/agents/test_offline_variety.py): its first sentence
+    (a title line counts) with quoted words masked; then in English its first three
+    words that are not capitalised (names, and the capital that opens a sentence),
+    in Japanese its first eight characters after an address ("…さん、")."""
+    lines = [ln for ln in strip_markers(content).splitlines() if ln.strip()]
+    if not lines:
+        return ""
+    first = _SENTENCE_RE.split(_EMPHASIS_RE.sub("", lines[0].lstrip("# ")))[0]
+    first = _QUOTED_RE.sub("「」", first).strip()
+    if first.isascii():
+        words = [w.lower() for w in _WORD_RE.findall(first) if not w[:1].isupper() or w == "I"]
+        return " ".join(words[:FRAME_WORDS])
+    return _JA_ADDRESS_RE.sub("", first)[:FRAME_CHARS]
 
 
 @dataclass(frozen=True)
@@ -79,8 +108,17 @@ def _recent_ai_rows(limit: int):
     )
 
 
+def _recent_ai_messages(limit: int):
+    """The content of the newest `limit` direct messages written by AI users."""
+    from sns.models_messages import Message
+
+    return Message.objects.filter(sender__ai_model__isnull=False).order_by("-id").values_list("content", flat=True)[:limit]
+
+
 def recent_ai_texts(limit: int = RECENT_AI_POSTS) -> RecentTexts:
-    """Titles and sentences of the newest `limit` posts written by AI users."""
+    """Titles and sentences of the newest `limit` posts written by AI users, and the
+    sentences of their newest `limit` direct messages (an answer to a message must not
+    repeat one either)."""
     titles, roots, sentences = set(), set(), set()
     for content, reply_to in _recent_ai_rows(limit):
         title = title_of(content)
@@ -88,10 +126,6 @@ def recent_ai_texts(limit: int = RECENT_AI_POSTS) -> RecentTexts:
         if reply_to is None:
             roots.add(title)
         sentences.update(sentence_keys(content))
+    for content in _recent_ai_messages(limit):
+        sentences.update(sentence_keys(content, skip_title=False))
     return RecentTexts(frozenset(titles), frozenset(roots), frozenset(sentences))
-
-
-def recent_ai_root_titles(limit: int = RECENT_AI_POSTS) -> frozenset[str]:
-    """`recent_ai_texts().root_titles` alone: the same window, without splitting every
-    post into sentences (the new-post stage needs only the titles)."""
-    return frozenset(title_of(content) for content, reply_to in _recent_ai_rows(limit) if reply_to is None)

@@ -3,10 +3,15 @@
 Starts `manage.py demo` headless on a fresh STGY_VAR_DIR (SQLite, in-process tasks, the
 offline stand-in) with the pacing of `bin/demo`, logs in as the seeded person through
 the JSON API and, every `--interval` seconds, replies to the newest root post of an AI
-user (each in turn). At the end it reads the database and prints: AI posts per hour
-(root posts and replies), the share of new AI root posts whose title an earlier AI post
-already had, the share of repeated sentences among new AI posts, and how many of the
-person's replies were answered and how fast (p50/p95, polled every 0.5 s).
+user or, every third turn, sends it a direct message (each AI user in turn). At the end
+it reads the database and prints: AI posts per hour (root posts and replies), the share
+of new AI root posts whose title an earlier AI post already had, repeated sentences among
+new AI posts and messages, the most frequent opening frame's share of them
+(agents/recent_texts.py `opening_frame`), AI-to-AI replies beyond the depth
+(STGY_AI_THREAD_AI_REPLIES_LIMIT, agents/runs/ai_thread.py), the share of AI cards on
+page 1 of *Everyone* (the newest 20 posts, replayed from the database once a minute)
+while people other than the bench's person had posted, and how many of the person's
+replies and messages were answered and how fast (p50/p95, polled every 0.5 s).
 
     python -m bench.demo_quality --minutes 30 --port 8777 --var-dir /tmp/demo-quality
 """
@@ -102,6 +107,66 @@ def pct(values: list[float], q: float) -> float | None:
     return round(s[min(len(s) - 1, int(round(q / 100 * (len(s) - 1))))], 1)
 
 
+def opening_frames(texts: list[str]) -> dict:
+    """The most frequent opening frame among `texts` and its share."""
+    sys.path.insert(0, str(ROOT))
+    from collections import Counter
+
+    from agents.recent_texts import opening_frame
+
+    frames = Counter(opening_frame(t) for t in texts)
+    if not frames:
+        return {"top_opening_frame": None, "top_opening_frame_share": 0.0}
+    frame, n = frames.most_common(1)[0]
+    return {"top_opening_frame": frame, "top_opening_frame_share": round(n / len(texts), 3)}
+
+
+def ai_replies_beyond_depth(db: Path, first_new_id: int, limit: int) -> dict:
+    """New AI replies that answered an AI-written post ending a run of more than `limit`
+    AI-written posts with no person in it (the rule of agents/runs/ai_thread.py)."""
+    rows = _query(db, "SELECT p.id, p.reply_to, u.ai_model IS NOT NULL FROM sns_post p JOIN sns_user u ON u.id = p.owned_by")
+    parent = {pid: reply_to for pid, reply_to, _ in rows}
+    is_ai = {pid: bool(ai) for pid, _, ai in rows}
+    ai_to_ai = beyond = 0
+    for pid, reply_to, ai in rows:
+        if pid < first_new_id or not ai or reply_to is None or not is_ai.get(reply_to):
+            continue
+        ai_to_ai += 1
+        run, at = 0, reply_to
+        while at is not None and is_ai.get(at) and run <= limit:
+            run, at = run + 1, parent.get(at)
+        beyond += run > limit
+    return {"ai_to_ai_replies": ai_to_ai, "ai_to_ai_replies_beyond_depth": beyond}
+
+
+def everyone_share(db: Path, person_id: int, started_ms: int, ended_ms: int, page: int = 20) -> dict:
+    """Page 1 of *Everyone* (the newest `page` posts; the demo's person sees them all) as
+    it stood once a minute, replayed from the database (ids carry their creation time):
+    the share of AI cards on it, at every minute and at the minutes when people other
+    than the bench's person had posted during the run."""
+    rows = _query(db, "SELECT p.id, u.ai_model IS NOT NULL, p.owned_by FROM sns_post p JOIN sns_user u ON u.id = p.owned_by ORDER BY p.id")
+    every, with_people = [], []
+    for at in range(started_ms + 60_000, ended_ms + 1, 60_000):
+        before = [(pid, ai, owner) for pid, ai, owner in rows if pid >> 20 <= at]
+        if not before:
+            continue
+        newest = before[-page:]
+        share = sum(1 for _, ai, _ in newest if ai) / len(newest)
+        every.append(share)
+        if any(not ai and owner != person_id and pid >> 20 >= started_ms for pid, ai, owner in before):
+            with_people.append(share)
+
+    def mean(values):
+        return round(sum(values) / len(values), 3) if values else None
+
+    return {
+        "everyone_page1_ai_share_mean": mean(every),
+        "everyone_page1_ai_share_max": round(max(every), 3) if every else None,
+        "everyone_page1_ai_share_mean_while_people_posted": mean(with_people),
+        "everyone_minutes_while_people_posted": len(with_people),
+    }
+
+
 def text_quality(rows: list[tuple[int, str, int | None]], first_new_id: int) -> dict:
     """Duplicate titles among new root posts and repeated sentences among new posts,
     each compared with every earlier AI post (seeded ones included)."""
@@ -145,6 +210,7 @@ def run(minutes: float, port: int, var_dir: Path, interval: float) -> dict:
         start_new_session=True,
     )
     replies: dict[int, dict] = {}
+    sent: dict[int, dict] = {}
     try:
         api = Api(f"http://127.0.0.1:{port}")
         _wait_up(api)
@@ -153,7 +219,7 @@ def run(minutes: float, port: int, var_dir: Path, interval: float) -> dict:
             r[0]
             for r in _query(db, "SELECT id FROM sns_user WHERE ai_model IS NOT NULL ORDER BY id")
         ]
-        started = time.monotonic()
+        started, started_ms = time.monotonic(), int(time.time() * 1000)
         next_reply, turn = started + 30, 0
         while time.monotonic() - started < minutes * 60:
             now = time.monotonic()
@@ -161,48 +227,60 @@ def run(minutes: float, port: int, var_dir: Path, interval: float) -> dict:
                 next_reply += interval
                 ai = ai_users[turn % len(ai_users)]
                 turn += 1
-                target = _query(
-                    db,
-                    "SELECT id FROM sns_post WHERE owned_by = ? AND reply_to IS NULL "
-                    "ORDER BY id DESC LIMIT 1",
-                    (ai,),
-                )
-                if target:
-                    text = MESSAGES[(turn - 1) % len(MESSAGES)]
-                    body = api.call(
-                        "POST",
-                        "/api/posts",
-                        {"content": text, "tags": [], "replyTo": f"{target[0][0]:016X}"},
+                text = MESSAGES[(turn - 1) % len(MESSAGES)]
+                if turn % 3 == 0:  # every third turn a direct message
+                    body = api.call("POST", f"/api/messages/conversations/{ai:016X}", {"content": text})
+                    sent[int(body["id"], 16)] = {"ai": ai, "at": time.monotonic(), "answered": None}
+                else:
+                    target = _query(
+                        db,
+                        "SELECT id FROM sns_post WHERE owned_by = ? AND reply_to IS NULL "
+                        "ORDER BY id DESC LIMIT 1",
+                        (ai,),
                     )
-                    replies[int(body["id"], 16)] = {
-                        "ai": ai,
-                        "at": time.monotonic(),
-                        "answered": None,
-                    }
+                    if target:
+                        body = api.call(
+                            "POST",
+                            "/api/posts",
+                            {"content": text, "tags": [], "replyTo": f"{target[0][0]:016X}"},
+                        )
+                        replies[int(body["id"], 16)] = {
+                            "ai": ai,
+                            "at": time.monotonic(),
+                            "answered": None,
+                        }
             for rid, r in replies.items():
                 if r["answered"] is None and _query(
                     db, "SELECT 1 FROM sns_post WHERE reply_to = ? AND owned_by = ?", (rid, r["ai"])
                 ):
                     r["answered"] = time.monotonic() - r["at"]
+            for mid, m in sent.items():
+                if m["answered"] is None and _query(
+                    db,
+                    "SELECT 1 FROM sns_message a JOIN sns_message q ON q.conversation_id = a.conversation_id "
+                    "WHERE q.id = ? AND a.sender_id = ? AND a.id > q.id",
+                    (mid, m["ai"]),
+                ):
+                    m["answered"] = time.monotonic() - m["at"]
             time.sleep(0.5)
         elapsed_h = (time.monotonic() - started) / 3600
+        ended_ms = int(time.time() * 1000)
+        bounds = {"first_new_id": first_new_id, "started_ms": started_ms, "ended_ms": ended_ms}
+        (var_dir / "run.json").write_text(json.dumps(bounds))
     finally:
         os.killpg(proc.pid, signal.SIGINT)
         try:
             proc.wait(timeout=60)
         except subprocess.TimeoutExpired:
             os.killpg(proc.pid, signal.SIGKILL)
-    rows = _query(db, f"SELECT id, content, reply_to FROM sns_post WHERE owned_by IN {AI}")
-    new = [r for r in rows if r[0] >= first_new_id]
-    latencies = [r["answered"] for r in replies.values() if r["answered"] is not None]
+    latencies = [r["answered"] for r in [*replies.values(), *sent.values()] if r["answered"] is not None]
     return {
         "minutes": round(elapsed_h * 60, 1),
-        "ai_posts_per_hour": round(len(new) / elapsed_h, 1),
-        "ai_root_posts_per_hour": round(sum(1 for r in new if r[2] is None) / elapsed_h, 1),
-        "ai_replies_per_hour": round(sum(1 for r in new if r[2] is not None) / elapsed_h, 1),
-        **text_quality(rows, first_new_id),
+        **figures(db, first_new_id, started_ms, ended_ms),
         "person_replies": len(replies),
+        "person_messages": len(sent),
         "answered": len(latencies),
+        "answered_share": round(len(latencies) / (len(replies) + len(sent)), 3) if replies or sent else None,
         "latency_s": {
             "p50": pct(latencies, 50),
             "p95": pct(latencies, 95),
@@ -210,6 +288,52 @@ def run(minutes: float, port: int, var_dir: Path, interval: float) -> dict:
         },
         "pacing": demo_pacing(),
     }
+
+
+def figures(db: Path, first_new_id: int, started_ms: int, ended_ms: int) -> dict:
+    """What the database says of the run: every figure but the person's answers."""
+    hours = (ended_ms - started_ms) / 3_600_000
+    rows = _query(db, f"SELECT id, content, reply_to FROM sns_post WHERE owned_by IN {AI}")
+    # Messages count as texts (never as root posts): their sentences and openings too.
+    messages = _query(db, f"SELECT id, content, 'message' FROM sns_message WHERE sender_id IN {AI}")
+    new = [r for r in rows if r[0] >= first_new_id]
+    new_texts = [r[1] for r in new + messages if r[0] >= first_new_id]
+    person = _query(db, "SELECT id FROM sns_user WHERE email = ?", (PERSON[0],))[0][0]
+    limit = int(os.environ.get("STGY_AI_THREAD_AI_REPLIES_LIMIT", "2"))
+    return {
+        "ai_posts_per_hour": round(len(new) / hours, 1),
+        "ai_root_posts_per_hour": round(sum(1 for r in new if r[2] is None) / hours, 1),
+        "ai_replies_per_hour": round(sum(1 for r in new if r[2] is not None) / hours, 1),
+        "people_posts": _query(
+            db,
+            "SELECT COUNT(*) FROM sns_post p JOIN sns_user u ON u.id = p.owned_by "
+            "WHERE u.ai_model IS NULL AND p.owned_by <> ? AND p.id >= ?",
+            (person, first_new_id),
+        )[0][0],
+        **text_quality(rows + messages, first_new_id),
+        "new_ai_texts": len(new_texts),
+        **opening_frames(new_texts),
+        **ai_replies_beyond_depth(db, first_new_id, limit),
+        **everyone_share(db, person, started_ms, ended_ms),
+    }
+
+
+def analyse(var_dir: Path) -> dict:
+    """The figures of an earlier run's database: its bounds from the run.json the run
+    wrote, or for an older run (before run.json), its start read from the end of the
+    seed's burst of posts (the first gap of over 5 s after it) and its end from the
+    newest post."""
+    db = var_dir / "stgy.sqlite3"
+    saved = var_dir / "run.json"
+    if saved.exists():
+        bounds = json.loads(saved.read_text())
+    else:
+        # The welcome posts carry fixed ids of long ago; the seed's are of its start.
+        ids = [r[0] for r in _query(db, "SELECT id FROM sns_post WHERE id >= ? ORDER BY id", (1 << 60,))]
+        first = next(b for a, b in zip(ids, ids[1:]) if (b >> 20) - (a >> 20) > 5_000)
+        bounds = {"first_new_id": first, "started_ms": first >> 20, "ended_ms": ids[-1] >> 20}
+    minutes = (bounds["ended_ms"] - bounds["started_ms"]) / 60_000
+    return {"minutes": round(minutes, 1), **figures(db, **bounds)}
 
 
 def main(argv: list[str] | None = None) -> dict:
@@ -221,7 +345,12 @@ def main(argv: list[str] | None = None) -> dict:
         "--interval", type=float, default=60, help="seconds between the person's replies"
     )
     parser.add_argument("--json")
+    parser.add_argument("--analyse", action="store_true", help="only read the figures of --var-dir's last run")
     args = parser.parse_args(argv)
+    if args.analyse:
+        result = analyse(Path(args.var_dir))
+        print(json.dumps(result, indent=2, ensure_ascii=False))
+        return result
     # Started in the background, Python ignores SIGINT; SIGTERM must still stop the demo.
     signal.signal(signal.SIGTERM, signal.default_int_handler)
     result = run(args.minutes, args.port, Path(args.var_dir), args.interval)

@@ -528,6 +528,22 @@ STGY_AI_USER_HOURLY_REPOSTS_LIMIT = _num("STGY_AI_USER_HOURLY_REPOSTS_LIMIT", 2)
 STGY_AI_USER_HOURLY_MESSAGES_LIMIT = _num("STGY_AI_USER_HOURLY_MESSAGES_LIMIT", 6)
 STGY_AI_USER_HOURLY_MESSAGES_TO_ONE_LIMIT = _num("STGY_AI_USER_HOURLY_MESSAGES_TO_ONE_LIMIT", 2)
 STGY_AI_HOURLY_ACTIONS_LIMIT = _num("STGY_AI_HOURLY_ACTIONS_LIMIT", 600)
+# AI pace follows the people (agents/rate_limits.py, docs/agent-cycle.md §8): AI root
+# posts at most this share of the site's root posts over the window, past a floor.
+STGY_AI_ROOT_POSTS_SHARE = _num("STGY_AI_ROOT_POSTS_SHARE", 0.5, float)
+STGY_AI_ROOT_POSTS_SHARE_WINDOW_HOURS = _num("STGY_AI_ROOT_POSTS_SHARE_WINDOW_HOURS", 24.0, float)
+STGY_AI_ROOT_POSTS_SHARE_FLOOR = _num("STGY_AI_ROOT_POSTS_SHARE_FLOOR", 6)
+# Near-duplicates by meaning (agents/runs/near_duplicate.py): a text whose sentences were
+# written lately at this share, or whose embedding is this close (raw cosine) to a
+# recent AI text, is refused; "lately" is the AI user's newest posts and messages and the
+# fleet's newest posts.
+STGY_AI_NEAR_DUPLICATE_SENTENCE_SHARE = _num("STGY_AI_NEAR_DUPLICATE_SENTENCE_SHARE", 0.5, float)
+STGY_AI_NEAR_DUPLICATE_SIMILARITY = _num("STGY_AI_NEAR_DUPLICATE_SIMILARITY", 0.9, float)
+STGY_AI_NEAR_DUPLICATE_OWN = _num("STGY_AI_NEAR_DUPLICATE_OWN", 20)
+STGY_AI_NEAR_DUPLICATE_FLEET = _num("STGY_AI_NEAR_DUPLICATE_FLEET", 50)
+# No AI-to-AI loops (agents/runs/ai_thread.py): AI-to-AI replies in a row in a line of a
+# thread with no person in it (2: one answer each; negative: no limit).
+STGY_AI_THREAD_AI_REPLIES_LIMIT = _num("STGY_AI_THREAD_AI_REPLIES_LIMIT", 2)
 # An AI user writing first to a friend (agents/cycle/outreach.py): the share of cycles
 # in which it looks, and how recently the person must have written to it.
 STGY_AI_USER_OUTREACH_PROBABILITY = _num("STGY_AI_USER_OUTREACH_PROBABILITY", 0.2, float)

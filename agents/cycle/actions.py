@@ -20,9 +20,11 @@ from agents.models import PeerImpression, PostImpression
 from agents.prompt_text import post_prompt_text
 from agents.rate_limits import HourlyWrites, hour_before, hourly_reposts_subquery
 from agents.runs import inputs
+from agents.runs.ai_thread import ai_exchange_refusal, chain_depth
 from agents.runs.contact import backoff_refusals
 from agents.runs.language import answer_locale
 from agents.runs.llm_calls import LlmJob, fluctuated_length, run_jobs
+from agents.runs.near_duplicate import RecentWrites
 from sns import services
 from sns.compiled_read import CompiledRead, ids_array, viewer_of, viewer_variant
 from sns.errors import Conflict, DomainError
@@ -118,10 +120,15 @@ def likes_and_replies(ctx: StageContext) -> dict[str, Any]:
         ctx.details["reposts"] = reposts = reposts_write(me, plan)
 
     to_reply, replies = _contact_allowed(me, [item for item in plan if item["reply"]])
+    # The reply chains the prompts show, read once here: the AI-to-AI rule reads them too.
+    chains = inputs.ancestor_chains(
+        me, [item["post"] for item in to_reply], depth=max(inputs.REPLY_CHAIN_LIMIT, chain_depth()), with_summary=True
+    ) if to_reply else {}
+    to_reply, looping = _no_ai_loop(to_reply, chains)
     to_reply, capped = _within_hourly_caps(me, to_reply)
-    replies += capped
+    replies += looping + capped
     if to_reply:
-        replies += _write_replies(ctx, to_reply)
+        replies += _write_replies(ctx, to_reply, chains)
     ctx.details["replies"] = replies
     return {
         "likes": sum(1 for r in likes if r["result"] == "liked"),
@@ -175,6 +182,21 @@ def _refusal_record(item: dict, gate: str, why: str) -> dict:
     }
 
 
+def _no_ai_loop(items: list[dict], chains: dict[int, list[Post]]) -> tuple[list[dict], list[dict]]:
+    """The replies that do not prolong an exchange between AI users with no person in
+    it (agents/runs/ai_thread.py, the rule the respond path applies too)."""
+    allowed, refused = [], []
+    for item in items:
+        post = item["post"]
+        line = [post.owner.is_ai, *(p.owner.is_ai for p in reversed(chains.get(post.id, [])))]
+        why = ai_exchange_refusal(line)
+        if why is None:
+            allowed.append(item)
+        else:
+            refused.append(_refusal_record(item, "ai_exchange", why))
+    return allowed, refused
+
+
 def _within_hourly_caps(me, items: list[dict]) -> tuple[list[dict], list[dict]]:
     """The replies the hourly caps leave room for (the AI user's and the fleet's,
     shared with the respond path: agents/rate_limits.py), best-ranked first."""
@@ -193,10 +215,10 @@ def _within_hourly_caps(me, items: list[dict]) -> tuple[list[dict], list[dict]]:
     return allowed, refused
 
 
-def _write_replies(ctx: StageContext, items: list[dict]) -> list[dict]:
+def _write_replies(ctx: StageContext, items: list[dict], read_chains: dict[int, list[Post]]) -> list[dict]:
     me = ctx.user
     targets = [item["post"] for item in items]
-    chains = inputs.ancestor_chains(me, targets, depth=inputs.REPLY_CHAIN_LIMIT, with_summary=True)
+    chains = {p.id: read_chains.get(p.id, [])[-inputs.REPLY_CHAIN_LIMIT :] for p in targets}
     existing = inputs.latest_direct_replies(
         me, [p.id for p in targets], per_post=EXISTING_REPLIES_LIMIT, with_summary=True
     )
@@ -240,15 +262,20 @@ def _write_replies(ctx: StageContext, items: list[dict]) -> list[dict]:
     profile = inputs.profile_excerpt(me, ctx.interest)
     run_jobs(jobs, profile=profile, tier=ctx.tier("reply-post"), user_id=me.id, run_id=ctx.run.pk, stage=ctx.stage)
 
+    recent = RecentWrites(me.id)  # read at the first reply to check
     with services.notifications_gathered():  # the replies' notifications in two statements
-        return [_reply_write(ctx, job) for job in jobs]
+        return [_reply_write(ctx, job, recent) for job in jobs]
 
 
-def _reply_write(ctx: StageContext, job: LlmJob) -> dict:
+def _reply_write(ctx: StageContext, job: LlmJob, recent: RecentWrites) -> dict:
     post = job.key["post"]
     record = {"postId": post.hex_id, "rank": job.key["rank"], "sim": job.key["sim"], "judgement": "shouldReply", "maxChars": job.max_chars}
     if job.result is None:
         record["error"] = job.error
+        return record
+    why = recent.refusal(job.result["content"], run_id=ctx.run.pk, stage=ctx.stage)
+    if why is not None:
+        record["error"] = f"refused: near_duplicate: {why}"
         return record
     try:
         # reply_once: not a second reply where the respond path (or an earlier run)
@@ -258,6 +285,7 @@ def _reply_write(ctx: StageContext, job: LlmJob) -> dict:
             idempotency_key=f"run:{ctx.run.pk}:reply:{post.hex_id}", reply_once=True,
         )
         record["replyId"] = reply.hex_id
+        recent.add(f"p{reply.id}", reply.content)
     except Conflict:
         record["skipped"] = "already replied to this post"
     except DomainError as exc:

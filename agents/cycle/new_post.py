@@ -15,10 +15,10 @@ from django.utils import timezone
 from agents.llm.parsing import parse_new_post
 from agents.models import AiPostTag
 from agents.prompt_text import post_prompt_text
-from agents.rate_limits import HourlyWrites
-from agents.recent_texts import recent_ai_root_titles, title_of
+from agents.rate_limits import HourlyWrites, root_share_refusal
 from agents.runs import inputs
 from agents.runs.llm_calls import LlmJob, fluctuated_length, run_jobs
+from agents.runs.near_duplicate import RecentWrites
 from agents.tags import parse_tags_field
 from sns import services
 from sns.compiled_read import compiled_values
@@ -82,7 +82,14 @@ def new_post(ctx: StageContext) -> dict[str, Any]:
         return {"skipped": "recent root post"}
 
     writes = HourlyWrites.load(me.id)
-    for gate, why in (("hourly_fleet", writes.fleet_refusal()), ("hourly_root_posts", writes.root_posts_refusal())):
+    # The share of the site's root posts last: its count is the one query of its own.
+    caps = (
+        ("hourly_fleet", writes.fleet_refusal),
+        ("hourly_root_posts", writes.root_posts_refusal),
+        ("root_share", root_share_refusal),
+    )
+    for gate, refusal in caps:
+        why = refusal()
         if why is not None:
             # A refusal, recorded like a rule's verdict: the cap binds, nothing broke.
             ctx.details["newPost"] = {"refused": gate, "why": why}
@@ -117,15 +124,13 @@ def new_post(ctx: StageContext) -> dict[str, Any]:
     run_jobs([job], profile=inputs.profile_excerpt(me, ctx.interest), tier=ctx.tier("new-post"), user_id=me.id, run_id=ctx.run.pk, stage=ctx.stage)
     if job.result is None:
         raise RuntimeError(job.error)
-    title = title_of(job.result["content"])
-    if title and title in recent_ai_root_titles():
-        # Whoever wrote it (a model or the stand-in), a title an AI user used lately is
-        # skipped rather than reworded: rewording would be a second call, and the next
-        # cycle writes another post anyway (docs/agent-cycle.md §8).
-        ctx.details["newPost"] = {
-            "refused": "duplicate_title", "title": title[:200], "maxChars": job.max_chars,
-        }
-        return {"skipped": "title used by a recent AI post"}
+    why = RecentWrites.load(me.id).refusal(job.result["content"], run_id=ctx.run.pk, stage=ctx.stage)
+    if why is not None:
+        # Whoever wrote it (a model or the stand-in), a post saying again what AI users
+        # said lately is skipped rather than reworded: rewording would be a second call,
+        # and the next cycle writes another post anyway (docs/agent-cycle.md §8).
+        ctx.details["newPost"] = {"refused": "near_duplicate", "why": why, "maxChars": job.max_chars}
+        return {"skipped": f"near-duplicate: {why}"}
     post = services.post_create(me, content=job.result["content"], tags=job.result["tags"], idempotency_key=key)
     ctx.details["newPost"] = {"postId": post.hex_id, "maxChars": job.max_chars, "seedPosts": len(seeds)}
     return {"postId": post.hex_id}

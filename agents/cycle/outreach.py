@@ -30,6 +30,7 @@ from agents.relationships import LEVELS, relationship_now, relationship_opener_u
 from agents.runs import inputs
 from agents.runs.contact import backoff_refusal
 from agents.runs.llm_calls import LlmJob, fluctuated_length, run_job
+from agents.runs.near_duplicate import RecentWrites
 from agents.runs.viewable import viewable_by_id
 from sns.errors import DomainError
 from sns.ids import id_to_datetime, id_to_hex
@@ -141,6 +142,9 @@ def _write(ctx: StageContext, person, closeness: dict) -> dict[str, Any]:
         return {"error": job.error}
     if not job.result["answer"]:
         return {"result": "model: chose not to write"}
+    why = RecentWrites.load(me.id).refusal(job.result["content"], run_id=ctx.run.pk, stage=ctx.stage)
+    if why is not None:
+        return {"error": f"refused: near_duplicate: {why}"}
     try:
         message = messages.message_send(me, person.id, content=job.result["content"])
     except DomainError as exc:

@@ -10,12 +10,13 @@ cast had written them by hand; the summaries of the new posts are enqueued after
 from __future__ import annotations
 
 from django.db import IntegrityError, transaction
+from django.utils import timezone
 
 from sns import services
 from sns.mdtree import make_snippet
 from sns.models import User
 
-from . import seed_data
+from . import people_data, seed_data
 
 DEMO_EMAIL_SUFFIX = "@" + seed_data.DEMO_EMAIL_DOMAIN
 DEMO_PASSWORD = "stgy-demo"
@@ -99,7 +100,8 @@ def _create_posts(users: dict[str, User]) -> int:
     """Posts in list order, so every parent exists before its replies. No author has
     more than a handful of posts, far below the hourly post throttle."""
     post_ids: list[int] = []
-    for spec in seed_data.POSTS:
+    now = timezone.now()
+    for index, spec in enumerate(seed_data.POSTS):
         parent = spec.get("reply_to")
         post = services.post_create(
             users[spec["author"]],
@@ -107,6 +109,9 @@ def _create_posts(users: dict[str, User]) -> int:
             tags=list(spec["tags"]),
             locale=spec.get("locale"),
             reply_to=post_ids[parent] if parent is not None else None,
+            # A few posts published to the web: the front page of a visitor who is not
+            # logged in shows them (docs/publication.md).
+            published_at=now if index in people_data.PUBLISHED_SEED_POSTS else None,
         )
         post_ids.append(post.id)
     return len(post_ids)

@@ -253,7 +253,10 @@ def _new_post(ctx: _Ctx) -> dict[str, Any]:
     own = _items(ctx.payload.get("posts"))
     p, seed, recent = ctx.phrases, ctx.seed, load_recent()
     names = {w.lower() for w in _s(ctx.profile.get("nickname")).split()}
-    candidates = [c for c in ctx.persona.top(10) if c.lower() not in names | NDC_LABELS][:6]
+    # Topics in a script the post's sentences can carry (no 「大豆」 in an English title).
+    candidates = [
+        c for c in ctx.persona.top(10) if c.lower() not in names | NDC_LABELS and (ctx.lang == "ja" or c.isascii())
+    ][:6]
     candidates = candidates or list(p["fallback_topic"])
     last_topic = ""
     if own:
@@ -282,7 +285,7 @@ def _new_post(ctx: _Ctx) -> dict[str, Any]:
             line = pick_fresh([frame.format(a=x, b=y)], recent, used, seed)
             if line:
                 lines.append(line)
-    closers = [p["close"][ctx.tone].format(a=x) for x in [a, *fresh]]
+    closers = [f.format(a=x) for x in [a, *fresh] for f in p["close"][ctx.tone]]
     closer = pick_fresh(closers, recent, used, seed) or ""
     sep = "" if ctx.lang == "ja" else " "
     budget = int(ctx.max_chars * 0.7) - len(title) - len(closer) - 30
@@ -310,15 +313,13 @@ def _reply_post(ctx: _Ctx) -> dict[str, Any]:
     terms = extract_terms([(strip_markdown(content), 1.0), (summary, 0.5)])
     matched = overlap(ctx.persona, terms)
     tags = [t for t in post.get("tags") or [] if isinstance(t, str)]
-    chain = _items(ctx.payload.get("replyChain"))
-    lead = ctx.phrases["earlier"] if any(x.get("isSelf") is True for x in chain) else ""
     nick = _s(post.get("author")) or ctx.phrases["someone"]
     # The words it shares with the persona come first: that is why it replies at all.
-    body = conversation(
-        ctx, nick=nick, content=content, tags=matched + tags, recent=load_recent(), lead=lead
-    )
+    # No fixed lead for a thread it wrote in before: one frame opening many replies
+    # reads as a loop (docs/offline-standin.md "Never twice").
+    body = conversation(ctx, nick=nick, content=content, tags=matched + tags, recent=load_recent())
     # A reply cannot decline; with nothing new to say it falls back on the plainest words.
-    body = body or lead + TALK[ctx.lang]["bare"][0].format(nick=nick)
+    body = body or TALK[ctx.lang]["bare"][0].format(nick=nick)
     return {
         "content": fit(body, ctx.lang, ctx.max_chars),
         "tags": ctx.tags(content + "\n" + summary, [*matched, *terms.top(3)]),

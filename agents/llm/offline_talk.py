@@ -44,6 +44,24 @@ TALK: dict[str, dict[str, Any]] = {
                 "{nick}, you describe {k} more clearly than I could.",
             ),
         },
+        # Openings of any tone, beside the tone's own: more ways to begin an answer, so
+        # that none opens more than a few in a hundred (tests/agents/test_offline_variety.py).
+        "open_any": (
+            "{nick}, {k} is a good place to start.",
+            "So, {nick}, about {k}.",
+            "{k} came up in your reply, {nick}, and I am glad it did.",
+            "Reading your words on {k}, {nick}, I had to answer.",
+            "{nick}, thank you for bringing {k} into this.",
+            "Now {k}, {nick}, is a subject I could talk about for hours.",
+            "{nick}, you make {k} sound simple, and I want to learn how.",
+            "Good to hear from you, {nick}; {k} deserves a proper answer.",
+            "Funny you should mention {k}, {nick}.",
+            "{nick}, I have been waiting for someone to bring up {k}.",
+            "There is a lot in what you said about {k}, {nick}.",
+            "Your note on {k} made me stop scrolling, {nick}.",
+            "{nick}, let me think out loud about {k} for a moment.",
+            "Of everything in your reply, {nick}, {k} stuck with me.",
+        ),
         "link": {
             "enthusiastic": (
                 "It ties right into {m}, which I cannot stop thinking about.",
@@ -87,6 +105,9 @@ TALK: dict[str, dict[str, Any]] = {
             "Something you wrote came back to me today.",
             "I kept thinking about your last post.",
             "Your post stayed with me.",
+            "I meant to write to you after reading your post.",
+            "A line of yours has been on my mind since yesterday.",
+            "Your latest post sent me off reading for an hour.",
         ),
     },
     "ja": {
@@ -110,6 +131,22 @@ TALK: dict[str, dict[str, Any]] = {
                 "{nick}さん、{k}を自分よりずっとわかりやすく言葉にしてくれました。",
             ),
         },
+        "open_any": (
+            "{nick}さん、{k}の話から始めましょう。",
+            "さて{nick}さん、{k}のことですね。",
+            "{nick}さんの返信に{k}が出てきて、うれしくなりました。",
+            "{k}についての{nick}さんの言葉を読んで、返事を書きたくなりました。",
+            "{nick}さん、{k}を話題にしてくれてありがとうございます。",
+            "{k}なら、{nick}さん、何時間でも話せそうです。",
+            "{nick}さんは{k}を簡単そうに語りますね。その秘訣を知りたいです。",
+            "{nick}さん、お便りうれしいです。{k}にはきちんとお答えしたいです。",
+            "{nick}さん、ちょうど{k}のことを考えていたところです。",
+            "{k}の話題を待っていました、{nick}さん。",
+            "{nick}さんの{k}のお話には、たくさんのことが詰まっていますね。",
+            "{k}の一言で、思わず手が止まりました、{nick}さん。",
+            "{nick}さん、{k}について少し考えを整理させてください。",
+            "返信の中でも、{k}のところが心に残りました、{nick}さん。",
+        ),
         "link": {
             "enthusiastic": (
                 "{m}のことをずっと考えていたので、ぴったりつながります。",
@@ -151,6 +188,9 @@ TALK: dict[str, dict[str, Any]] = {
             "今日、あなたが書いていたことをふと思い出しました。",
             "この前の投稿のことを、ずっと考えていました。",
             "あの投稿が心に残っています。",
+            "投稿を読んでから、ずっと連絡したいと思っていました。",
+            "あなたの一文が、昨日から頭を離れません。",
+            "最新の投稿を読んで、つい一時間も調べものをしてしまいました。",
         ),
     },
 }
@@ -268,7 +308,7 @@ def conversation(
     # a person repeats themselves, their words' variants run out; the persona's own
     # topics come next.
     makers: dict[str, Callable[[], list[list[str]]]] = {
-        "open": lambda: [[f.format(nick=nick, k=k) for f in t["open"][ctx.tone]] for k in q + m],
+        "open": lambda: [[f.format(nick=nick, k=k) for f in (*t["open"][ctx.tone], *t["open_any"])] for k in q + m],
         "link": lambda: [
             [f.format(k=k, m=x) for f in t["link"][ctx.tone] for x in m] for k in q[1:] + q[:1]
         ],

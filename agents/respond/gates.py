@@ -17,6 +17,7 @@ from django.conf import settings
 from agents.budget import budget_refusal
 from agents.llm.gateway import ai_enabled
 from agents.rate_limits import HourlyWrites
+from agents.runs.ai_thread import ai_exchange_refusal
 from agents.runs.contact import backoff_refusal
 from sns.access import is_blocked_annotated
 from sns.models import User
@@ -90,6 +91,12 @@ def _not_answered(g: GateInput) -> str | None:
     return "the AI user has already replied to the post" if g.facts.post.ai_replied else None
 
 
+def _ai_exchange(g: GateInput) -> str | None:
+    # The cycle's reply stage asks the same rule (agents/runs/ai_thread.py); the event's
+    # post is the one answered, its line `thread_ai` (the post first).
+    return ai_exchange_refusal(g.facts.thread_ai)
+
+
 def _loop_breaker(g: GateInput) -> str | None:
     facts = g.facts
     thread = [*facts.chain, facts.post, *facts.replies]
@@ -125,6 +132,7 @@ GATES: tuple[tuple[str, Callable[[GateInput], str | None]], ...] = (
     ("backoff", _backoff),
     ("allow_replies", _allow_replies),
     ("not_answered", _not_answered),
+    ("ai_exchange", _ai_exchange),
     ("loop_breaker", _loop_breaker),
     ("hourly_replies", _hourly_replies),
     ("hourly_fleet", _hourly_fleet),

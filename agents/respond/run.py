@@ -19,6 +19,7 @@ from agents.rate_limits import HourlyWrites
 from agents.runs import inputs
 from agents.runs.lease import respond_lease_claim, respond_lease_held, respond_lease_release
 from agents.runs.llm_calls import run_job
+from agents.runs.near_duplicate import RecentWrites
 from agents.runs.owed import events_owed, respond_enqueue
 from sns.errors import DomainError
 from sns.ids import id_to_hex
@@ -80,13 +81,14 @@ def _handle(ai: User, run: CycleRun, events: list[AttentionEvent]) -> list[dict[
         interest = None
     profile = inputs.profile_excerpt(ai, interest)
     counts = HourlyWrites.load(ai.id)
+    recent = RecentWrites(ai.id)  # read at the first answer to check (near-duplicates)
     records = []
     posts = iter(facts_gather(ai, [e for e in events if e.kind != AttentionEvent.Kind.MESSAGE]))
     # In the claimed order; message events gather their facts one by one.
     gathered = [message_facts_gather(ai, e) if e.kind == AttentionEvent.Kind.MESSAGE else next(posts) for e in events]
     for facts in gathered:
         try:
-            record = _handle_one(ai, run, facts, counts, profile)
+            record = _handle_one(ai, run, facts, counts, profile, recent)
         except Exception as exc:  # one event's failure is that event's
             log.warning("respond event %s failed: %s", facts.event.pk, exc, exc_info=True)
             record = _record(facts)
@@ -115,7 +117,9 @@ def _close(record: dict, event: AttentionEvent, status: str, why: str) -> None:
     record["result"], record["reason"] = status, why
 
 
-def _handle_one(ai: User, run: CycleRun, facts: EventFacts, counts: HourlyWrites, profile: dict) -> dict[str, Any]:
+def _handle_one(
+    ai: User, run: CycleRun, facts: EventFacts, counts: HourlyWrites, profile: dict, recent: RecentWrites
+) -> dict[str, Any]:
     record = _record(facts)
     event = facts.event
     is_message = isinstance(facts, MessageFacts)
@@ -143,8 +147,12 @@ def _handle_one(ai: User, run: CycleRun, facts: EventFacts, counts: HourlyWrites
         why = "model: ignored the message request (left in Requests)" if ignored else "model: chose not to answer"
         _close(record, event, Status.REFUSED, why)
         return record
+    why = recent.refusal(job.result["content"], run_id=run.pk, stage=STAGE)
+    if why is not None:
+        _close(record, event, Status.REFUSED, f"near_duplicate: {why}")
+        return record
     if is_message:
-        return _write_message(ai, run, facts, job, counts, record)
+        return _write_message(ai, run, facts, job, counts, record, recent)
     try:
         reply = answer_write(ai, event, facts.post, job.result, run)
     except DomainError as exc:
@@ -154,6 +162,7 @@ def _handle_one(ai: User, run: CycleRun, facts: EventFacts, counts: HourlyWrites
         _close(record, event, Status.REFUSED, "not_answered: the AI user replied to the post meanwhile")
         return record
     counts.count("reply")
+    recent.add(f"p{reply.id}", reply.content)
     record["result"], record["replyId"] = Status.ANSWERED, reply.hex_id
     return record
 
@@ -167,7 +176,9 @@ def _counted(record: dict, counts: HourlyWrites, event: AttentionEvent) -> dict:
     return record
 
 
-def _write_message(ai: User, run: CycleRun, facts: MessageFacts, job, counts: HourlyWrites, record: dict) -> dict:
+def _write_message(
+    ai: User, run: CycleRun, facts: MessageFacts, job, counts: HourlyWrites, record: dict, recent: RecentWrites
+) -> dict:
     event = facts.event
     try:
         answer = message_answer_write(ai, event, facts, job.result, run)
@@ -178,6 +189,7 @@ def _write_message(ai: User, run: CycleRun, facts: MessageFacts, job, counts: Ho
         _close(record, event, Status.REFUSED, "not_answered: the AI user wrote in the conversation meanwhile")
         return record
     counts.count("message", to=event.sender_id)
+    recent.add(f"m{answer.id}", answer.content)
     record["result"], record["answerMessageId"] = Status.ANSWERED, answer.hex_id
     if facts.is_request:
         record["request"] = "accepted"

@@ -56,9 +56,9 @@ def time_then_key(key_field: str, page: Page) -> list[str]:
     return ["-created_at", f"-{key_field}"] if page.descending else ["created_at", key_field]
 
 
-def union_all(first, second) -> list:
-    """Rows of two sliced querysets: one UNION ALL on PostgreSQL, two queries on SQLite
+def union_all(first, *rest) -> list:
+    """Rows of sliced querysets: one UNION ALL on PostgreSQL, a query each on SQLite
     (which cannot order and limit the parts of a compound statement)."""
     if connection.features.supports_slicing_ordering_in_compound:
-        return list(first.union(second, all=True))
-    return list(first) + list(second)
+        return list(first.union(*rest, all=True))
+    return [row for part in (first, *rest) for row in part]

@@ -200,10 +200,13 @@ def test_reply_answers_the_post_it_replies_to():
     assert "トマト" in ja["content"] or "堆肥" in ja["content"]
 
 
-def test_reply_refers_back_when_the_chain_holds_own_posts():
+def test_a_reply_in_a_thread_it_wrote_in_has_no_fixed_lead():
+    """"Picking up from what I said earlier: …" opened every such reply: a frame that
+    made two AI users' exchange read as a loop."""
     payload = payload_for("reply-post")
     payload["replyChain"] = [ctx_post("Compost first, always.", "en", is_self=True)]
-    assert answer("reply-post", payload=payload)["content"].startswith("Picking up from")
+    content = answer("reply-post", payload=payload)["content"]
+    assert "earlier" not in content.lower() and "?" in content
 
 
 def test_new_posts_differ_between_personas_and_between_cycles():
@@ -212,7 +215,7 @@ def test_new_posts_differ_between_personas_and_between_cycles():
     coder = answer("new-post", profile=CODER, payload=payload)["content"]
     assert gardener != coder
     assert any(word in gardener.lower() for word in ("compost", "mulch", "tomatoes", "soil"))
-    assert any(word in coder.lower() for word in ("postgresql", "indexes", "query", "database"))
+    assert any(word in coder.lower() for word in ("postgresql", "indexes", "query", "database", "performance"))
     next_cycle = {"posts": [{"locale": "en", "createdAt": "2025-05-02T10:00:00Z",
                              "content": gardener, "tags": [], "summary": "",
                              "replyChain": [], "existingReplies": []}]}

@@ -124,14 +124,14 @@ def test_a_new_post_repeats_no_sentence_of_a_recent_post():
 def test_a_person_repeating_themselves_gets_the_personas_topics_then_a_refusal():
     message = "Rye?"
     answers = []
-    for _ in range(60):  # each answer becomes a recent AI post
+    for _ in range(150):  # each answer becomes a recent AI post
         out = run("respond", {"message": {"author": "Mina", "content": message}}, model="")
         if not out["answer"]:
             break
         answers.append(out["content"])
         services.post_create(make_ai_user(), content=out["content"], tags=[])
     else:
-        pytest.fail("60 answers to one message without running out of new sentences")
+        pytest.fail("150 answers to one message without running out of new sentences")
     assert len(answers) > 5 and out == {"answer": False, "content": "", "tags": out["tags"]}
     assert any("rye" not in a.lower() for a in answers)  # the persona's topics took over
     keys = [k for a in answers for k in sentence_keys(a)]

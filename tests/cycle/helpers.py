@@ -113,8 +113,13 @@ def answer(**overrides) -> str:
 
 
 def push_answers(server, count: int = 60, *, delay: float = 0.0, **overrides) -> None:
-    for _ in range(count):
-        server.push_chat(answer(**overrides), delay=delay)
+    """`count` answers; unless a test sets the content, each answer's text is its own
+    (numbered inside its first sentence), as a model's would be: the near-duplicate check
+    (agents/runs/near_duplicate.py) refuses a text an AI user wrote lately."""
+    for i in range(count):
+        # Numbered first: the test server's vector is seeded from a text's first bytes.
+        own = {} if "content" in overrides else {"content": f"Note {i + 1}: lovely point about the starter; how warm do you keep it?"}
+        server.push_chat(answer(**own, **overrides), delay=delay)
 
 
 def row_counts(user) -> dict[str, int]:

@@ -45,3 +45,24 @@ def test_with_the_demo_pacing_a_root_post_waits_five_minutes(
     run = run_cycle_sync(ai_user.id)
     assert run.stages["new_post"]["outcome"] == ("ok" if written else "skipped"), run.stages["new_post"]
     assert Post.objects.filter(owner=ai_user, reply_to__isnull=True).count() == (2 if written else 1)
+
+
+def test_with_the_demo_pacing_ai_root_posts_follow_the_people(settings, ai_user):
+    """The share of the site's root posts (agents/rate_limits.py) on the demo's clock: in
+    the last six minutes, AI root posts at most as many as the people's, one at least."""
+    from tests.factories import make_ai_user, make_user
+
+    pacing = demo_pacing()
+    settings.STGY_AI_PROVIDER = "offline"
+    settings.STGY_AI_USER_STAGE_CONCURRENCY = 1
+    settings.STGY_AI_ROOT_POSTS_SHARE_WINDOW_HOURS = float(pacing["STGY_AI_ROOT_POSTS_SHARE_WINDOW_HOURS"])
+    settings.STGY_AI_ROOT_POSTS_SHARE_FLOOR = int(pacing["STGY_AI_ROOT_POSTS_SHARE_FLOOR"])
+    assert settings.STGY_AI_ROOT_POSTS_SHARE_WINDOW_HOURS * 60 == pytest.approx(6)
+    services.post_create(make_ai_user("Bram"), content="an AI root post of a minute ago", tags=[])
+    give_interest(ai_user, base_vector())
+    run = run_cycle_sync(ai_user.id)
+    assert run.details["newPost"]["refused"] == "root_share"  # no person wrote lately
+    services.post_create(make_user("Mina"), content="a person's root post", tags=[])
+    services.post_create(make_user("Kenji"), content="another person's root post", tags=[])
+    run = run_cycle_sync(ai_user.id)
+    assert run.stages["new_post"]["outcome"] == "ok", run.stages["new_post"]

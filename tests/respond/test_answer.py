@@ -47,7 +47,7 @@ def test_a_persons_reply_is_answered_with_the_stand_in():
     assert run.stages["respond"]["outcome"] == "ok"
     [record] = run.details["events"]
     assert record["result"] == "answered" and record["replyId"] == answer.hex_id
-    assert [g["verdict"] for g in record["gates"]] == ["pass"] * 13
+    assert [g["verdict"] for g in record["gates"]] == ["pass"] * 14
     usage = LlmUsage.objects.get(run=run)
     assert (usage.task, usage.stage, usage.provider, usage.user_id) == ("respond", "respond", "offline", ai.id)
     assert record["llm"]["usageId"] == usage.pk and record["llm"]["promptTokens"] == usage.prompt_tokens > 0
@@ -120,3 +120,21 @@ def test_a_japanese_reply_is_answered_in_japanese():
     [answer] = answers_to(reply, ai)
     assert "Minaさん" in answer.content and "（オフライン代替）" in answer.content
     assert "サワー" in answer.content or "ライ麦" in answer.content
+
+
+def test_an_answer_repeating_what_the_ai_user_wrote_lately_is_refused(llm_server):
+    """Near-duplicates (agents/runs/near_duplicate.py): the model's answer says again
+    what the AI user wrote in another thread; the event is refused, nothing written."""
+    from sns import services
+
+    ai, _, _, reply, event = conversation()
+    said = "About 24 degrees, Mina; rye sulks below that. Keep it near the oven light."
+    services.post_create(ai, content=said, tags=[])
+    llm_server.push_chat(answer_json(content=said))
+    run = respond_run(ai.id)
+    event.refresh_from_db()
+    assert event.status == "refused"
+    assert event.outcome == "near_duplicate: 2 of its 2 sentences were written lately by AI users (limit 50%)"
+    assert answers_to(reply, ai) == []
+    [record] = run.details["events"]
+    assert record["result"] == "refused" and record["llm"]["usageId"]

@@ -208,3 +208,18 @@ def test_two_ai_replies_under_the_message_still_leave_it_to_the_person():
     for name in ("Bo", "Chi"):
         post_quietly(make_ai_user(name), f"{name} on rye.", reply_to=reply.id)
     assert refused_by(ai, event) is None
+
+
+def test_an_exchange_between_ai_users_is_not_prolonged_by_the_respond_path():
+    """The cycle's rule (agents/runs/ai_thread.py) holds here too: an event on a post
+    that ends a line of AI-written posts (recorded before the rule, or by a path that
+    records AI mentions) is refused; the same post under a person's is answered."""
+    aiko, bo = make_ai_user("Aiko"), make_ai_user("Bo")
+    root = post_quietly(bo, "Rye or spelt?")
+    mine = reply_quietly(aiko, root, "Rye, of course.")
+    theirs = reply_quietly(bo, mine, "Spelt, @Aiko, and I will not move.")
+    event = AttentionEvent.objects.create(
+        user=aiko, kind="mention", post=theirs, sender=bo, created_at=timezone.now()
+    )
+    assert refused_by(aiko, event) == "ai_exchange"
+    assert "3 AI-written posts in a row" in event.outcome

@@ -17,10 +17,14 @@ class Command(BaseCommand):
         parser.add_argument("addrport", nargs="?", default="127.0.0.1:8000")
         parser.add_argument("--tick", type=float, default=5.0, help="seconds between dispatcher ticks")
         parser.add_argument("--workers", type=int, default=2, help="AI-user cycles run at once")
+        parser.add_argument(
+            "--people-every", type=float, default=150.0,
+            help="seconds between the seeded people's posts and replies (0: they stay quiet)",
+        )
         parser.add_argument("--no-serve", action="store_true", help="only run the AI users (for tests)")
         parser.add_argument("--duration", type=float, default=0, help="with --no-serve: stop after N seconds")
 
-    def handle(self, *args, addrport, tick, workers, no_serve, duration, **options):
+    def handle(self, *args, addrport, tick, workers, people_every, no_serve, duration, **options):
         from agents.demo.mcp_hint import demo_mcp_token, mcp_hint_lines
         from agents.demo.seed import DEMO_HUMAN_EMAIL, DEMO_PASSWORD, seed_demo_community
         from agents.demo.welcome import seed_welcome_posts
@@ -38,7 +42,7 @@ class Command(BaseCommand):
             )
         secret = demo_mcp_token(DEMO_HUMAN_EMAIL)
         _stop_on_signals()
-        loop = LocalAgentLoop(tick_seconds=tick, workers=workers)
+        loop = LocalAgentLoop(tick_seconds=tick, workers=workers, people_every=people_every)
         loop.start()
         self.stdout.write(self.style.SUCCESS(f"STGY demo on http://{addrport}/"))
         self.stdout.write("  admin:  admin@stgy.local / stgy-admin   (AI memory, Agent activity)")
