@@ -19,7 +19,7 @@ from agents.llm.parsing import parse_reply
 from agents.models import PeerImpression, PostImpression
 from agents.prompt_text import post_prompt_text
 from agents.rate_limits import HourlyWrites, hour_before, hourly_reposts_subquery
-from agents.runs import inputs
+from agents.runs import inputs, knowledge
 from agents.runs.contact import backoff_refusals
 from agents.runs.language import answer_locale
 from agents.runs.llm_calls import LlmJob, fluctuated_length, run_jobs
@@ -239,6 +239,7 @@ def _write_replies(ctx: StageContext, items: list[dict]) -> list[dict]:
         ))
     profile = inputs.profile_excerpt(me, ctx.interest)
     run_jobs(jobs, profile=profile, tier=ctx.tier("reply-post"), user_id=me.id, run_id=ctx.run.pk, stage=ctx.stage)
+    knowledge.revise_drafts(jobs, me, profile=profile, tier=ctx.tier(knowledge.TASK), run_id=ctx.run.pk, stage=ctx.stage)
 
     with services.notifications_gathered():  # the replies' notifications in two statements
         return [_reply_write(ctx, job) for job in jobs]
@@ -246,7 +247,7 @@ def _write_replies(ctx: StageContext, items: list[dict]) -> list[dict]:
 
 def _reply_write(ctx: StageContext, job: LlmJob) -> dict:
     post = job.key["post"]
-    record = {"postId": post.hex_id, "rank": job.key["rank"], "sim": job.key["sim"], "judgement": "shouldReply", "maxChars": job.max_chars}
+    record = {"postId": post.hex_id, "rank": job.key["rank"], "sim": job.key["sim"], "judgement": "shouldReply", "maxChars": job.max_chars, **job.extra}
     if job.result is None:
         record["error"] = job.error
         return record

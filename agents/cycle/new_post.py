@@ -17,7 +17,7 @@ from agents.models import AiPostTag
 from agents.prompt_text import post_prompt_text
 from agents.rate_limits import HourlyWrites
 from agents.recent_texts import recent_ai_root_titles, title_of
-from agents.runs import inputs
+from agents.runs import inputs, knowledge
 from agents.runs.llm_calls import LlmJob, fluctuated_length, run_jobs
 from agents.tags import parse_tags_field
 from sns import services
@@ -114,9 +114,11 @@ def new_post(ctx: StageContext) -> dict[str, Any]:
         max_chars=fluctuated_length(rng, settings.STGY_AI_USER_NEW_POST_LENGTH, locale, 100), tag_num=tag_num,
         parse=lambda text: parse_new_post(text, tag_num),
     )
-    run_jobs([job], profile=inputs.profile_excerpt(me, ctx.interest), tier=ctx.tier("new-post"), user_id=me.id, run_id=ctx.run.pk, stage=ctx.stage)
+    profile = inputs.profile_excerpt(me, ctx.interest)
+    run_jobs([job], profile=profile, tier=ctx.tier("new-post"), user_id=me.id, run_id=ctx.run.pk, stage=ctx.stage)
     if job.result is None:
         raise RuntimeError(job.error)
+    knowledge.revise_drafts([job], me, profile=profile, tier=ctx.tier(knowledge.TASK), run_id=ctx.run.pk, stage=ctx.stage)
     title = title_of(job.result["content"])
     if title and title in recent_ai_root_titles():
         # Whoever wrote it (a model or the stand-in), a title an AI user used lately is
@@ -127,5 +129,5 @@ def new_post(ctx: StageContext) -> dict[str, Any]:
         }
         return {"skipped": "title used by a recent AI post"}
     post = services.post_create(me, content=job.result["content"], tags=job.result["tags"], idempotency_key=key)
-    ctx.details["newPost"] = {"postId": post.hex_id, "maxChars": job.max_chars, "seedPosts": len(seeds)}
+    ctx.details["newPost"] = {"postId": post.hex_id, "maxChars": job.max_chars, "seedPosts": len(seeds), **job.extra}
     return {"postId": post.hex_id}

@@ -1,0 +1,121 @@
+"""Draft → retrieve → revise on the respond path (agents/runs/knowledge.py): an answer
+on a topic a knowledge post covers is revised with that post and cites it; a knowledge
+post hidden from the AI user is never retrieved; without knowledge, one call as before."""
+
+from __future__ import annotations
+
+import pytest
+
+from agents.models import LlmCallTrace, LlmUsage
+from agents.respond.run import respond_run
+from sns import services
+from sns.models import Post
+from tests.factories import make_user
+
+from .helpers import conversation, post_quietly
+
+pytestmark = pytest.mark.django_db
+
+HANDBOOK_EMAIL = "handbook@example.com"
+STARTER = "# Starter care\n\nKeep a rye sourdough starter warm in winter, at about 24°C. A cold starter sulks for days."
+QUESTION = "How warm do you keep the rye starter in winter? Mine sulks."
+
+
+@pytest.fixture
+def handbook(settings):
+    settings.STGY_KNOWLEDGE_ACCOUNTS = [HANDBOOK_EMAIL]
+    settings.STGY_AI_TRACE_RETENTION_DAYS = 7
+    book = make_user("Handbook", email=HANDBOOK_EMAIL)
+    return book, post_quietly(book, STARTER)
+
+
+def _answer(ai, reply) -> Post:
+    [answer] = Post.objects.filter(owner=ai, reply_to=reply.id)
+    return answer
+
+
+def test_an_answer_on_a_covered_topic_cites_the_knowledge_post(handbook):
+    _, guide = handbook
+    ai, _, _, reply, _ = conversation(text=QUESTION)
+
+    run = respond_run(ai.id)
+
+    answer = _answer(ai, reply)
+    # The stand-in names the post it drew on and quotes it; the Sources line links it.
+    assert (
+        'As "Starter care" by Handbook says: "Keep a rye sourdough starter warm in winter'
+        in answer.content
+    )
+    assert answer.content.endswith(f"Sources: [Starter care](/posts/{guide.hex_id})")
+    [record] = run.details["events"]
+    knowledge = record["knowledge"]
+    assert (
+        knowledge["draft"]
+        and "Sources" not in knowledge["draft"]
+        and "Starter care" not in knowledge["draft"]
+    )
+    [step] = knowledge["rounds"]
+    assert [r["postId"] for r in step["retrieved"]] == [guide.hex_id] and 0 < step["retrieved"][0][
+        "score"
+    ] <= 1
+    assert step["revision"] in answer.content and knowledge["cited"] == [guide.hex_id]
+    tasks = list(LlmUsage.objects.filter(run=run).order_by("id").values_list("task", flat=True))
+    assert tasks == ["respond", "revise"]
+    # The revise call's prompt: every byte in a layer, the draft and the source among them.
+    trace = LlmCallTrace.objects.get(run=run, task="revise")
+    assert trace.unaccounted_bytes == 0
+    assert {layer["name"] for layer in trace.layers if layer["kind"] == "input"} >= {
+        "draft",
+        "sources",
+    }
+
+
+def test_without_knowledge_the_answer_is_one_call_as_before(settings):
+    assert settings.STGY_KNOWLEDGE_ACCOUNTS == [] and settings.STGY_KNOWLEDGE_TAGS == []
+    book = make_user("Handbook", email=HANDBOOK_EMAIL)
+    post_quietly(book, STARTER)
+    ai, _, _, reply, _ = conversation(text=QUESTION)
+
+    run = respond_run(ai.id)
+
+    assert "Sources" not in _answer(ai, reply).content
+    assert list(LlmUsage.objects.filter(run=run).values_list("task", flat=True)) == ["respond"]
+    run.refresh_from_db()
+    assert run.llm_calls == 1 and "knowledge" not in run.details["events"][0]
+
+
+@pytest.mark.parametrize("who_blocks", ["ai", "handbook"])
+def test_a_knowledge_post_hidden_from_the_ai_user_is_never_retrieved(handbook, who_blocks):
+    book, _ = handbook
+    ai, _, _, reply, _ = conversation(text=QUESTION)
+    if who_blocks == "ai":
+        services.block_add(ai, book.id)
+    else:
+        services.block_add(book, ai.id)
+
+    run = respond_run(ai.id)
+
+    assert "Sources" not in _answer(ai, reply).content
+    assert run.details["events"][0]["knowledge"]["rounds"] == [{"retrieved": []}]
+    assert list(LlmUsage.objects.filter(run=run).values_list("task", flat=True)) == ["respond"]
+
+
+def test_a_tag_marks_knowledge_and_an_unrelated_answer_is_not_revised(settings):
+    settings.STGY_KNOWLEDGE_TAGS = ["handbook"]
+    author = make_user("Keeper")
+    guide = post_quietly(author, STARTER, tags=["handbook"])
+    post_quietly(author, "# Starter care, old\n\nKeep a rye starter warm in winter.")  # not tagged
+    ai, _, _, reply, _ = conversation(text=QUESTION)
+    run = respond_run(ai.id)
+    assert _answer(ai, reply).content.endswith(f"Sources: [Starter care](/posts/{guide.hex_id})")
+    assert [
+        r["postId"] for r in run.details["events"][0]["knowledge"]["rounds"][0]["retrieved"]
+    ] == [guide.hex_id]
+
+    # Nothing in the handbook about parcels: no revision, the draft as it was.
+    _, _, _, other, _ = conversation(
+        ai=ai, text="Did the parcel from Osaka arrive yesterday afternoon?"
+    )
+    run = respond_run(ai.id)
+    assert "Sources" not in _answer(ai, other).content
+    assert list(LlmUsage.objects.filter(run=run).values_list("task", flat=True)) == ["respond"]
