@@ -104,7 +104,7 @@ _STOP = frozenset(
 
 def knowledge_q() -> Q | None:
     """Which posts are knowledge, as a filter on posts; None when nothing is configured."""
-    accounts = [a.strip().lower() for a in settings.STGY_KNOWLEDGE_ACCOUNTS if a.strip()]
+    accounts = [a.strip() for a in settings.STGY_KNOWLEDGE_ACCOUNTS if a.strip()]
     tags = [t.strip() for t in settings.STGY_KNOWLEDGE_TAGS if t.strip()]
     if not accounts and not tags:
         return None
