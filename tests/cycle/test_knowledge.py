@@ -55,11 +55,16 @@ def test_the_reply_and_the_new_post_cite_the_knowledge_post(settings, model_serv
     for knowledge in (record["knowledge"], run.details["newPost"]["knowledge"]):
         assert knowledge["draft"] == UNIVERSAL["content"]
         [step] = knowledge["rounds"]
-        assert [r["postId"] for r in step["retrieved"]] == [guide.hex_id] and step["retrieved"][0]["score"] == 1.0
+        assert [r["postId"] for r in step["retrieved"]] == [guide.hex_id] and step["retrieved"][0][
+            "score"
+        ] == 1.0
         assert step["revision"] == REVISED and knowledge["cited"] == [guide.hex_id]
     revisions = [r for r in model_server.chat_requests() if "## Task: revise" in r.prompt]
     assert len(revisions) == 2
-    assert all("Keep the sourdough starter warm" in r.prompt and UNIVERSAL["content"] in r.prompt for r in revisions)
+    assert all(
+        "Keep the sourdough starter warm" in r.prompt and UNIVERSAL["content"] in r.prompt
+        for r in revisions
+    )
     tasks = _tasks(run)
     assert (tasks["revise"], tasks["reply-post"], tasks["new-post"]) == (2, 1, 1)
 
@@ -74,5 +79,7 @@ def test_without_knowledge_the_cycle_makes_the_same_calls(settings, model_server
     assert reply.content == UNIVERSAL["content"]
     tasks = _tasks(run)
     assert "revise" not in tasks and (tasks["reply-post"], tasks["new-post"]) == (1, 1)
-    assert "knowledge" not in run.details["replies"][0] and "knowledge" not in run.details["newPost"]
+    assert (
+        "knowledge" not in run.details["replies"][0] and "knowledge" not in run.details["newPost"]
+    )
     assert not any("## Task: revise" in r.prompt for r in model_server.chat_requests())

@@ -5,16 +5,16 @@ from __future__ import annotations
 
 import io
 import zoneinfo
-from pathlib import Path
 from collections import Counter
+from pathlib import Path
 
 import pytest
 from django.conf import settings as django_settings
 from django.contrib.auth import authenticate
 
 from agents.demo import seed_data
-from agents.models import PostSummary
 from agents.demo.seed import DEMO_HUMAN_EMAIL, DEMO_PASSWORD, seed_demo_community
+from agents.models import PostSummary
 from sns.mdtree import make_snippet
 from sns.models import AiTier, Follow, Post, PostTag, User
 

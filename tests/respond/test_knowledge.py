@@ -119,3 +119,17 @@ def test_a_tag_marks_knowledge_and_an_unrelated_answer_is_not_revised(settings):
     run = respond_run(ai.id)
     assert "Sources" not in _answer(ai, other).content
     assert list(LlmUsage.objects.filter(run=run).values_list("task", flat=True)) == ["respond"]
+
+
+def test_retrieval_is_one_query_whatever_the_knowledge_base_holds(
+    handbook, django_assert_num_queries
+):
+    from agents.runs.knowledge import retrieve
+
+    book, guide = handbook
+    for i in range(5):
+        post_quietly(book, f"# Note {i}\n\nA starter kept warm in winter rises; note {i}.")
+    ai = conversation(text=QUESTION)[0]
+    with django_assert_num_queries(1):
+        hits = retrieve(ai, "How warm should a rye sourdough starter stay in winter?")
+    assert hits[0]["id"] == guide.id and len(hits) == 3  # STGY_KNOWLEDGE_TOP_N
