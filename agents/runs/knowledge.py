@@ -24,7 +24,9 @@ import re
 from typing import Any
 
 from django.conf import settings
-from django.db.models import Q
+from django.db import connection
+from django.db.models import BooleanField, Q
+from django.db.models.expressions import RawSQL
 
 from agents.embeddings import embed_texts, features_for_model, model_name
 from agents.embeddings.hash import HashEmbedder
@@ -33,7 +35,7 @@ from agents.llm.parsing import parse_new_post
 from agents.prompt_text import post_prompt_text
 from agents.vectors import cosine, decode_features
 from sns.ids import id_to_hex
-from sns.models import Post, User
+from sns.models import Post, PostTag, User
 from sns.search.query import fold
 from sns.selectors import viewable_posts
 
@@ -112,8 +114,30 @@ def knowledge_q() -> Q | None:
     if accounts:
         q |= Q(owner__in=User.objects.filter(email__in=accounts).values("pk"))
     if tags:
-        q |= Q(tags__name__in=tags)
+        # A subquery, not a join: a post with two such tags is still one row.
+        q |= Q(pk__in=PostTag.objects.filter(name__in=tags).values("post_id"))
     return q
+
+
+def _contains_any(terms: list[str]) -> Q | RawSQL:
+    """Posts whose content contains any of `terms`, case-insensitively. On PostgreSQL
+    one `ILIKE ANY` the trigram index serves (Django's icontains wraps the column in
+    UPPER(), which it does not; sns/search/engine.py reads the same way)."""
+    if connection.vendor == "postgresql":
+        patterns = [
+            "%" + t.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
+            for t in terms
+        ]
+        column = (
+            connection.ops.quote_name(Post._meta.db_table)
+            + "."
+            + connection.ops.quote_name(Post._meta.get_field("content").column)
+        )
+        return RawSQL(f"{column} ILIKE ANY(%s)", (patterns,), output_field=BooleanField())
+    matches = Q()
+    for term in terms:
+        matches |= Q(content__icontains=term)
+    return matches
 
 
 def is_knowledge(post: Post) -> bool:
@@ -155,13 +179,11 @@ def retrieve(viewer: User, text: str, *, exclude: set[int] = frozenset()) -> lis
     terms = search_terms(text)
     if q is None or not terms:
         return []
-    matches = Q()
-    for term in terms:
-        matches |= Q(content__icontains=term) | Q(ai_summary__summary__icontains=term)
     rows = list(
-        viewable_posts(viewer, Post.objects.filter(q).filter(matches).exclude(owner_id=viewer.id))
+        viewable_posts(
+            viewer, Post.objects.filter(q).filter(_contains_any(terms)).exclude(owner_id=viewer.id)
+        )
         .exclude(pk__in=exclude)
-        .distinct()
         .order_by("-id")
         .values_list(
             "id",

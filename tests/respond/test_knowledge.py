@@ -4,6 +4,8 @@ post hidden from the AI user is never retrieved; without knowledge, one call as 
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from agents.models import LlmCallTrace, LlmUsage
@@ -12,13 +14,25 @@ from sns import services
 from sns.models import Post
 from tests.factories import make_user
 
-from .helpers import conversation, post_quietly
+from .helpers import answer_json, conversation, post_quietly
 
 pytestmark = pytest.mark.django_db
 
 HANDBOOK_EMAIL = "handbook@example.com"
 STARTER = "# Starter care\n\nKeep a rye sourdough starter warm in winter, at about 24°C. A cold starter sulks for days."
 QUESTION = "How warm do you keep the rye starter in winter? Mine sulks."
+DRAFT = "Warm, Mina: my rye sourdough starter sulks in winter too."
+REVISED = (
+    'Warm, Mina: as the handbook\'s "Starter care" says, about 24°C; a cold starter sulks for days.'
+)
+
+
+@pytest.fixture
+def model(llm_server):
+    """The local model server: the answer is DRAFT, a revision REVISED."""
+    llm_server.push_chat(answer_json(content=DRAFT))
+    llm_server.answer_when("## Task: revise", json.dumps({"content": REVISED, "tags": ["bread"]}))
+    return llm_server
 
 
 @pytest.fixture
@@ -34,31 +48,25 @@ def _answer(ai, reply) -> Post:
     return answer
 
 
-def test_an_answer_on_a_covered_topic_cites_the_knowledge_post(handbook):
+def test_an_answer_on_a_covered_topic_cites_the_knowledge_post(handbook, model):
     _, guide = handbook
     ai, _, _, reply, _ = conversation(text=QUESTION)
 
     run = respond_run(ai.id)
 
     answer = _answer(ai, reply)
-    # The stand-in names the post it drew on and quotes it; the Sources line links it.
-    assert (
-        'As "Starter care" by Handbook says: "Keep a rye sourdough starter warm in winter'
-        in answer.content
-    )
-    assert answer.content.endswith(f"Sources: [Starter care](/posts/{guide.hex_id})")
+    assert answer.content == f"{REVISED}\n\nSources: [Starter care](/posts/{guide.hex_id})"
     [record] = run.details["events"]
     knowledge = record["knowledge"]
-    assert (
-        knowledge["draft"]
-        and "Sources" not in knowledge["draft"]
-        and "Starter care" not in knowledge["draft"]
-    )
+    assert knowledge["draft"] == DRAFT
     [step] = knowledge["rounds"]
     assert [r["postId"] for r in step["retrieved"]] == [guide.hex_id] and 0 < step["retrieved"][0][
         "score"
     ] <= 1
-    assert step["revision"] in answer.content and knowledge["cited"] == [guide.hex_id]
+    assert step["revision"] == REVISED and knowledge["cited"] == [guide.hex_id]
+    # The model was shown the draft and the knowledge post's text.
+    [revise] = [r for r in model.chat_requests() if "## Task: revise" in r.prompt]
+    assert DRAFT in revise.prompt and "about 24°C. A cold starter sulks for days." in revise.prompt
     tasks = list(LlmUsage.objects.filter(run=run).order_by("id").values_list("task", flat=True))
     assert tasks == ["respond", "revise"]
     # The revise call's prompt: every byte in a layer, the draft and the source among them.
@@ -70,7 +78,7 @@ def test_an_answer_on_a_covered_topic_cites_the_knowledge_post(handbook):
     }
 
 
-def test_without_knowledge_the_answer_is_one_call_as_before(settings):
+def test_without_knowledge_the_answer_is_one_call_as_before(settings, model):
     assert settings.STGY_KNOWLEDGE_ACCOUNTS == [] and settings.STGY_KNOWLEDGE_TAGS == []
     book = make_user("Handbook", email=HANDBOOK_EMAIL)
     post_quietly(book, STARTER)
@@ -78,14 +86,14 @@ def test_without_knowledge_the_answer_is_one_call_as_before(settings):
 
     run = respond_run(ai.id)
 
-    assert "Sources" not in _answer(ai, reply).content
+    assert _answer(ai, reply).content == DRAFT
     assert list(LlmUsage.objects.filter(run=run).values_list("task", flat=True)) == ["respond"]
     run.refresh_from_db()
     assert run.llm_calls == 1 and "knowledge" not in run.details["events"][0]
 
 
 @pytest.mark.parametrize("who_blocks", ["ai", "handbook"])
-def test_a_knowledge_post_hidden_from_the_ai_user_is_never_retrieved(handbook, who_blocks):
+def test_a_knowledge_post_hidden_from_the_ai_user_is_never_retrieved(handbook, model, who_blocks):
     book, _ = handbook
     ai, _, _, reply, _ = conversation(text=QUESTION)
     if who_blocks == "ai":
@@ -95,19 +103,21 @@ def test_a_knowledge_post_hidden_from_the_ai_user_is_never_retrieved(handbook, w
 
     run = respond_run(ai.id)
 
-    assert "Sources" not in _answer(ai, reply).content
+    assert _answer(ai, reply).content == DRAFT
     assert run.details["events"][0]["knowledge"]["rounds"] == [{"retrieved": []}]
     assert list(LlmUsage.objects.filter(run=run).values_list("task", flat=True)) == ["respond"]
 
 
-def test_a_tag_marks_knowledge_and_an_unrelated_answer_is_not_revised(settings):
+def test_a_tag_marks_knowledge_and_an_unrelated_answer_is_not_revised(settings, model):
     settings.STGY_KNOWLEDGE_TAGS = ["handbook"]
     author = make_user("Keeper")
     guide = post_quietly(author, STARTER, tags=["handbook"])
     post_quietly(author, "# Starter care, old\n\nKeep a rye starter warm in winter.")  # not tagged
     ai, _, _, reply, _ = conversation(text=QUESTION)
     run = respond_run(ai.id)
-    assert _answer(ai, reply).content.endswith(f"Sources: [Starter care](/posts/{guide.hex_id})")
+    assert (
+        _answer(ai, reply).content == f"{REVISED}\n\nSources: [Starter care](/posts/{guide.hex_id})"
+    )
     assert [
         r["postId"] for r in run.details["events"][0]["knowledge"]["rounds"][0]["retrieved"]
     ] == [guide.hex_id]
@@ -116,8 +126,9 @@ def test_a_tag_marks_knowledge_and_an_unrelated_answer_is_not_revised(settings):
     _, _, _, other, _ = conversation(
         ai=ai, text="Did the parcel from Osaka arrive yesterday afternoon?"
     )
+    model.push_chat(answer_json(content="The parcel came on Tuesday, Mina."))
     run = respond_run(ai.id)
-    assert "Sources" not in _answer(ai, other).content
+    assert _answer(ai, other).content == "The parcel came on Tuesday, Mina."
     assert list(LlmUsage.objects.filter(run=run).values_list("task", flat=True)) == ["respond"]
 
 
