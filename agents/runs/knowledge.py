@@ -28,7 +28,7 @@ from django.db import connection
 from django.db.models import BooleanField, Q
 from django.db.models.expressions import RawSQL
 
-from agents.embeddings import embed_texts, features_for_model, model_name
+from agents.embeddings import embed_texts, features_for_model, get_embedder, model_name
 from agents.embeddings.hash import HashEmbedder
 from agents.llm.errors import LlmUnavailable
 from agents.llm.parsing import parse_new_post
@@ -159,16 +159,10 @@ def search_terms(text: str) -> list[str]:
 def _draft_vector(text: str):
     """The draft's vector from the local embedder only: a remote one would be a second
     model request per text, which this step does not spend (docs/agent-cycle.md §8.1)."""
-    if not isinstance(_embedder(), HashEmbedder):
+    if not isinstance(get_embedder(), HashEmbedder):
         return None, None
     matrix, name = embed_texts([text])
     return matrix[0], name
-
-
-def _embedder():
-    from agents.embeddings import get_embedder
-
-    return get_embedder()
 
 
 def retrieve(viewer: User, text: str, *, exclude: set[int] = frozenset()) -> list[dict[str, Any]]:
