@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from django.test import Client
 
 from agents.models import LlmCallTrace, LlmUsage
 from agents.respond.run import respond_run
@@ -50,11 +51,18 @@ def _answer(ai, reply) -> Post:
 
 def test_an_answer_on_a_covered_topic_cites_the_knowledge_post(handbook, model):
     _, guide = handbook
-    ai, _, _, reply, _ = conversation(text=QUESTION)
+    ai, person, _, reply, _ = conversation(text=QUESTION)
 
     run = respond_run(ai.id)
 
     answer = _answer(ai, reply)
+    # A link on the post's page; the same Markdown line, plain, in the API's content.
+    client = Client()
+    client.force_login(person)
+    page = client.get(f"/posts/{answer.hex_id}").content.decode()
+    assert f'href="/posts/{guide.hex_id}"' in page
+    api = client.get(f"/api/posts/{answer.hex_id}").json()
+    assert api["content"].endswith(f"Sources: [Starter care](/posts/{guide.hex_id})")
     assert answer.content == f"{REVISED}\n\nSources: [Starter care](/posts/{guide.hex_id})"
     [record] = run.details["events"]
     knowledge = record["knowledge"]
