@@ -469,8 +469,9 @@ STGY_AI_USER_INTEREST_HYSTERESIS_COEFFICIENT = _num(
 STGY_AI_USER_NEW_POST_LENGTH = _num("STGY_AI_USER_NEW_POST_LENGTH", 2000)
 STGY_AI_USER_REPLY_LENGTH = _num("STGY_AI_USER_REPLY_LENGTH", 1000)
 # Knowledge grounding (agents/runs/knowledge.py, docs/agent-cycle.md §8.1): the accounts
-# (emails) and tags whose posts are knowledge; empty lists turn the step off.
+# and publications (emails) and tags whose posts are knowledge; empty lists turn it off.
 STGY_KNOWLEDGE_ACCOUNTS = env.list("STGY_KNOWLEDGE_ACCOUNTS", default=[])
+STGY_KNOWLEDGE_PUBLICATIONS = env.list("STGY_KNOWLEDGE_PUBLICATIONS", default=[])
 STGY_KNOWLEDGE_TAGS = env.list("STGY_KNOWLEDGE_TAGS", default=[])
 STGY_KNOWLEDGE_TOP_N = _num("STGY_KNOWLEDGE_TOP_N", 3)
 STGY_KNOWLEDGE_ROUNDS = _num("STGY_KNOWLEDGE_ROUNDS", 1)

@@ -1,8 +1,9 @@
 """Knowledge grounding: draft → retrieve → revise (docs/agent-cycle.md §8.1).
 
-An admin marks accounts (`STGY_KNOWLEDGE_ACCOUNTS`, by email) and tags
-(`STGY_KNOWLEDGE_TAGS`) as knowledge; a post of such an account, or carrying such a
-tag, is a *knowledge post*: an ordinary post, read through the one visibility rule
+An admin marks accounts (`STGY_KNOWLEDGE_ACCOUNTS`, by email), accounts' publications
+(`STGY_KNOWLEDGE_PUBLICATIONS`: their published posts only) and tags
+(`STGY_KNOWLEDGE_TAGS`) as knowledge; a post of such an account or publication, or
+carrying such a tag, is a *knowledge post*: an ordinary post, read through the one visibility rule
 (sns/selectors/visibility.py) as the AI user who writes. `knowledge_q` is the one
 place that says which posts are knowledge.
 
@@ -38,6 +39,7 @@ from sns.ids import id_to_hex
 from sns.models import Post, PostTag, User
 from sns.search.query import fold
 from sns.selectors import viewable_posts
+from sns.selectors.publication import public_posts_q
 
 from .llm_calls import LlmJob, run_jobs
 
@@ -107,12 +109,17 @@ _STOP = frozenset(
 def knowledge_q() -> Q | None:
     """Which posts are knowledge, as a filter on posts; None when nothing is configured."""
     accounts = [a.strip() for a in settings.STGY_KNOWLEDGE_ACCOUNTS if a.strip()]
+    publications = [a.strip() for a in settings.STGY_KNOWLEDGE_PUBLICATIONS if a.strip()]
     tags = [t.strip() for t in settings.STGY_KNOWLEDGE_TAGS if t.strip()]
-    if not accounts and not tags:
+    if not accounts and not publications and not tags:
         return None
     q = Q(pk__in=[])
     if accounts:
         q |= Q(owner__in=User.objects.filter(email__in=accounts).values("pk"))
+    if publications:
+        # An account's publication: its posts on its public site (the one rule of
+        # sns/selectors/publication.py), not its drafts and everyday posts.
+        q |= Q(public_posts_q(), owner__in=User.objects.filter(email__in=publications).values("pk"))
     if tags:
         # A subquery, not a join: a post with two such tags is still one row.
         q |= Q(pk__in=PostTag.objects.filter(name__in=tags).values("post_id"))

@@ -152,3 +152,20 @@ def test_retrieval_is_one_query_whatever_the_knowledge_base_holds(
     with django_assert_num_queries(1):
         hits = retrieve(ai, "How warm should a rye sourdough starter stay in winter?")
     assert hits[0]["id"] == guide.id and len(hits) == 3  # STGY_KNOWLEDGE_TOP_N
+
+
+def test_a_publication_s_published_posts_are_knowledge_and_its_others_are_not(settings):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from agents.runs.knowledge import retrieve
+
+    settings.STGY_KNOWLEDGE_PUBLICATIONS = ["site@example.com"]
+    owner = make_user("Site", email="site@example.com")
+    published = post_quietly(owner, STARTER, published_at=timezone.now() - timedelta(days=1))
+    post_quietly(owner, STARTER)  # an everyday post of the same account
+    post_quietly(owner, STARTER, published_at=timezone.now() + timedelta(days=1))  # not yet public
+    ai = conversation(text=QUESTION)[0]
+    hits = retrieve(ai, "How warm should a rye sourdough starter stay in winter?")
+    assert [h["id"] for h in hits] == [published.id]
