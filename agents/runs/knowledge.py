@@ -128,7 +128,7 @@ def knowledge_q() -> Q | None:
 
 def _contains_any(terms: list[str]) -> Q | RawSQL:
     """Posts whose content contains any of `terms`, case-insensitively. On PostgreSQL
-    one `ILIKE ANY` the trigram index serves (Django's icontains wraps the column in
+    one `ILIKE ANY`, which the trigram index can serve (Django's icontains wraps the column in
     UPPER(), which it does not; sns/search/engine.py reads the same way)."""
     if connection.vendor == "postgresql":
         patterns = [
