@@ -40,6 +40,9 @@ AGENT_TASK_PLACEHOLDERS: dict[str, str] = {
     "respond": "{{POST_JSON}}",
     "respond-message": "{{POST_JSON}}",
     "open-message": "{{POST_JSON}}",
+    # A draft revised with knowledge posts (agents/runs/knowledge.py); rare, so not
+    # among the catalogued instructions every call carries.
+    "revise": "{{POST_JSON}}",
 }
 AGENT_TASKS = tuple(AGENT_TASK_PLACEHOLDERS)
 # The tasks of the cycle and of the respond path, in the order their instructions

@@ -118,6 +118,9 @@ class LlmServer:
         # Unscripted chat calls whose request body this predicate refuses are dribbled
         # (`hang_chat_unless`): a model that hangs for some callers and not others.
         self._hang_unless: tuple[Any, float, str] | None = None
+        # Chat calls whose prompt contains a marker are answered its content before any
+        # queue is read (`answer_when`): one task's calls scripted apart from the rest.
+        self._answers_when: list[tuple[str, str]] = []
         self._queues: dict[str, deque[Scripted]] = {CHAT_PATH: deque(), EMBEDDINGS_PATH: deque()}
         self.files: dict[str, str] = {}  # id -> text
         self.batches: dict[str, dict] = {}  # id -> the batch object served
@@ -206,6 +209,11 @@ class LlmServer:
         is answered `content` at once; the others "ok", a byte every `dribble` seconds."""
         self._hang_unless = (answered, dribble, content)
 
+    def answer_when(self, marker: str, content: str) -> None:
+        """From now on every chat call whose messages contain `marker` is answered
+        `content`, whatever is queued."""
+        self._answers_when.append((marker, content))
+
     def chat_requests(self) -> list[Recorded]:
         return [r for r in self.requests if r.path == CHAT_PATH]
 
@@ -215,6 +223,11 @@ class LlmServer:
     # -- serving
 
     def _next(self, path: str, request: Any = None) -> Scripted:
+        if path == CHAT_PATH and self._answers_when:
+            text = json.dumps((request or {}).get("messages", []), ensure_ascii=False)
+            for marker, content in self._answers_when:
+                if marker in text:
+                    return Scripted(body=chat_body(content))
         with self._lock:
             queue = self._queues.get(path)
             if queue:

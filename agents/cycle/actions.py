@@ -19,7 +19,7 @@ from agents.llm.parsing import parse_reply
 from agents.models import PeerImpression, PostImpression
 from agents.prompt_text import post_prompt_text
 from agents.rate_limits import HourlyWrites, hour_before, hourly_reposts_subquery
-from agents.runs import inputs
+from agents.runs import inputs, knowledge
 from agents.runs.ai_thread import ai_exchange_refusal, chain_depth
 from agents.runs.contact import backoff_refusals
 from agents.runs.language import answer_locale
@@ -261,6 +261,7 @@ def _write_replies(ctx: StageContext, items: list[dict], read_chains: dict[int, 
         ))
     profile = inputs.profile_excerpt(me, ctx.interest)
     run_jobs(jobs, profile=profile, tier=ctx.tier("reply-post"), user_id=me.id, run_id=ctx.run.pk, stage=ctx.stage)
+    knowledge.revise_drafts(jobs, me, profile=profile, tier=ctx.tier(knowledge.TASK), run_id=ctx.run.pk, stage=ctx.stage)
 
     recent = RecentWrites(me.id)  # read at the first reply to check
     with services.notifications_gathered():  # the replies' notifications in two statements
@@ -269,7 +270,7 @@ def _write_replies(ctx: StageContext, items: list[dict], read_chains: dict[int, 
 
 def _reply_write(ctx: StageContext, job: LlmJob, recent: RecentWrites) -> dict:
     post = job.key["post"]
-    record = {"postId": post.hex_id, "rank": job.key["rank"], "sim": job.key["sim"], "judgement": "shouldReply", "maxChars": job.max_chars}
+    record = {"postId": post.hex_id, "rank": job.key["rank"], "sim": job.key["sim"], "judgement": "shouldReply", "maxChars": job.max_chars, **job.extra}
     if job.result is None:
         record["error"] = job.error
         return record

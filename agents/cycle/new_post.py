@@ -16,7 +16,7 @@ from agents.llm.parsing import parse_new_post
 from agents.models import AiPostTag
 from agents.prompt_text import post_prompt_text
 from agents.rate_limits import HourlyWrites, root_share_refusal
-from agents.runs import inputs
+from agents.runs import inputs, knowledge
 from agents.runs.llm_calls import LlmJob, fluctuated_length, run_jobs
 from agents.runs.near_duplicate import RecentWrites
 from agents.tags import parse_tags_field
@@ -121,9 +121,11 @@ def new_post(ctx: StageContext) -> dict[str, Any]:
         max_chars=fluctuated_length(rng, settings.STGY_AI_USER_NEW_POST_LENGTH, locale, 100), tag_num=tag_num,
         parse=lambda text: parse_new_post(text, tag_num),
     )
-    run_jobs([job], profile=inputs.profile_excerpt(me, ctx.interest), tier=ctx.tier("new-post"), user_id=me.id, run_id=ctx.run.pk, stage=ctx.stage)
+    profile = inputs.profile_excerpt(me, ctx.interest)
+    run_jobs([job], profile=profile, tier=ctx.tier("new-post"), user_id=me.id, run_id=ctx.run.pk, stage=ctx.stage)
     if job.result is None:
         raise RuntimeError(job.error)
+    knowledge.revise_drafts([job], me, profile=profile, tier=ctx.tier(knowledge.TASK), run_id=ctx.run.pk, stage=ctx.stage)
     why = RecentWrites.load(me.id).refusal(job.result["content"], run_id=ctx.run.pk, stage=ctx.stage)
     if why is not None:
         # Whoever wrote it (a model or the stand-in), a post saying again what AI users
@@ -132,5 +134,5 @@ def new_post(ctx: StageContext) -> dict[str, Any]:
         ctx.details["newPost"] = {"refused": "near_duplicate", "why": why, "maxChars": job.max_chars}
         return {"skipped": f"near-duplicate: {why}"}
     post = services.post_create(me, content=job.result["content"], tags=job.result["tags"], idempotency_key=key)
-    ctx.details["newPost"] = {"postId": post.hex_id, "maxChars": job.max_chars, "seedPosts": len(seeds)}
+    ctx.details["newPost"] = {"postId": post.hex_id, "maxChars": job.max_chars, "seedPosts": len(seeds), **job.extra}
     return {"postId": post.hex_id}

@@ -17,6 +17,7 @@ from sns.mdtree import make_snippet
 from sns.models import User
 
 from . import people_data, seed_data
+from .handbook import seed_handbook
 
 DEMO_EMAIL_SUFFIX = "@" + seed_data.DEMO_EMAIL_DOMAIN
 DEMO_PASSWORD = "stgy-demo"
@@ -42,6 +43,7 @@ def seed_demo_community(*, stdout=None) -> dict:
             users = _create_users()
             posts = _create_posts(users)
             follows = _create_follows(users)
+            handbook = seed_handbook()
     except IntegrityError:
         # Another process seeded concurrently and its users won the unique emails.
         if demo_community_exists():
@@ -54,11 +56,12 @@ def seed_demo_community(*, stdout=None) -> dict:
         "ai_users": len(seed_data.AI_USERS),
         "posts": posts,
         "follows": follows,
+        "handbook": handbook,
     }
     _say(
         stdout,
         "Seeded the demo community: {humans} humans, {ai_users} AI users, {posts} posts, "
-        "{follows} follows. Log in as {email} with password {password!r}.".format(
+        "{follows} follows, a handbook of {handbook} knowledge posts. Log in as {email} with password {password!r}.".format(
             email=DEMO_HUMAN_EMAIL, password=DEMO_PASSWORD, **result
         ),
     )

@@ -18,6 +18,7 @@ from dataclasses import dataclass, replace
 from typing import Any, Callable
 
 from agents.llm.offline_respond import open_message, respond_answer
+from agents.llm.offline_revise import revise_draft
 from agents.llm.offline_tags import NDC_LABELS, make_tags, ndc_tag
 from agents.llm.offline_talk import TALK, conversation, load_recent, pick_fresh
 from agents.llm.offline_text import (
@@ -355,6 +356,7 @@ _WRITERS: dict[str, Callable[[_Ctx], dict[str, Any]]] = {
     "respond-message": respond_answer,
     "open-message": open_message,
     "post-summary": _post_summary,
+    "revise": revise_draft,
 }
 
 

@@ -28,7 +28,7 @@ JUDGING_TASKS = (
     "interest",
     "post-summary",
 )
-WRITING_TASKS = ("reply-post", "new-post", "respond", "respond-message", "open-message")
+WRITING_TASKS = ("reply-post", "new-post", "respond", "respond-message", "open-message", "revise")
 
 
 @functools.lru_cache(maxsize=8)

@@ -16,7 +16,7 @@ from django.utils import timezone
 
 from agents.models import AttentionEvent, CycleRun, Interest
 from agents.rate_limits import HourlyWrites
-from agents.runs import inputs
+from agents.runs import inputs, knowledge
 from agents.runs.lease import respond_lease_claim, respond_lease_held, respond_lease_release
 from agents.runs.llm_calls import run_job
 from agents.runs.near_duplicate import RecentWrites
@@ -139,6 +139,9 @@ def _handle_one(
     if job.result is None:
         _close(record, event, Status.FAILED, f"model: {job.error}")
         return record
+    if not is_message:
+        knowledge.revise_drafts([job], ai, profile=profile, tier=ai.ai_model, run_id=run.pk, stage=STAGE)
+        record.update(job.extra)
     if job.result.get("stop"):
         # The model read a request to stop that the matcher did not catch.
         return _counted(stop_handle(ai, run, facts, {"detectedBy": "model"}, record, refusal=None), counts, event)

@@ -144,14 +144,14 @@ def _user_rows(plan: Plan, counters: dict[str, np.ndarray], seed: int):
             intro, make_snippet(intro), None, LOCALES[plan.user_lang[i]], TIMEZONES[plan.user_lang[i]],
             tiers[plan.user_tier[i]] if is_ai else None, personality, i == 0, False, False, None,
             int(counters["follower_count"][i]), int(counters["followee_count"][i]),
-            int(counters["post_count"][i]),
+            int(counters["post_count"][i]), "allowed",
         )
 
 
 USER_FIELDS = (
     "id", "password", "last_login", "email", "nickname", "introduction", "snippet", "avatar",
     "locale", "timezone", "ai_model", "ai_personality", "is_admin", "is_frozen", "block_strangers",
-    "updated_at", "follower_count", "followee_count", "post_count",
+    "updated_at", "follower_count", "followee_count", "post_count", "ai_memory",
 )
 POST_FIELDS = (
     "id", "owner", "reply_to", "content", "snippet", "locale", "allow_likes", "allow_replies",
@@ -304,7 +304,11 @@ def generate(
 
             t = time.monotonic()
             interests, post_imps, peer_imps = _memory_rows(plan, seed)
-            writer.write(Interest, ("user", "updated_at", "interest", "tags", "features", "embedding_model"), interests)
+            writer.write(
+                Interest,
+                ("user", "updated_at", "interest", "tags", "features", "embedding_model", "hold_interest", "hold_impressions"),
+                [[*row, False, False] for row in interests],
+            )
             writer.write(PostImpression, ("user", "peer", "post", "updated_at", "payload"), post_imps)
             writer.write(PeerImpression, ("user", "peer", "updated_at", "payload"), peer_imps)
             stats.add("interests", len(interests), time.monotonic() - t)

@@ -33,6 +33,7 @@ PAYLOADS = {
     "respond": {"replyChain": [{**POST, "isSelf": True}], "message": POST},
     "respond-message": {"conversation": [POST], "message": POST, "isRequest": True},
     "open-message": {"person": {"nickname": "Bob"}, "theirPosts": [POST], "conversation": []},
+    "revise": {"draft": "Two owls.", "sources": [{"ref": 1, "author": "Handbook", "title": "Owls", "content": "Owls."}]},
 }
 
 

@@ -25,6 +25,7 @@ TASK_PLACEHOLDERS = {
     "respond": {"{{POST_JSON}}"},
     "respond-message": {"{{POST_JSON}}"},
     "open-message": {"{{POST_JSON}}"},
+    "revise": {"{{POST_JSON}}"},
     "post-summary": {"{{POST_JSON}}"},
 }
 LENGTH_PLACEHOLDERS = {"{{MAX_CHARS}}", "{{TAG_CHARS}}", "{{TAG_NUM}}", "{{LOCALE}}"}
@@ -40,6 +41,7 @@ OUTPUT_KEYS = {
     "respond": ("answer", "content", "tags"),
     "respond-message": ("answer", "content", "tags"),
     "open-message": ("answer", "content", "tags"),
+    "revise": ("content", "tags"),
 }
 EXPLAINED_INPUT_KEYS = {
     "post-impression": ("replyChain", "isSelf", "content", "summary", "peerImpression", "peerTags"),
@@ -53,6 +55,7 @@ EXPLAINED_INPUT_KEYS = {
     "respond": ("message", "replyChain", "existingReplies", "isSelf", "peerImpression", "relationship"),
     "respond-message": ("message", "conversation", "isSelf", "peerImpression", "isRequest", "relationship"),
     "open-message": ("person", "theirPosts", "conversation", "isSelf", "peerImpression", "relationship"),
+    "revise": ("draft", "sources", "ref", "author", "title", "content"),
 }
 REQUIRED_OUTPUT_KEY = {
     "post-impression": "impression",
@@ -65,6 +68,7 @@ REQUIRED_OUTPUT_KEY = {
     "respond": "content",
     "respond-message": "content",
     "open-message": "content",
+    "revise": "content",
     "post-summary": "summary",
 }
 

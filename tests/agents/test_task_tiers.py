@@ -62,15 +62,17 @@ def test_the_judging_tier_and_single_tasks_are_settings(settings, caplog):
 # ------------------------------------------------------------------ JSON mode, every task
 
 
-def test_only_three_places_call_the_model(settings):
+def test_only_four_places_call_the_model(settings):
     """Every chat call of the site goes through one of these; the two that ask for JSON
-    are tested below, the proxy sends JSON mode when its caller asks (test_ai_api.py)."""
+    are tested below, the proxy sends JSON mode when its caller asks (test_ai_api.py),
+    and an admin's replay resends a traced call with the JSON mode it was sent with
+    (tests/agents/test_call_traces.py)."""
     callers = sorted(
         str(path.relative_to(AGENTS_DIR))
         for path in AGENTS_DIR.rglob("*.py")
         if re.search(r"\bgateway\.chat\(", path.read_text(encoding="utf-8"))
     )
-    assert callers == ["api/ai_views.py", "runs/llm_calls.py", "summaries/service.py"]
+    assert callers == ["api/ai_views.py", "llm/replay.py", "runs/llm_calls.py", "summaries/service.py"]
 
 
 @pytest.mark.parametrize("task", prompts.AGENT_TASKS)

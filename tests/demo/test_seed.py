@@ -6,14 +6,15 @@ from __future__ import annotations
 import io
 import zoneinfo
 from collections import Counter
+from pathlib import Path
 
 import pytest
 from django.conf import settings as django_settings
 from django.contrib.auth import authenticate
 
 from agents.demo import seed_data
-from agents.models import PostSummary
 from agents.demo.seed import DEMO_HUMAN_EMAIL, DEMO_PASSWORD, seed_demo_community
+from agents.models import PostSummary
 from sns.mdtree import make_snippet
 from sns.models import AiTier, Follow, Post, PostTag, User
 
@@ -125,7 +126,7 @@ def test_seed_builds_the_community():
 @pytest.mark.django_db
 def test_seed_wires_threads_tags_and_counters():
     seed_demo_community()
-    posts = list(Post.objects.order_by("id"))
+    posts = list(Post.objects.filter(owner__email__endswith="@demo.stgy.local").order_by("id"))  # not the handbook
     by_id = {p.id: p for p in posts}
     for spec, post in zip(seed_data.POSTS, posts, strict=True):
         assert post.owner.nickname == spec["author"]
@@ -187,3 +188,18 @@ def test_seed_survives_the_post_commit_summaries(django_capture_on_commit_callba
     assert PostSummary.objects.filter(post__owner__email__endswith="@demo.stgy.local").count() == (
         result["posts"]
     )
+
+
+@pytest.mark.django_db
+def test_seed_adds_a_handbook_in_both_languages_that_the_demo_names_as_knowledge(settings):
+    from agents.demo.handbook import HANDBOOK_EMAIL
+    from agents.runs.knowledge import knowledge_q
+
+    result = seed_demo_community()
+    demo_script = (Path(__file__).resolve().parents[2] / "bin" / "demo").read_text()
+    assert f"STGY_KNOWLEDGE_ACCOUNTS-{HANDBOOK_EMAIL}" in demo_script
+    settings.STGY_KNOWLEDGE_ACCOUNTS = [HANDBOOK_EMAIL]
+    knowledge = Post.objects.filter(knowledge_q())
+    assert knowledge.count() == result["handbook"] >= 4
+    assert {p.locale for p in knowledge} == {"en-US", "ja-JP"}
+    assert not User.objects.filter(email=HANDBOOK_EMAIL).get().has_usable_password()
