@@ -89,7 +89,7 @@ def access_owner_proof(
         return user
     minutes = max(1, window // 60)
     raise Forbidden(
-        f"currentPassword is needed, or a login within the last {minutes} minutes"
+        f"currentPassword is needed, or a login within the last {minutes} minute{'s' if minutes != 1 else ''}"
     )
 
 
