@@ -34,6 +34,7 @@ from .models import (
     PostSummary,
     Relationship,
 )
+from .person_memory import readable
 from .relationships import relationship_now, relationships_rebuild
 
 
@@ -54,18 +55,6 @@ def _short(text, n: int = 80) -> str:
     return text if len(text) <= n else text[: n - 1] + "…"
 
 
-def _impression(payload) -> tuple[str, list[str]]:
-    """The impression's prose and tags from its stored JSON (raw text if it is not)."""
-    try:
-        data = json.loads(payload or "")
-    except (TypeError, ValueError):
-        data = None
-    if not isinstance(data, dict):
-        return str(payload or ""), []
-    tags = data.get("tags")
-    return str(data.get("impression", "")), [str(t) for t in tags] if isinstance(tags, list) else []
-
-
 class ImpressionAdmin(ReadOnlyAdmin):
     """An impression as prose with its tags, filterable by AI user and by peer."""
 
@@ -78,15 +67,15 @@ class ImpressionAdmin(ReadOnlyAdmin):
 
     @admin.display(description="impression")
     def summary(self, obj):
-        return _short(_impression(obj.payload)[0], 120)
+        return _short(readable(obj.payload)[0], 120)
 
     @admin.display(description="impression")
     def impression_text(self, obj):
-        return mark_safe(linebreaks(_impression(obj.payload)[0], autoescape=True))
+        return mark_safe(linebreaks(readable(obj.payload)[0], autoescape=True))
 
     @admin.display(description="tags")
     def impression_tags(self, obj):
-        return ", ".join(_impression(obj.payload)[1]) or "-"
+        return ", ".join(readable(obj.payload)[1]) or "-"
 
 
 class PendingFilter(admin.SimpleListFilter):
@@ -212,7 +201,7 @@ class MemoryVersionAdmin(ReadOnlyAdmin):
 
     @admin.display(description="value")
     def summary(self, obj):
-        return _short(_impression(obj.text)[0] if obj.kind in ("peer", "post") else obj.text, 100)
+        return _short(readable(obj.text)[0] if obj.kind in ("peer", "post") else obj.text, 100)
 
     @admin.display(description="value")
     def version_text(self, obj):
