@@ -33,7 +33,7 @@ from urllib.parse import urlsplit
 from rest_framework import exceptions
 from rest_framework.authentication import BaseAuthentication
 
-from sns.token_auth import token_user
+from sns.token_auth import TOKEN_PREFIX, token_user
 
 from .cors import origin_allowed
 
@@ -71,9 +71,12 @@ class TokenRefused(exceptions.AuthenticationFailed):
 
 
 def bearer_secret(request) -> str | None:
-    """The secret of an `Authorization: Bearer` header, or None without one."""
+    """The secret of an `Authorization: Bearer stgy_pat_…` header, or None without one.
+    Another bearer value is not a personal access token and is left to the route that
+    knows it (the metrics scraper's STGY_METRICS_TOKEN, stgy/ops/access.py)."""
     scheme, _, secret = request.META.get("HTTP_AUTHORIZATION", "").partition(" ")
-    return secret.strip() if scheme.lower() == "bearer" else None
+    secret = secret.strip()
+    return secret if scheme.lower() == "bearer" and secret.startswith(TOKEN_PREFIX) else None
 
 
 class SessionCookieAuthentication(BaseAuthentication):
