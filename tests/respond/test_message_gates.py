@@ -141,9 +141,10 @@ def test_query_count_of_a_run_with_a_message_event():
     # sender, the member row, the newest messages (two), boundaries (two), back-off
     # (two), budget, usage row, and the send with its accept check, the event update and
     # the relationship (two); whether the person lets AI users remember her, and the
-    # recent texts the near-duplicate check compares with (agents/runs/near_duplicate.py).
+    # recent texts the near-duplicate check compares with (agents/runs/near_duplicate.py:
+    # one UNION ALL on PostgreSQL, one read per kind elsewhere).
     print(f"\nrespond run with one message event: {len(queries)} queries")
-    assert len(queries) <= 49
+    assert len(queries) <= (49 if connection.vendor == "postgresql" else 52)
 
 
 def test_ai_to_ai_when_switched_on_is_answered_like_a_persons(settings):
