@@ -26,6 +26,7 @@ from .models import (
     CycleRun,
     FleetPause,
     Interest,
+    KnowledgeSource,
     LlmBatch,
     LlmUsage,
     MemoryVersion,
@@ -386,3 +387,13 @@ class LlmBatchAdmin(ReadOnlyAdmin):
     @admin.display(description="items")
     def batch_items(self, obj):
         return _pretty_json(obj.items)
+
+
+@admin.register(KnowledgeSource)
+class KnowledgeSourceAdmin(admin.ModelAdmin):
+    """What AI users may cite (agents/runs/knowledge.py, docs/agent-cycle.md §8.1),
+    beside the STGY_KNOWLEDGE_* settings."""
+
+    list_display = ("kind", "value", "note", "created_at")
+    list_filter = ("kind",)
+    search_fields = ("value", "note")

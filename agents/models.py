@@ -416,3 +416,24 @@ class MemoryVersion(models.Model):
 
     def __str__(self):
         return f"{self.kind} version {self.pk} of {self.user_id}"
+
+
+class KnowledgeSource(models.Model):
+    """A source of the AI users' knowledge base marked in Django admin, beside the
+    STGY_KNOWLEDGE_* settings; agents/runs/knowledge.py `knowledge_q` reads both."""
+
+    class Kind(models.TextChoices):
+        ACCOUNT = "account", "account (every post; value: its e-mail)"
+        PUBLICATION = "publication", "publication (its published posts; value: the account's e-mail)"
+        TAG = "tag", "tag (every post carrying it; value: the tag)"
+
+    kind = models.CharField(max_length=12, choices=Kind.choices)
+    value = models.CharField(max_length=254)
+    note = models.CharField(max_length=200, blank=True, default="")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["kind", "value"], name="knowledge_source_unique")]
+
+    def __str__(self):
+        return f"{self.kind}: {self.value}"

@@ -2,7 +2,7 @@
 
 An admin marks accounts (`STGY_KNOWLEDGE_ACCOUNTS`, by email), accounts' publications
 (`STGY_KNOWLEDGE_PUBLICATIONS`: their published posts only) and tags
-(`STGY_KNOWLEDGE_TAGS`) as knowledge; a post of such an account or publication, or
+(`STGY_KNOWLEDGE_TAGS`) as knowledge, in the settings or in Django admin (KnowledgeSource); a post of such an account or publication, or
 carrying such a tag, is a *knowledge post*: an ordinary post, read through the one visibility rule
 (sns/selectors/visibility.py) as the AI user who writes. `knowledge_q` is the one
 place that says which posts are knowledge.
@@ -25,6 +25,7 @@ import re
 from typing import Any
 
 from django.conf import settings
+from django.core.cache import cache
 from django.db import connection
 from django.db.models import BooleanField, Q
 from django.db.models.expressions import RawSQL
@@ -33,6 +34,7 @@ from agents.embeddings import embed_texts, features_for_model, get_embedder, mod
 from agents.embeddings.hash import HashEmbedder
 from agents.llm.errors import LlmUnavailable
 from agents.llm.parsing import parse_new_post
+from agents.models import KnowledgeSource
 from agents.prompt_text import post_prompt_text
 from agents.vectors import cosine, decode_features
 from sns.ids import id_to_hex
@@ -106,11 +108,35 @@ _STOP = frozenset(
 )
 
 
+SOURCES_KEY = "knowledge-sources:v1"
+
+
+def admin_sources() -> dict[str, list[str]]:
+    """The sources marked in Django admin (KnowledgeSource), by kind: read once and kept
+    in the cache until one is saved or deleted (`sources_changed`), so a site with none
+    pays no query per text written."""
+    found = cache.get(SOURCES_KEY)
+    if found is None:
+        found = {kind: [] for kind in KnowledgeSource.Kind.values}
+        for kind, value in KnowledgeSource.objects.values_list("kind", "value"):
+            found[kind].append(value)
+        cache.set(SOURCES_KEY, found, None)
+    return found
+
+
+def sources_changed(**_kwargs) -> None:
+    """KnowledgeSource's post_save and post_delete (agents/apps.py)."""
+    cache.delete(SOURCES_KEY)
+
+
 def knowledge_q() -> Q | None:
     """Which posts are knowledge, as a filter on posts; None when nothing is configured."""
-    accounts = [a.strip() for a in settings.STGY_KNOWLEDGE_ACCOUNTS if a.strip()]
-    publications = [a.strip() for a in settings.STGY_KNOWLEDGE_PUBLICATIONS if a.strip()]
-    tags = [t.strip() for t in settings.STGY_KNOWLEDGE_TAGS if t.strip()]
+    marked = admin_sources()
+    accounts = [a.strip() for a in [*settings.STGY_KNOWLEDGE_ACCOUNTS, *marked["account"]] if a.strip()]
+    publications = [
+        a.strip() for a in [*settings.STGY_KNOWLEDGE_PUBLICATIONS, *marked["publication"]] if a.strip()
+    ]
+    tags = [t.strip() for t in [*settings.STGY_KNOWLEDGE_TAGS, *marked["tag"]] if t.strip()]
     if not accounts and not publications and not tags:
         return None
     q = Q(pk__in=[])

@@ -11,6 +11,7 @@ from django.test.utils import CaptureQueriesContext
 from agents.cycle import STAGES
 from agents.cycle.run import cycle_begin, cycle_end, stage_execute
 from agents.models import LlmUsage
+from agents.runs.knowledge import admin_sources
 from sns import services
 from sns.models import User
 from tests.factories import make_ai_user, make_post, make_user
@@ -113,6 +114,9 @@ def build_site(total_posts: int):
 
 def measure(ai) -> dict:
     calls_before = LlmUsage.objects.count()
+    # The knowledge sources marked in Django admin are read once and cached until one
+    # changes (agents/runs/knowledge.py): warm, as on a running site.
+    admin_sources()
     with CaptureQueriesContext(connection) as whole:
         run = cycle_begin(ai.id)
         per_stage = {}

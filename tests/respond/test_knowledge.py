@@ -143,12 +143,13 @@ def test_a_tag_marks_knowledge_and_an_unrelated_answer_is_not_revised(settings, 
 def test_retrieval_is_one_query_whatever_the_knowledge_base_holds(
     handbook, django_assert_num_queries
 ):
-    from agents.runs.knowledge import retrieve
+    from agents.runs.knowledge import admin_sources, retrieve
 
     book, guide = handbook
     for i in range(5):
         post_quietly(book, f"# Note {i}\n\nA starter kept warm in winter rises; note {i}.")
     ai = conversation(text=QUESTION)[0]
+    admin_sources()  # the sources marked in Django admin are read once and cached
     with django_assert_num_queries(1):
         hits = retrieve(ai, "How warm should a rye sourdough starter stay in winter?")
     assert hits[0]["id"] == guide.id and len(hits) == 3  # STGY_KNOWLEDGE_TOP_N
@@ -169,3 +170,28 @@ def test_a_publication_s_published_posts_are_knowledge_and_its_others_are_not(se
     ai = conversation(text=QUESTION)[0]
     hits = retrieve(ai, "How warm should a rye sourdough starter stay in winter?")
     assert [h["id"] for h in hits] == [published.id]
+
+
+def test_an_admin_marks_and_unmarks_a_source_in_django_admin(settings, django_assert_num_queries):
+    from agents.models import KnowledgeSource
+    from agents.runs.knowledge import knowledge_q, retrieve
+
+    assert knowledge_q() is None  # nothing in the settings, nothing marked
+    with django_assert_num_queries(0):
+        assert knowledge_q() is None  # and a site without sources reads nothing again
+    book = make_user("Handbook", email=HANDBOOK_EMAIL)
+    guide = post_quietly(book, STARTER)
+    ai = conversation(text=QUESTION)[0]
+    admin = Client()
+    admin.force_login(make_user("Root", is_admin=True))
+    response = admin.post(
+        "/admin/agents/knowledgesource/add/", {"kind": "account", "value": HANDBOOK_EMAIL, "note": ""}
+    )
+    assert response.status_code == 302, response.content.decode()[:2000]
+    hits = retrieve(ai, "How warm should a rye sourdough starter stay in winter?")
+    assert [h["id"] for h in hits] == [guide.id]
+
+    source = KnowledgeSource.objects.get()
+    response = admin.post(f"/admin/agents/knowledgesource/{source.pk}/delete/", {"post": "yes"})
+    assert response.status_code == 302
+    assert knowledge_q() is None

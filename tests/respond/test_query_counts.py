@@ -8,6 +8,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from agents.respond.run import respond_run
+from agents.runs.knowledge import admin_sources
 from sns.models import User
 from tests.factories import make_ai_user, make_user
 
@@ -42,6 +43,7 @@ def site(extra_posts: int, events: int):
 
 
 def measure(ai) -> int:
+    admin_sources()  # read once and cached (agents/runs/knowledge.py): warm, as on a running site
     with CaptureQueriesContext(connection) as queries:
         run = respond_run(ai.id)
     assert [r["result"] for r in run.details["events"]] == ["answered"] * len(run.details["events"])
