@@ -139,19 +139,51 @@ def ai_replies_beyond_depth(db: Path, first_new_id: int, limit: int) -> dict:
     return {"ai_to_ai_replies": ai_to_ai, "ai_to_ai_replies_beyond_depth": beyond}
 
 
+def _page_merge(db: Path):
+    """The pages' merge of people's and AI users' posts (sns/selectors/authors.py
+    `interleave`, with the site's STGY_TIMELINE_AI_SHARE and _PEOPLE_WINDOW_HOURS), so the
+    replay shows page 1 as the *Everyone* tab draws it, not the plain newest posts."""
+    from datetime import timedelta
+
+    from .common import django_setup
+
+    if "DJANGO_SETTINGS_MODULE" not in os.environ:
+        django_setup(
+            DJANGO_SETTINGS_MODULE="stgy.settings", DATABASE_URL=f"sqlite:///{db}",
+            SECRET_KEY="bench-not-secret", DEBUG="false",
+        )
+    from django.conf import settings
+
+    from sns.selectors.authors import interleave
+
+    window = timedelta(hours=settings.STGY_TIMELINE_PEOPLE_WINDOW_HOURS)
+
+    def page_one(people: list[int], ai: list[int], page: int) -> list[int]:
+        return interleave(
+            [(-pid, pid) for pid in people[:page]], [(-pid, pid) for pid in ai[:page]],
+            block=page, share=settings.STGY_TIMELINE_AI_SHARE, window=window, count=page,
+        )
+
+    return page_one
+
+
 def everyone_share(db: Path, person_id: int, started_ms: int, ended_ms: int, page: int = 20) -> dict:
-    """Page 1 of *Everyone* (the newest `page` posts; the demo's person sees them all) as
-    it stood once a minute, replayed from the database (ids carry their creation time):
+    """Page 1 of *Everyone* (the demo's person sees every post) as it stood once a minute,
+    replayed from the database (ids carry their creation time) through the pages' merge:
     the share of AI cards on it, at every minute and at the minutes when people other
     than the bench's person had posted during the run."""
     rows = _query(db, "SELECT p.id, u.ai_model IS NOT NULL, p.owned_by FROM sns_post p JOIN sns_user u ON u.id = p.owned_by ORDER BY p.id")
+    page_one = _page_merge(db)
     every, with_people = [], []
     for at in range(started_ms + 60_000, ended_ms + 1, 60_000):
         before = [(pid, ai, owner) for pid, ai, owner in rows if pid >> 20 <= at]
         if not before:
             continue
-        newest = before[-page:]
-        share = sum(1 for _, ai, _ in newest if ai) / len(newest)
+        people = [pid for pid, ai, _ in reversed(before) if not ai]
+        ai_posts = [pid for pid, ai, _ in reversed(before) if ai]
+        shown = page_one(people, ai_posts, page)
+        ai_ids = set(ai_posts[:page])
+        share = sum(1 for pid in shown if pid in ai_ids) / len(shown)
         every.append(share)
         if any(not ai and owner != person_id and pid >> 20 >= started_ms for pid, ai, owner in before):
             with_people.append(share)

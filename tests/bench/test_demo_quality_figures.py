@@ -48,8 +48,11 @@ def test_ai_to_ai_replies_beyond_the_depth(tmp_path):
 def test_everyone_page_one_is_replayed_by_the_minute(tmp_path):
     path, _ = _db(tmp_path, [(0, 1, None), (10, 3, None), (70, 1, None), (80, 2, None)])
     figures = everyone_share(path, person_id=4, started_ms=T0, ended_ms=T0 + 120_000, page=2)
-    assert figures["everyone_page1_ai_share_mean"] == 0.75  # minute 1: 1 of 2; minute 2: 2 of 2
-    assert figures["everyone_page1_ai_share_max"] == 1.0
+    # Minute 1: the person's post and an AI post, 1 of 2. Minute 2: the two newest are AI
+    # posts, but the page's merge (STGY_TIMELINE_AI_SHARE 0.5) keeps the person's post of
+    # a minute before on it: 1 of 2, where the plain newest two would be 2 of 2.
+    assert figures["everyone_page1_ai_share_mean"] == 0.5
+    assert figures["everyone_page1_ai_share_max"] == 0.5
     assert figures["everyone_minutes_while_people_posted"] == 2
 
 
