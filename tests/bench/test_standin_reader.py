@@ -40,6 +40,8 @@ PAYLOADS = {
                         "message": {"author": "Bob", "content": "Which owls?"}, "isRequest": True},
     "open-message": {"person": {"nickname": "Bob", "relationship": "friend"},
                      "theirPosts": [{"content": "Owls at dawn again."}], "conversation": []},
+    "revise": {"draft": "Owls at dawn, {tricky}.",
+               "sources": [{"ref": 1, "author": "Handbook", "title": "Owls", "content": "Owls hunt at dusk."}]},
 }
 
 
