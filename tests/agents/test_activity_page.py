@@ -3,33 +3,15 @@ import json
 import pytest
 from django.test import Client
 
-from agents.cycle.run import run_cycle_sync
-from tests.factories import make_post
-
-
-@pytest.fixture
-def finished_run(settings, human, ai_user):
-    settings.STGY_AI_PROVIDER = "offline"
-    settings.STGY_AI_USER_STAGE_CONCURRENCY = 1
-    make_post(human, "Fermentation of miso and koji: a long weekend project.", tags=["food"])
-    make_post(human, "Sourdough starters love rye flour and a warm kitchen.", tags=["bread"])
-    run = run_cycle_sync(ai_user.id)
-    assert run is not None
-    return run
-
-
-def _client(user) -> Client:
-    client = Client()
-    client.force_login(user)
-    return client
+from .conftest import logged_in
 
 
 @pytest.mark.django_db
 def test_admin_sees_runs_and_a_run_in_detail(admin, finished_run):
-    page = _client(admin).get("/agents/activity")
+    page = logged_in(admin).get("/agents/activity")
     assert page.status_code == 200
     assert f"/agents/runs/{finished_run.pk}" in page.content.decode()
-    detail = _client(admin).get(f"/agents/runs/{finished_run.pk}")
+    detail = logged_in(admin).get(f"/agents/runs/{finished_run.pk}")
     body = detail.content.decode()
     assert detail.status_code == 200
     for stage in ("select_posts", "post_impressions", "interest_update", "follow_management"):
@@ -39,9 +21,9 @@ def test_admin_sees_runs_and_a_run_in_detail(admin, finished_run):
 
 @pytest.mark.django_db
 def test_activity_filter_by_user(admin, finished_run, ai_user):
-    other = _client(admin).get("/agents/activity?user=0000000000000001")
+    other = logged_in(admin).get("/agents/activity?user=0000000000000001")
     assert f"/agents/runs/{finished_run.pk}" not in other.content.decode()
-    mine = _client(admin).get(f"/agents/activity?user={ai_user.hex_id}")
+    mine = logged_in(admin).get(f"/agents/activity?user={ai_user.hex_id}")
     assert f"/agents/runs/{finished_run.pk}" in mine.content.decode()
 
 
@@ -49,8 +31,8 @@ def test_activity_filter_by_user(admin, finished_run, ai_user):
 @pytest.mark.parametrize("who", ["human", "ai_user"])
 def test_nobody_else_sees_run_records(request, who, finished_run):
     user = request.getfixturevalue(who)
-    assert _client(user).get("/agents/activity").status_code == 403
-    assert _client(user).get(f"/agents/runs/{finished_run.pk}").status_code == 403
+    assert logged_in(user).get("/agents/activity").status_code == 403
+    assert logged_in(user).get(f"/agents/runs/{finished_run.pk}").status_code == 403
 
 
 @pytest.mark.django_db
@@ -63,18 +45,18 @@ def test_anonymous_is_sent_to_login(finished_run):
 @pytest.mark.django_db
 def test_admin_runs_a_real_health_check_from_the_activity_page(settings, admin, human, llm_server):
     llm_server.push_chat("ok", prompt_tokens=5, completion_tokens=1)
-    client = _client(admin)
+    client = logged_in(admin)
     response = client.post("/agents/llm-check", follow=True)
     body = response.content.decode()
     assert response.status_code == 200
     assert "LLM answered" in body and "Last health check:</strong>\n    ok" in body
     assert len(llm_server.chat_requests()) == 1  # it really called the model
-    assert _client(human).post("/agents/llm-check").status_code == 403
+    assert logged_in(human).post("/agents/llm-check").status_code == 403
 
 
 @pytest.mark.django_db
 def test_the_run_detail_speaks_in_names(admin, finished_run, human, ai_user):
-    body = _client(admin).get(f"/agents/runs/{finished_run.pk}").content.decode()
+    body = logged_in(admin).get(f"/agents/runs/{finished_run.pk}").content.decode()
     read = finished_run.details["reads"][0]
     # The post read shows its opening words and its author's nickname; the id is on hover.
     assert f'title="{read["postId"]}"' in body and f">{read['postId']}<" not in body
@@ -84,7 +66,7 @@ def test_the_run_detail_speaks_in_names(admin, finished_run, human, ai_user):
 
 @pytest.mark.django_db
 def test_the_activity_page_explains_the_stage_chips(admin, finished_run):
-    body = _client(admin).get("/agents/activity").content.decode()
+    body = logged_in(admin).get("/agents/activity").content.decode()
     assert 'data-testid="stage-legend"' in body
     for meaning in ("ok", "skipped", "failed", "not run yet"):
         assert meaning in body
@@ -93,7 +75,7 @@ def test_the_activity_page_explains_the_stage_chips(admin, finished_run):
 @pytest.mark.django_db
 def test_a_refusal_is_a_styled_page_and_no_traceback(human, caplog):
     with caplog.at_level("WARNING", logger="django.request"):
-        response = _client(human).get("/agents/activity")
+        response = logged_in(human).get("/agents/activity")
     body = response.content.decode()
     assert response.status_code == 403
     assert "<h1>Not allowed</h1>" in body and "Admin only." in body
@@ -105,7 +87,7 @@ def test_a_refusal_is_a_styled_page_and_no_traceback(human, caplog):
 
 @pytest.mark.django_db
 def test_an_unknown_page_is_a_styled_404(admin):
-    response = _client(admin).get("/agents/runs/999999999")
+    response = logged_in(admin).get("/agents/runs/999999999")
     assert response.status_code == 404
     assert "<h1>Not found</h1>" in response.content.decode()
 
@@ -115,7 +97,7 @@ def test_impressions_read_as_prose_in_django_admin(admin, finished_run, ai_user)
     from agents.models import PostImpression
 
     impression = PostImpression.objects.filter(user=ai_user).first()
-    client = _client(admin)
+    client = logged_in(admin)
     page = client.get(f"/admin/agents/postimpression/{impression.pk}/change/").content.decode()
     prose = json.loads(impression.payload)["impression"]
     assert prose[:30] in page and '"impression":' not in page

@@ -11,7 +11,6 @@ from django.conf import settings as django_settings
 from django.test import Client
 from django.utils import timezone
 
-from agents.cycle.run import run_cycle_sync
 from agents.llm import gateway
 from agents.llm.trace import layers_read, trace_content, trace_layers
 from agents.models import (
@@ -34,8 +33,6 @@ from agents.prompts import (
 )
 from agents.tasks import prune_call_traces
 from sns.models import Post
-from tests.conftest import login_client
-from tests.factories import make_post
 
 PROFILE = {"locale": "en", "nickname": "Aiko", "aiPersonality": "A chef.", "currentInterest": "miso"}
 CHAIN = [{"author": "Bob", "content": "Koji {{LOCALE}} first", "isSelf": True}]
@@ -47,6 +44,10 @@ PAYLOADS = [
     {"posts": []},
     {},
 ]
+
+from tests.conftest import login_client
+
+from .conftest import logged_in
 
 
 @pytest.mark.parametrize("payload", PAYLOADS)
@@ -87,27 +88,10 @@ def test_the_summary_prompt_is_layered_too():
     assert [(layer["kind"], layer["name"]) for layer in layers] == [("task", "post-summary"), ("input", "post")]
 
 
-@pytest.fixture
-def traced_run(settings, human, ai_user):
-    settings.STGY_AI_PROVIDER = "offline"
-    settings.STGY_AI_USER_STAGE_CONCURRENCY = 1
-    make_post(human, "Fermentation of miso and koji: a long weekend project.", tags=["food"])
-    make_post(human, "Sourdough starters love rye flour and a warm kitchen.", tags=["bread"])
-    run = run_cycle_sync(ai_user.id)
-    assert run is not None
-    return run
-
-
-def _client(user) -> Client:
-    client = Client()
-    client.force_login(user)
-    return client
-
-
 @pytest.mark.django_db
-def test_a_cycle_traces_every_call_with_nothing_unaccounted(traced_run):
-    usage = LlmUsage.objects.filter(run=traced_run)
-    traces = list(LlmCallTrace.objects.filter(run=traced_run).order_by("id"))
+def test_a_cycle_traces_every_call_with_nothing_unaccounted(finished_run):
+    usage = LlmUsage.objects.filter(run=finished_run)
+    traces = list(LlmCallTrace.objects.filter(run=finished_run).order_by("id"))
     assert len(traces) == usage.count() >= 4
     assert [t.stage for t in traces] == list(usage.order_by("id").values_list("stage", flat=True))
     for trace in traces:
@@ -125,7 +109,7 @@ def test_a_cycle_traces_every_call_with_nothing_unaccounted(traced_run):
 
 
 @pytest.mark.django_db
-def test_text_that_escaped_the_builder_is_caught_and_flagged(traced_run, admin, settings):
+def test_text_that_escaped_the_builder_is_caught_and_flagged(finished_run, admin, settings):
     settings.STGY_AI_PROVIDER = "offline"
     prompt = agent_prompt("reply-post", locale="en", profile=PROFILE, payload=PAYLOADS[0], max_chars=300,
                           tag_chars=40, tag_num=3)
@@ -135,10 +119,10 @@ def test_text_that_escaped_the_builder_is_caught_and_flagged(traced_run, admin, 
     messages = [dict(m) for m in prompt.messages]
     messages[1]["content"] = messages[1]["content"].replace("\n", smuggled + "\n", 1)
     gateway.chat(messages=messages, spans=prompt.spans, tier="basic", task="reply-post", json_mode=True,
-                 run_id=traced_run.pk, stage="new_post")
-    trace = LlmCallTrace.objects.filter(run=traced_run).latest("id")
+                 run_id=finished_run.pk, stage="new_post")
+    trace = LlmCallTrace.objects.filter(run=finished_run).latest("id")
     assert trace.unaccounted_bytes == len(smuggled.encode())
-    page = _client(admin).get(f"/agents/runs/{traced_run.pk}").content.decode()
+    page = logged_in(admin).get(f"/agents/runs/{finished_run.pk}").content.decode()
     assert 'data-testid="unaccounted-flag"' in page
     assert f"unaccounted {len(smuggled.encode())} bytes" in page
 
@@ -152,9 +136,9 @@ def test_a_call_without_layers_is_all_unaccounted(ai_user, settings):
 
 
 @pytest.mark.django_db
-def test_the_run_page_shows_each_call_s_layers_and_answer(traced_run, admin):
-    page = _client(admin).get(f"/agents/runs/{traced_run.pk}").content.decode()
-    traces = LlmCallTrace.objects.filter(run=traced_run)
+def test_the_run_page_shows_each_call_s_layers_and_answer(finished_run, admin):
+    page = logged_in(admin).get(f"/agents/runs/{finished_run.pk}").content.decode()
+    traces = LlmCallTrace.objects.filter(run=finished_run)
     assert page.count('data-testid="call-trace"') == traces.count()
     assert 'data-testid="unaccounted-flag"' not in page and "every byte in a layer" in page
     trace = traces.get(task="interest")
@@ -178,15 +162,15 @@ def _memory_counts() -> dict[str, int]:
 
 
 @pytest.mark.django_db
-def test_a_replay_sends_the_same_messages_and_writes_only_its_answer(traced_run, admin, llm_server):
-    trace = LlmCallTrace.objects.filter(run=traced_run, task="interest").get()
+def test_a_replay_sends_the_same_messages_and_writes_only_its_answer(finished_run, admin, llm_server):
+    trace = LlmCallTrace.objects.filter(run=finished_run, task="interest").get()
     sent = trace_content(trace)["messages"]
     before = _memory_counts()
-    run_fields = CycleRun.objects.filter(pk=traced_run.pk).values().get()
+    run_fields = CycleRun.objects.filter(pk=finished_run.pk).values().get()
     usage_before = LlmUsage.objects.count()
     llm_server.push_chat('{"interest":"A new answer","tags":["miso"]}')
-    response = _client(admin).post(f"/agents/calls/{trace.pk}/replay")
-    assert response.status_code == 302 and response["Location"].endswith(f"/agents/runs/{traced_run.pk}#call-{trace.pk}")
+    response = logged_in(admin).post(f"/agents/calls/{trace.pk}/replay")
+    assert response.status_code == 302 and response["Location"].endswith(f"/agents/runs/{finished_run.pk}#call-{trace.pk}")
     (request,) = llm_server.chat_requests()
     assert request.body["messages"] == sent
     trace.refresh_from_db()
@@ -194,50 +178,50 @@ def test_a_replay_sends_the_same_messages_and_writes_only_its_answer(traced_run,
     # The model the call's tier names now (the interest is a judging task: the cascade's tier).
     assert trace.tier == "basic" and trace.replay_model == django_settings.STGY_AI_MODEL_BASIC
     assert _memory_counts() == before
-    assert CycleRun.objects.filter(pk=traced_run.pk).values().get() == run_fields
+    assert CycleRun.objects.filter(pk=finished_run.pk).values().get() == run_fields
     assert LlmUsage.objects.count() == usage_before + 1
     assert LlmUsage.objects.latest("id").stage == "replay"
-    polled = _client(admin).get(f"/agents/calls/{trace.pk}").json()
+    polled = logged_in(admin).get(f"/agents/calls/{trace.pk}").json()
     assert polled["replay"]["status"] == "done" and polled["answer"] == trace_content(trace)["answer"]
     assert polled["unaccountedBytes"] == 0 and all(layer["tokens"] > 0 for layer in polled["layers"])
-    page = _client(admin).get(f"/agents/runs/{traced_run.pk}").content.decode()
+    page = logged_in(admin).get(f"/agents/runs/{finished_run.pk}").content.decode()
     assert "A new answer" in page
 
 
 @pytest.mark.django_db
-def test_a_failed_replay_is_shown_and_changes_nothing(traced_run, admin, llm_server, settings):
+def test_a_failed_replay_is_shown_and_changes_nothing(finished_run, admin, llm_server, settings):
     settings.STGY_AI_MAX_RETRIES = 0
-    trace = LlmCallTrace.objects.filter(run=traced_run).first()
+    trace = LlmCallTrace.objects.filter(run=finished_run).first()
     llm_server.push_chat(status=400, body={"error": {"message": "bad model", "type": "invalid_request_error"}})
-    _client(admin).post(f"/agents/calls/{trace.pk}/replay")
+    logged_in(admin).post(f"/agents/calls/{trace.pk}/replay")
     trace.refresh_from_db()
     assert trace.replay_status == "failed" and trace.replay_error
 
 
 @pytest.mark.django_db
 @pytest.mark.parametrize("who", ["human", "ai_user"])
-def test_only_admins_see_or_replay_traces(request, who, traced_run):
+def test_only_admins_see_or_replay_traces(request, who, finished_run):
     user = request.getfixturevalue(who)
-    trace = LlmCallTrace.objects.filter(run=traced_run).first()
-    got = _client(user).get(f"/agents/calls/{trace.pk}")
+    trace = LlmCallTrace.objects.filter(run=finished_run).first()
+    got = logged_in(user).get(f"/agents/calls/{trace.pk}")
     assert got.status_code == 403 and got.json() == {"error": "admin only"}
     assert Client().get(f"/agents/calls/{trace.pk}").status_code == 401
-    assert _client(user).post(f"/agents/calls/{trace.pk}/replay").status_code == 403
+    assert logged_in(user).post(f"/agents/calls/{trace.pk}/replay").status_code == 403
     trace.refresh_from_db()
     assert trace.replay_status == ""
 
 
 @pytest.mark.django_db
 def test_an_unknown_trace_is_404(admin):
-    got = _client(admin).get("/agents/calls/999999")
+    got = logged_in(admin).get("/agents/calls/999999")
     assert got.status_code == 404 and "error" in got.json()
-    assert _client(admin).post("/agents/calls/999999/replay").status_code == 404
+    assert logged_in(admin).post("/agents/calls/999999/replay").status_code == 404
 
 
 @pytest.mark.django_db
-def test_the_beat_task_prunes_traces_past_the_retention(traced_run, settings):
+def test_the_beat_task_prunes_traces_past_the_retention(finished_run, settings):
     settings.STGY_AI_TRACE_RETENTION_DAYS = 7
-    old = LlmCallTrace.objects.filter(run=traced_run).first()
+    old = LlmCallTrace.objects.filter(run=finished_run).first()
     LlmCallTrace.objects.filter(pk=old.pk).update(created_at=timezone.now() - timedelta(days=8))
     kept = LlmCallTrace.objects.count() - 1
     assert prune_call_traces.apply().get() == 1
