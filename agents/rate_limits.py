@@ -20,7 +20,7 @@ from django.utils import timezone
 
 from sns.ids import min_id_at
 from sns.models import Post, Repost
-from sns.models_messages import Message
+from sns.models.messages import Message
 from sns.sql_statements import compiled_once
 
 

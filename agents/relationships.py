@@ -21,7 +21,7 @@ from django.utils import timezone
 from agents.memory_versions import ADMIN, EXCHANGE, VersionSource, version_row, versions_add
 from agents.models import MemoryVersion, Relationship
 from sns.models import Like, Post
-from sns.models_messages import Message
+from sns.models.messages import Message
 from sns.selectors.boundaries import ai_memory_withheld, ai_stop_get
 
 # Score thresholds of the levels (the level shown and given to the model). Why these:

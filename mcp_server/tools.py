@@ -30,7 +30,7 @@ from sns.api.presenters import notification_json, post_json, user_lite_json
 from sns.errors import DomainError, InvalidInput
 from sns.ids import id_to_hex, parse_id
 from sns.isotime import iso
-from sns.models_reports import POST_REPORT_REASONS
+from sns.models.reports import POST_REPORT_REASONS
 from sns.search import engine
 from sns.search.query import parse_query, search_owner
 from sns.selectors import Page, post_rows

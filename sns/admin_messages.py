@@ -13,8 +13,8 @@ from django.utils.html import format_html, format_html_join
 
 from .admin_base import ReadOnlyAdmin
 from .ids import id_to_hex
-from .models_messages import Conversation, Message
-from .models_reports import Report, ReportStatus
+from .models.messages import Conversation, Message
+from .models.reports import Report, ReportStatus
 
 _CONTEXT_MESSAGES = 50
 

@@ -14,7 +14,7 @@ from django.utils.html import format_html
 from .admin_base import ReadOnlyAdmin
 from .admin_messages import thread_html
 from .ids import id_to_hex
-from .models_reports import POST_REPORT_REASONS, Report, ReportKind
+from .models.reports import POST_REPORT_REASONS, Report, ReportKind
 from .services.reports import reports_resolve
 
 _REASON_LABELS = dict(POST_REPORT_REASONS)

@@ -17,7 +17,7 @@ from __future__ import annotations
 from django.contrib.sessions.backends.cached_db import KEY_PREFIX as SESSION_PREFIX
 from django.db import transaction
 
-from .models_sessions import CacheTombstone
+from .models.sessions import CacheTombstone
 from .session_auth import AUTH_RECORD_PREFIX
 
 PREFIXES = (SESSION_PREFIX, AUTH_RECORD_PREFIX)

@@ -15,7 +15,7 @@ from django.core.cache import cache
 from django.db import connection
 
 from .models import Post
-from .models_messages import Conversation
+from .models.messages import Conversation
 from .threads import THREAD_DEPTH_LIMIT
 
 MARK_SECONDS = 3600  # a page open longer reads its mark from the database once an hour

@@ -21,7 +21,7 @@ from django.core.cache import cache
 from django.utils import timezone
 
 from .models import User
-from .models_tokens import AccessToken, TokenScope
+from .models.tokens import AccessToken, TokenScope
 from .session_auth import AUTH_RECORD_PREFIX, auth_record, record_key_forget, recorded_user
 
 # Recognisable by secret scanners and by the log filter (stgy/log_filters.py).

@@ -35,7 +35,7 @@ from agents.runs.viewable import viewable_by_id
 from sns.errors import DomainError
 from sns.ids import id_to_datetime, id_to_hex
 from sns.models import Follow, Post
-from sns.models_messages import Message
+from sns.models.messages import Message
 from sns.selectors.boundaries import ai_contact_allowed, ai_quiet_hours_refusal
 from sns.services import messages
 

@@ -15,7 +15,7 @@ from agents.relationships import relationship_bump
 from sns import services
 from sns.errors import Conflict
 from sns.models import Post, User
-from sns.models_messages import Message
+from sns.models.messages import Message
 from sns.services import messages
 
 

@@ -16,7 +16,7 @@ from django.db.models.functions import Coalesce, Substr
 
 from ..errors import InvalidInput, NotFound
 from ..models import User
-from ..models_messages import ConversationMember, Message
+from ..models.messages import ConversationMember, Message
 from .paging import Page
 
 FOLDERS = ("inbox", "requests")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ..access import access_user_self_or_admin
 from ..models import User
-from ..models_tokens import AccessToken
+from ..models.tokens import AccessToken
 
 
 def user_tokens(actor: User, user_id: int) -> list[AccessToken]:

@@ -36,7 +36,7 @@ from django.db import connection
 from django.db.models import BooleanField, Expression, ExpressionWrapper, F, Q, QuerySet
 
 from ..models import Block, Follow, Post, User
-from ..models_mutes import Mute, MutedWord
+from ..models.mutes import Mute, MutedWord
 
 
 class _Viewable(Expression):

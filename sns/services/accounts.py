@@ -23,7 +23,7 @@ from .. import mail_limits, mailer
 from ..access import access_user_self_or_admin, access_writable
 from ..errors import InvalidInput
 from ..models import User
-from ..models_accounts import EmailVerification, VerificationPurpose
+from ..models.accounts import EmailVerification, VerificationPurpose
 from ..session_auth import auth_record_forget
 from ..text import normalize_locale, normalize_timezone
 from . import verification

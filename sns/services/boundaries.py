@@ -18,7 +18,7 @@ from .. import throttle
 from ..access import access_user, access_user_self_or_admin, access_writable
 from ..errors import InvalidInput, NotFound
 from ..models import User
-from ..models_messages import AiBoundaries, AiStop
+from ..models.messages import AiBoundaries, AiStop
 from ..selectors.boundaries import Boundaries, ai_boundaries_get
 
 _UNSET = object()

@@ -19,7 +19,7 @@ from ..errors import Forbidden, InvalidInput
 from ..ids import id_to_hex
 from ..media import images, keys, remote, signing, storage
 from ..models import User
-from ..models_media import MediaImage
+from ..models.media import MediaImage
 from . import media_usage
 
 log = logging.getLogger(__name__)

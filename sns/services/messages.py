@@ -17,12 +17,8 @@ from .. import live_marks, throttle
 from ..access import access_writable, block_annotations, is_blocked_annotated
 from ..errors import Conflict, Forbidden, InvalidInput, NotFound
 from ..models import Block, User
-from ..models_messages import (
-    Conversation,
-    ConversationMember,
-    Message,
-)
-from ..models_reports import Report, ReportKind
+from ..models.messages import Conversation, ConversationMember, Message
+from ..models.reports import Report, ReportKind
 from .reports import report_create
 from ..selectors.boundaries import ai_contact_allowed
 from ..text import normalize_content

@@ -12,7 +12,7 @@ from .. import throttle
 from ..access import access_admin, access_post, access_writable
 from ..errors import Conflict, InvalidInput
 from ..models import User
-from ..models_reports import POST_REPORT_REASONS, Report, ReportKind, ReportStatus
+from ..models.reports import POST_REPORT_REASONS, Report, ReportKind, ReportStatus
 from ..textguard import clean_long_text
 
 REASONS = [key for key, _ in POST_REPORT_REASONS]

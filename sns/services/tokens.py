@@ -12,7 +12,7 @@ from .. import throttle
 from ..access import access_user_self_or_admin, access_writable
 from ..errors import Forbidden, InvalidInput, NotFound
 from ..models import User
-from ..models_tokens import AccessToken, TokenScope
+from ..models.tokens import AccessToken, TokenScope
 from ..textguard import checked_text, strip_invisible
 from ..token_auth import token_digest, token_grant_forget, token_secret_new
 

@@ -24,7 +24,7 @@ from ..extensions import submit_task
 from ..ids import id_to_hex
 from ..media import keys, signing, storage
 from ..models import User
-from ..models_media import MediaTrack, TrackUpload
+from ..models.media import MediaTrack, TrackUpload
 from ..tasks import process_track
 from . import media_usage
 from .media import _target, _valid_size, deletable_master_key, masters_page, read_user_object

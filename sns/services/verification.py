@@ -23,7 +23,7 @@ from django.utils import timezone
 from django.utils.crypto import constant_time_compare, salted_hmac
 
 from ..errors import InvalidInput
-from ..models_accounts import EmailVerification
+from ..models.accounts import EmailVerification
 
 _HMAC_SALT = "sns.verification"
 

@@ -230,7 +230,7 @@ class PostReportForm(forms.Form):
     )
 
     def __init__(self, *args, **kwargs):
-        from sns.models_reports import POST_REPORT_REASONS
+        from sns.models.reports import POST_REPORT_REASONS
 
         super().__init__(*args, **kwargs)
         self.fields["reason"].choices = POST_REPORT_REASONS

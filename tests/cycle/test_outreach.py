@@ -15,7 +15,7 @@ from agents.cycle.outreach import outreach
 from agents.models import AttentionEvent, CycleRun, Relationship
 from agents.relationships import relationship_now
 from sns import services
-from sns.models_messages import ConversationMember, Message
+from sns.models.messages import ConversationMember, Message
 from sns.selectors.boundaries import person_zone
 from sns.services import boundaries, messages
 from tests.factories import make_ai_user, make_post, make_user

@@ -9,7 +9,7 @@ from __future__ import annotations
 from django.db import models
 from django.db.models import F, Q
 
-from .ids import HexIdentified, IdDated, id_to_hex, new_id
+from ..ids import HexIdentified, IdDated, id_to_hex, new_id
 
 
 class Conversation(HexIdentified, models.Model):
