@@ -15,7 +15,7 @@ from django.contrib import admin
 from django.utils.html import format_html, linebreaks
 from django.utils.safestring import mark_safe
 
-from sns.admin_base import ReadOnlyAdmin
+from sns.admin.base import ReadOnlyAdmin
 from sns.ids import id_to_hex
 
 from . import memory_history

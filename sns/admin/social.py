@@ -14,13 +14,13 @@ import json
 from django import forms
 from django.contrib import admin
 
-from . import services
-from .admin_base import ReadOnlyAdmin
-from .services import agreements
-from .services.sessions import session_logged_in_at
-from .errors import DomainError
-from .ids import id_to_hex
-from .models import AgreementTerm, Block, Follow, Like, Notification, Post, User
+from .. import services
+from .base import ReadOnlyAdmin
+from ..services import agreements
+from ..services.sessions import session_logged_in_at
+from ..errors import DomainError
+from ..ids import id_to_hex
+from ..models import AgreementTerm, Block, Follow, Like, Notification, Post, User
 
 
 class ServiceForm(forms.ModelForm):
@@ -391,8 +391,3 @@ class AgreementTermAdmin(ServiceAdmin):
 
     def delete_model(self, request, obj):
         agreements.agreement_term_delete(request.user, obj.id)
-
-
-# Reported conversations and the one review queue of reports register themselves.
-from . import admin_messages  # noqa: F401,E402
-from . import admin_reports  # noqa: F401,E402
