@@ -49,7 +49,7 @@ def main(argv: list[str] | None = None) -> dict:
     try:  # the tree being measured may predate the lean reads: then time what it has
         from sns.api.post_rows import post_row_detail_json, post_row_json
         from sns.selectors import post_rows
-        from sns.session_auth import session_user
+        from sns.auth.session import session_user
     except ImportError:
         post_rows = None
         from django.contrib.auth import get_user as session_user

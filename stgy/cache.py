@@ -16,7 +16,7 @@ can go on using the site without it (docs/operations.md, "When Redis is down"):
   an outdated auth record: the prefixes `register_durable_deletes` was given) is also
   recorded in the database, because the process that remembers it may die before
   Redis returns; every process applies those records before its first read of Redis
-  and after each outage it saw (sns/cache_tombstones.py, docs/architecture.md §9).
+  and after each outage it saw (sns/auth/tombstones.py, docs/architecture.md §9).
 
 Any failure of Redis itself is absorbed (unreachable, timed out, out of memory,
 read-only); a value that cannot be pickled still raises.

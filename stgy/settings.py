@@ -74,7 +74,7 @@ MIDDLEWARE = [
     # The API at the root of the hosts in STGY_API_ROOT_HOSTS (stgy/api_root.py); after
     # the hot reads, which the lean path (stgy/lean_handler.py) answers before it.
     "stgy.api_root.ApiRootHostMiddleware",
-    "sns.session_auth.SessionAuthenticationMiddleware",
+    "sns.auth.session.SessionAuthenticationMiddleware",
     # The member's language of the interface (sns/web/language.py).
     "sns.web.language.InterfaceLanguageMiddleware",
     # Our pages for Django's own 405 and, under DEBUG, 404 (sns/web/error_pages.py): inside
@@ -122,16 +122,16 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 AUTH_USER_MODEL = "sns.User"
 # Ours first; Django's stays listed so sessions it stamped remain valid.
 AUTHENTICATION_BACKENDS = [
-    "sns.auth_backend.UserBackend",
+    "sns.auth.backend.UserBackend",
     "django.contrib.auth.backends.ModelBackend",
 ]
 AUTH_PASSWORD_VALIDATORS = [
-    {"NAME": "sns.passwords.NotBlankValidator"},
+    {"NAME": "sns.auth.passwords.NotBlankValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator", "OPTIONS": {"min_length": 8}},
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     # Django's UserAttributeSimilarityValidator, and no password built from these.
     {
-        "NAME": "sns.passwords.PersonalInfoValidator",
+        "NAME": "sns.auth.passwords.PersonalInfoValidator",
         "OPTIONS": {"user_attributes": ("email", "nickname")},
     },
 ]
@@ -198,10 +198,10 @@ WHITENOISE_AUTOREFRESH = DEBUG
 # --- Redis: cache, broker, throttles. Absent -> in-process everything. ---
 REDIS_URL = env.str("REDIS_URL", default="")
 # Seconds a user's auth record (session hash, admin, frozen, locale) is kept in the
-# shared cache (sns/session_auth.py); 0 reads it from the database on every request,
+# shared cache (sns/auth/session.py); 0 reads it from the database on every request,
 # the default without Redis, whose stand-in cache is per process.
 STGY_AUTH_RECORD_TTL = _num("STGY_AUTH_RECORD_TTL", 300 if REDIS_URL else 0)
-# Personal access tokens (sns/token_auth.py): a token's last use is written at most once
+# Personal access tokens (sns/auth/token.py): a token's last use is written at most once
 # per this many seconds, not on every request; a person holds at most this many tokens.
 STGY_TOKEN_LAST_USED_STEP = _num("STGY_TOKEN_LAST_USED_STEP", 300)
 STGY_TOKENS_PER_USER = _num("STGY_TOKENS_PER_USER", 20)

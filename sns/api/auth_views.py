@@ -14,7 +14,7 @@ from sns.access import access_admin
 from sns.errors import Forbidden, InvalidInput, LoginRequired
 from sns.ids import parse_id
 from sns.services.sessions import session_login, session_logout, session_switch_user
-from sns.token_auth import TokenGrant
+from sns.auth.token import TokenGrant
 
 from . import schema, shapes
 from .params import BodySerializer

@@ -14,7 +14,7 @@ from sns.ids import id_to_hex, parse_id
 from sns.isotime import iso
 from sns.selectors.tokens import user_tokens
 from sns.services.tokens import token_create, token_revoke
-from sns.token_auth import TokenGrant
+from sns.auth.token import TokenGrant
 
 from . import schema, shapes
 from .params import BodySerializer, PassedStrings, PassedText, body

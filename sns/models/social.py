@@ -133,7 +133,7 @@ class User(IdDated, AbstractBaseUser):
 
     def refresh_from_db(self, using=None, fields=None, from_queryset=None):
         # A session's user is built from the session record with most columns deferred
-        # (sns/session_auth.py); the first deferred column a view reads loads all the
+        # (sns/auth/session.py); the first deferred column a view reads loads all the
         # others in the same statement, not one statement per column.
         if fields is not None and getattr(self, "load_rest_together", False):
             deferred = self.get_deferred_fields()

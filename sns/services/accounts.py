@@ -24,7 +24,7 @@ from ..access import access_user_self_or_admin, access_writable
 from ..errors import InvalidInput
 from ..models import User
 from ..models.accounts import EmailVerification, VerificationPurpose
-from ..session_auth import auth_record_forget
+from ..auth.session import auth_record_forget
 from ..text import normalize_locale, normalize_timezone
 from . import verification
 from .users import _clean_email, _clean_password, owner_proof, user_create_verified

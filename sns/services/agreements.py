@@ -10,7 +10,7 @@ from django.db import transaction
 from sns.access import access_admin
 from sns.errors import InvalidInput, NotFound, NotLatest
 from sns.models import AgreementTerm, User
-from sns.session_auth import auth_record_forget, latest_term_forget
+from sns.auth.session import auth_record_forget, latest_term_forget
 from sns.text import normalize_locale
 from sns.textguard import refuse_invalid
 

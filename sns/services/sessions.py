@@ -13,7 +13,7 @@ from django.core.cache import cache
 from django.utils import timezone
 from django.utils.module_loading import import_string
 
-from sns import auth_backend
+from sns.auth import backend as auth_backend
 from sns.access import access_admin
 from sns.errors import NotFound
 from sns.isotime import iso

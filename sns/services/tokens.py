@@ -14,7 +14,7 @@ from ..errors import Forbidden, InvalidInput, NotFound
 from ..models import User
 from ..models.tokens import AccessToken, TokenScope
 from ..textguard import checked_text, strip_invisible
-from ..token_auth import token_digest, token_grant_forget, token_secret_new
+from ..auth.token import token_digest, token_grant_forget, token_secret_new
 
 NAME_MAX_CHARS = 100  # the column's length
 

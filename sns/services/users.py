@@ -18,8 +18,8 @@ from ..access import (
 )
 from ..errors import Conflict, Forbidden, InvalidInput
 from ..mdtree import make_snippet
-from ..passwords import password_check
-from ..session_auth import auth_record_forget
+from ..auth.passwords import password_check
+from ..auth.session import auth_record_forget
 from ..models import AiMemory, AiTier, Follow, Like, Post, User
 from ..text import normalize_locale, normalize_timezone
 from ..textguard import checked_text, refuse_invalid, strip_invisible
@@ -55,7 +55,7 @@ def _clean_nickname(nickname) -> str:
 def _clean_password(password, user: User | None = None, *, self_service: bool = True) -> str:
     """Self-service passwords meet AUTH_PASSWORD_VALIDATORS (length, not common, not
     like the e-mail or nickname); one an admin sets only has to be non-blank, as in
-    the original (docs/accounts.md §6). The rule is sns/passwords.py's."""
+    the original (docs/accounts.md §6). The rule is sns/auth/passwords.py's."""
     return password_check(password, user, self_service=self_service)
 
 

@@ -311,7 +311,7 @@ def test_memory_lists_cost_constant_queries(world, ai_user, human, settings):
             if "django_session" not in q["sql"] and not q["sql"].startswith(("SAVEPOINT", "RELEASE"))
         )
 
-    # The first request fills the cached auth record (sns/session_auth.py); count after it.
+    # The first request fills the cached auth record (sns/auth/session.py); count after it.
     client.get(f"{base}/post-impressions")
     one = count(f"{base}/post-impressions", 1)
     peers_one = count(f"{base}/peer-impressions", 1)

@@ -26,7 +26,7 @@ from sns import services
 from sns.api import posts_views
 from sns.api.hot_reads import HOT_PATH, HotReadsMiddleware, plain_accept
 from sns.models import Post, User
-from sns.session_auth import auth_record_forget
+from sns.auth.session import auth_record_forget
 from stgy.lean_handler import LeanHandler
 from stgy.ops.middleware import route_label
 from tests.clients import APIClient
