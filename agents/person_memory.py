@@ -31,7 +31,7 @@ from agents.memory_versions import versions_forget_person
 from agents.models import PeerImpression, PostImpression, Relationship
 from agents.relationships import relationship_now
 from sns.access import access_user_self_or_admin, access_writable
-from sns.errors import NotFound
+from sns.core.errors import NotFound
 from sns.models import User
 from sns.selectors import Page
 from sns.selectors.visibility import viewable_flag

@@ -3,7 +3,7 @@
 
 Counted from what was written — posts, replies, direct messages — whichever path wrote
 it, the cycle or the respond path, so one cap binds both. Ids carry their creation
-time (sns.ids), so "the last hour" is a primary-key range. A refusal is a verdict
+time (sns.core.ids), so "the last hour" is a primary-key range. A refusal is a verdict
 string the caller records; nothing here raises.
 """
 
@@ -18,7 +18,7 @@ from django.db.models import BigIntegerField, Case, Count, F, Q, Subquery, Value
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
-from sns.ids import min_id_at
+from sns.core.ids import min_id_at
 from sns.models import Post, Repost
 from sns.models.messages import Message
 from sns.sql_statements import compiled_once

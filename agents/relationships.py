@@ -165,7 +165,7 @@ def relationships_rebuild(ai_id: int, *, now: datetime | None = None, source: Ve
     likes of peers on its posts, and its messages to peers. Returns the peers scored."""
     now = now or timezone.now()
     since = now - timedelta(days=settings.STGY_RELATIONSHIP_HALF_LIFE_DAYS * REBUILD_HALF_LIVES)
-    from sns.ids import min_id_at
+    from sns.core.ids import min_id_at
 
     low = min_id_at(since)
     exchanges: list[tuple[datetime, int, str]] = []

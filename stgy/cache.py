@@ -287,7 +287,7 @@ class FailSoftRedisCache(RedisCache):
     def read_counts(self, keys, version=None) -> list[int]:
         """The counters at `keys` (as `count_up` keeps them), 0 where missing, in order:
         one MGET. `get_many` makes each key through three calls and builds a dict; the
-        throttle windows read 60 or 120 buckets per write (sns/throttle.py), so that was
+        throttle windows read 60 or 120 buckets per write (sns/core/throttle.py), so that was
         most of a window's cost. Counters are stored as plain integers (Django's Redis
         serializer keeps ints unpickled). All zeros when Redis is away, as `get_many`'s
         empty dict reads."""

@@ -613,7 +613,7 @@ STGY_MAIL_ADDRESS_LIMIT_PER_MIN = _num("STGY_MAIL_ADDRESS_LIMIT_PER_MIN", 2)
 STGY_MAIL_DOMAIN_LIMIT_PER_MIN = _num("STGY_MAIL_DOMAIN_LIMIT_PER_MIN", 10)
 STGY_MAIL_GLOBAL_LIMIT_PER_MIN = _num("STGY_MAIL_GLOBAL_LIMIT_PER_MIN", 100)
 # Mails one client address (an IPv6 one by its /64) may ask for, checked before the
-# limits above so that one client cannot use up the site's (sns/mail_limits.py).
+# limits above so that one client cannot use up the site's (sns/core/mail_limits.py).
 STGY_MAIL_CLIENT_LIMIT_PER_MIN = _num("STGY_MAIL_CLIENT_LIMIT_PER_MIN", 5)
 STGY_MAIL_CLIENT_LIMIT_PER_HOUR = _num("STGY_MAIL_CLIENT_LIMIT_PER_HOUR", 30)
 STGY_HOURLY_GLOBAL_SIGNUP_COUNT_LIMIT = _num("STGY_HOURLY_GLOBAL_SIGNUP_COUNT_LIMIT", 60)
@@ -623,7 +623,7 @@ STGY_VERIFICATION_MAX_ATTEMPTS = _num("STGY_VERIFICATION_MAX_ATTEMPTS", 5)
 # giving the current one (GitHub's "sudo mode"; sns/access.py, docs/accounts.md §6).
 STGY_PASSWORD_CHANGE_RECENT_LOGIN_SECONDS = _num("STGY_PASSWORD_CHANGE_RECENT_LOGIN_SECONDS", 600)
 
-# Embedded mode runs tasks, and every mode sends mail (sns/mailer.py), on background
+# Embedded mode runs tasks, and every mode sends mail (sns/core/mailer.py), on background
 # threads; tests set this to run both inline.
 STGY_EAGER_TASKS_INLINE = env.bool("STGY_EAGER_TASKS_INLINE", default=False)
 

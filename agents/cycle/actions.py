@@ -27,8 +27,8 @@ from agents.runs.llm_calls import LlmJob, fluctuated_length, run_jobs
 from agents.runs.near_duplicate import RecentWrites
 from sns import services
 from sns.compiled_read import CompiledRead, ids_array, viewer_of, viewer_variant
-from sns.errors import Conflict, DomainError
-from sns.ids import parse_id
+from sns.core.errors import Conflict, DomainError
+from sns.core.ids import parse_id
 from sns.models import Post, PostTag
 from sns.selectors import viewable_posts
 from sns.selectors.boundaries import ai_contact_annotated, ai_contact_annotations

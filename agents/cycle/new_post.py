@@ -22,7 +22,7 @@ from agents.runs.near_duplicate import RecentWrites
 from agents.tags import parse_tags_field
 from sns import services
 from sns.compiled_read import compiled_values
-from sns.ids import id_to_datetime, id_to_hex
+from sns.core.ids import id_to_datetime, id_to_hex
 from sns.models import Post
 
 from .context import StageContext

@@ -16,7 +16,7 @@ from django.db.models import Case, F, Q, Value, When
 
 from agents.models import AgentState, AttentionEvent, CycleRun
 from sns.api.presenters import iso
-from sns.ids import id_to_hex
+from sns.core.ids import id_to_hex
 from sns.sql_statements import compiled_once, update_sql
 
 from .lease import lease_values

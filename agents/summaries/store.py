@@ -14,7 +14,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from sns.access import access_admin, access_writable
-from sns.errors import InvalidInput, NotFound
+from sns.core.errors import InvalidInput, NotFound
 from sns.models import Post
 from sns.selectors import Page
 

@@ -12,7 +12,7 @@ from django.db.models import Exists, OuterRef
 from django.utils.html import format_html, format_html_join
 
 from .base import ReadOnlyAdmin
-from ..ids import id_to_hex
+from ..core.ids import id_to_hex
 from ..models.messages import Conversation, Message
 from ..models.reports import Report, ReportStatus
 

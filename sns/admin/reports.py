@@ -13,7 +13,7 @@ from django.utils.html import format_html
 
 from .base import ReadOnlyAdmin
 from .messages import thread_html
-from ..ids import id_to_hex
+from ..core.ids import id_to_hex
 from ..models.reports import POST_REPORT_REASONS, Report, ReportKind
 from ..services.reports import reports_resolve
 

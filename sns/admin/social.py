@@ -18,8 +18,8 @@ from .. import services
 from .base import ReadOnlyAdmin
 from ..services import agreements
 from ..services.sessions import session_logged_in_at
-from ..errors import DomainError
-from ..ids import id_to_hex
+from ..core.errors import DomainError
+from ..core.ids import id_to_hex
 from ..models import AgreementTerm, Block, Follow, Like, Notification, Post, User
 
 

@@ -15,8 +15,8 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from sns.access import access_user_self_or_admin
-from sns.errors import InvalidInput
-from sns.ids import parse_id
+from sns.core.errors import InvalidInput
+from sns.core.ids import parse_id
 from sns.selectors import boundaries as selectors_boundaries
 from sns.services import boundaries as boundary_services
 

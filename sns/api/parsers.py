@@ -16,8 +16,8 @@ from rest_framework.exceptions import ParseError
 from rest_framework.parsers import JSONParser
 from rest_framework.utils import json
 
-from sns.errors import InvalidInput
-from sns.textguard import first_invalid_key
+from sns.core.errors import InvalidInput
+from sns.core.textguard import first_invalid_key
 
 # Strings are skipped whole (escapes included), so brackets inside them never count.
 _TOKENS = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}]', re.DOTALL)

@@ -4,8 +4,8 @@ instances, read straight off the tuple (its column order is post_rows.COLUMNS)."
 
 from __future__ import annotations
 
-from sns.ids import id_to_datetime as _created_at, id_to_hex
-from sns.isotime import iso
+from sns.core.ids import id_to_datetime as _created_at, id_to_hex
+from sns.core.isotime import iso
 from sns.access import owner_refuses_facts
 
 

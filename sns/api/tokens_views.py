@@ -9,9 +9,9 @@ from rest_framework import serializers, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from sns.errors import Forbidden
-from sns.ids import id_to_hex, parse_id
-from sns.isotime import iso
+from sns.core.errors import Forbidden
+from sns.core.ids import id_to_hex, parse_id
+from sns.core.isotime import iso
 from sns.selectors.tokens import user_tokens
 from sns.services.tokens import token_create, token_revoke
 from sns.auth.token import TokenGrant

@@ -9,7 +9,7 @@ from rest_framework.views import APIView
 
 from sns import selectors, services
 from sns.access import access_admin
-from sns.ids import parse_id
+from sns.core.ids import parse_id
 from sns.services.sessions import session_password_change
 
 from . import schema, shapes

@@ -20,7 +20,7 @@ from urllib.parse import urlsplit
 from django.conf import settings
 from django.core.cache import cache
 
-from sns.errors import LoginRequired, TooManyRequests
+from sns.core.errors import LoginRequired, TooManyRequests
 from sns.extensions import submit_task
 from sns.tasks import fetch_link_snippet
 

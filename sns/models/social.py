@@ -14,7 +14,7 @@ from django.db import models
 from django.utils.crypto import salted_hmac
 from django.db.models import Q
 
-from ..ids import HexIdentified, IdDated, id_to_hex, new_id
+from ..core.ids import HexIdentified, IdDated, id_to_hex, new_id
 from ..mdtree import make_snippet, snippet_text
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from django.db import models
 
-from ..ids import IdDated, new_id
+from ..core.ids import IdDated, new_id
 
 
 class TokenScope(models.TextChoices):

@@ -20,8 +20,8 @@ from django.db import connection
 from django.db.models import Q
 from django.db.models.expressions import RawSQL
 
-from ..errors import InvalidInput
-from ..ids import id_to_datetime
+from ..core.errors import InvalidInput
+from ..core.ids import id_to_datetime
 from ..models import User
 
 AUTHORS = ("all", "people", "ai")

@@ -14,7 +14,7 @@ from django.db import connection
 from django.db.models import Count, F, IntegerField, OuterRef, Subquery, Value
 from django.db.models.functions import Coalesce, Substr
 
-from ..errors import InvalidInput, NotFound
+from ..core.errors import InvalidInput, NotFound
 from ..models import User
 from ..models.messages import ConversationMember, Message
 from .paging import Page

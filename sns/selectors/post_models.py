@@ -18,7 +18,7 @@ from functools import lru_cache
 from django.db import connection
 from django.db.models import BigIntegerField, BooleanField, CharField
 
-from ..errors import NotFound
+from ..core.errors import NotFound
 from ..models import Follow, Post, Repost, User
 from ..model_rows import RowParts
 from .paging import Page

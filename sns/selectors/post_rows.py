@@ -17,7 +17,7 @@ from functools import lru_cache
 
 from django.db import DEFAULT_DB_ALIAS, connection, connections
 
-from ..errors import NotFound
+from ..core.errors import NotFound
 from ..models import Post, PostTag, User
 from .paging import Page
 from .posts import _post_facts

@@ -14,7 +14,7 @@ from django.db.models import BigIntegerField, BooleanField, CharField, OuterRef,
 from django.db.models.expressions import RawSQL
 
 from ..access import owner_refuses
-from ..errors import NotFound
+from ..core.errors import NotFound
 from ..models import Block, Follow, Like, Post, PostTag, User
 from .paging import Page, id_order, page_slice
 from .visibility import viewable_q

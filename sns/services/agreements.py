@@ -8,11 +8,11 @@ import json
 from django.db import transaction
 
 from sns.access import access_admin
-from sns.errors import InvalidInput, NotFound, NotLatest
+from sns.core.errors import InvalidInput, NotFound, NotLatest
 from sns.models import AgreementTerm, User
 from sns.auth.session import auth_record_forget, latest_term_forget
-from sns.text import normalize_locale
-from sns.textguard import refuse_invalid
+from sns.core.text import normalize_locale
+from sns.core.textguard import refuse_invalid
 
 CONTENTS_LENGTH_LIMIT = 262_144
 

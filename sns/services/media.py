@@ -13,10 +13,10 @@ from datetime import UTC, datetime
 from django.conf import settings
 from django.utils import timezone as dj_timezone
 
-from .. import throttle
+from ..core import throttle
 from ..access import access_user_self_or_admin, access_writable
-from ..errors import Forbidden, InvalidInput
-from ..ids import id_to_hex
+from ..core.errors import Forbidden, InvalidInput
+from ..core.ids import id_to_hex
 from ..media import images, keys, remote, signing, storage
 from ..models import User
 from ..models.media import MediaImage

@@ -13,15 +13,16 @@ from django.db.models import Exists, OuterRef
 from django.db.models.functions import Greatest
 from django.utils import timezone
 
-from .. import live_marks, throttle
+from .. import live_marks
+from ..core import throttle
 from ..access import access_writable, block_annotations, is_blocked_annotated
-from ..errors import Conflict, Forbidden, InvalidInput, NotFound
+from ..core.errors import Conflict, Forbidden, InvalidInput, NotFound
 from ..models import Block, User
 from ..models.messages import Conversation, ConversationMember, Message
 from ..models.reports import Report, ReportKind
 from .reports import report_create
 from ..selectors.boundaries import ai_contact_allowed
-from ..text import normalize_content
+from ..core.text import normalize_content
 from . import hooks, notifications
 
 MESSAGES = throttle.Limit(

@@ -7,9 +7,9 @@ from __future__ import annotations
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from .. import throttle
+from ..core import throttle
 from ..access import access_user_self_or_admin, access_writable
-from ..errors import Conflict, InvalidInput, NotFound
+from ..core.errors import Conflict, InvalidInput, NotFound
 from ..models import User
 from ..models.mutes import Mute, MutedWord
 

@@ -20,10 +20,10 @@ from django.db.models import BooleanField, CharField, Exists, Q, Value
 from django.utils import timezone
 
 from ..access import access_writable
-from ..errors import InvalidInput
+from ..core.errors import InvalidInput
 from ..mdtree import notification_text
 from ..models import Notification, Post, User
-from ..textguard import refuse_invalid
+from ..core.textguard import refuse_invalid
 
 log = logging.getLogger(__name__)
 

@@ -10,15 +10,16 @@ from django.db import IntegrityError, transaction
 from django.db.models import F, QuerySet
 from django.utils import timezone
 
-from .. import live_marks, mentions, throttle
+from .. import live_marks, mentions
+from ..core import throttle
 from ..access import access_post, access_writable, block_annotations, is_blocked_annotated
 from ..compiled_read import CompiledRead
-from ..errors import Conflict, InvalidInput
-from ..ids import parse_id
+from ..core.errors import Conflict, InvalidInput
+from ..core.ids import parse_id
 from ..mdtree import make_snippet
 from ..models import Follow, Post, PostTag, User
 from ..selectors.boundaries import ai_contact_annotated, ai_contact_annotations
-from ..text import normalize_content, normalize_locale, normalize_post_tags
+from ..core.text import normalize_content, normalize_locale, normalize_post_tags
 from . import notifications
 from .hooks import post_mentioned, post_written
 from .post_insert import post_insert

@@ -8,12 +8,12 @@ from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from .. import throttle
+from ..core import throttle
 from ..access import access_admin, access_post, access_writable
-from ..errors import Conflict, InvalidInput
+from ..core.errors import Conflict, InvalidInput
 from ..models import User
 from ..models.reports import POST_REPORT_REASONS, Report, ReportKind, ReportStatus
-from ..textguard import clean_long_text
+from ..core.textguard import clean_long_text
 
 REASONS = [key for key, _ in POST_REPORT_REASONS]
 

@@ -15,8 +15,8 @@ from django.utils.module_loading import import_string
 
 from sns.auth import backend as auth_backend
 from sns.access import access_admin
-from sns.errors import NotFound
-from sns.isotime import iso
+from sns.core.errors import NotFound
+from sns.core.isotime import iso
 from sns.models import User
 
 from .users import user_set_password

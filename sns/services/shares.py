@@ -14,10 +14,10 @@ from django.db import IntegrityError, transaction
 from django.db.models import Exists, OuterRef, QuerySet, Value
 from django.utils import timezone
 
-from .. import throttle
+from ..core import throttle
 from ..access import access_writable, block_annotations, is_blocked_annotated
 from ..compiled_read import CompiledRead
-from ..errors import Conflict, InvalidInput, NotFound
+from ..core.errors import Conflict, InvalidInput, NotFound
 from ..models import Block, Bookmark, Post, Quote, Repost, User
 from . import notifications
 from .posts import post_create

@@ -18,10 +18,10 @@ from datetime import UTC, datetime
 from django.conf import settings
 from django.db import IntegrityError
 
-from .. import throttle
-from ..errors import InvalidInput
+from ..core import throttle
+from ..core.errors import InvalidInput
 from ..extensions import submit_task
-from ..ids import id_to_hex
+from ..core.ids import id_to_hex
 from ..media import keys, signing, storage
 from ..models import User
 from ..models.media import MediaTrack, TrackUpload

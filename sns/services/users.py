@@ -9,20 +9,20 @@ from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 
-from .. import throttle
+from ..core import throttle
 from ..access import (
     access_admin,
     access_owner_proof,
     access_user_self_or_admin,
     access_writable,
 )
-from ..errors import Conflict, Forbidden, InvalidInput
+from ..core.errors import Conflict, Forbidden, InvalidInput
 from ..mdtree import make_snippet
 from ..auth.passwords import password_check
 from ..auth.session import auth_record_forget
 from ..models import AiMemory, AiTier, Follow, Like, Post, User
-from ..text import normalize_locale, normalize_timezone
-from ..textguard import checked_text, refuse_invalid, strip_invisible
+from ..core.text import normalize_locale, normalize_timezone
+from ..core.textguard import checked_text, refuse_invalid, strip_invisible
 
 _UNSET = object()
 

@@ -22,7 +22,7 @@ from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext_lazy
 
-from sns.ids import id_to_hex
+from sns.core.ids import id_to_hex
 from sns.markdown import render_html
 from sns.mentions import mentions_attach, post_mention_links
 from sns.selectors import shares

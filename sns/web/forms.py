@@ -8,8 +8,8 @@ from django import forms
 from django.conf import settings
 from django.utils.translation import gettext_lazy as _
 
-from sns.errors import InvalidInput
-from sns.text import normalize_locale
+from sns.core.errors import InvalidInput
+from sns.core.text import normalize_locale
 
 from . import kept_widgets
 

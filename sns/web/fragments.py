@@ -32,7 +32,7 @@ from django.utils import timezone
 from django.utils.safestring import SafeString
 from django.utils.translation import get_language
 
-from sns.ids import id_to_datetime, id_to_hex
+from sns.core.ids import id_to_datetime, id_to_hex
 from sns.markdown import render_html
 from sns.mentions import post_mention_links
 
@@ -273,7 +273,7 @@ def _tags_html(facts: _Facts) -> str:
 
 def _toggle(hex_id: str, holes, *, action: str, css: str, pressed: bool, title: str, inner: str) -> str:
     # `action`, `css` and `title` are this module's literals and `hex_id` is hex digits
-    # (sns/ids.py `id_to_hex`): nothing to escape; the token and path come escaped.
+    # (sns/core/ids.py `id_to_hex`): nothing to escape; the token and path come escaped.
     return (
         f'<form method="post" action="{_post_prefix_escaped()}{hex_id}/{action}" class="inline">'
         f'<input type="hidden" name="csrfmiddlewaretoken" value="{holes["token"]}">'

@@ -30,7 +30,7 @@ from django.urls import reverse
 from django.utils.functional import LazyObject, empty
 from django.utils.http import url_has_allowed_host_and_scheme
 
-from sns.errors import DomainError
+from sns.core.errors import DomainError
 from sns.selectors.agreements import agreement_required
 from sns.selectors import Page
 

@@ -15,7 +15,7 @@ from sns.selectors import post_models, thread_models
 from sns.selectors import publication as selectors_publication
 from sns.access import access_post
 from sns.extensions import page_extras
-from sns.ids import id_to_hex, parse_id
+from sns.core.ids import id_to_hex, parse_id
 from sns.reply_tree import reply_tree, reply_tree_nodes
 
 from .cards import cards_attach

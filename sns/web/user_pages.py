@@ -11,8 +11,8 @@ from sns.selectors import post_models
 from sns import selectors, services
 from sns.services import mutes as mute_services
 from sns.selectors import boundaries as selectors_boundaries
-from sns.ids import parse_id
-from sns.privacy import can_see_private
+from sns.core.ids import parse_id
+from sns.core.privacy import can_see_private
 
 from .cards import cards_attach
 from .message_forms import StopForm

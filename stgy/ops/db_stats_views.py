@@ -12,7 +12,7 @@ from sns.access import access_admin
 from sns.api import schema
 from sns.api.params import int_value
 from sns.api.permissions import Public
-from sns.errors import DomainError, InvalidInput
+from sns.core.errors import DomainError, InvalidInput
 
 from . import db_stats
 

@@ -166,7 +166,7 @@ def test_quiet_hours_hold_back_an_opener_but_not_an_answer(ai):
 
 
 def test_an_opener_left_unanswered_for_a_day_lowers_the_relationship_once(ai):
-    from sns.ids import min_id_at
+    from sns.core.ids import min_id_at
 
     person = friend_of(ai, score=0.7)
     assert run_outreach(ai)["candidates"][0]["result"] == "sent"

@@ -9,7 +9,7 @@ import pytest
 from django.db.models import Q
 
 from sns import model_rows, services
-from sns.errors import DomainError
+from sns.core.errors import DomainError
 from sns.models import Follow, Post, Repost, User
 from sns.selectors import Page, post_models, posts_by_followees
 from sns.selectors.posts import post_queryset
@@ -98,7 +98,7 @@ def test_the_followees_reposts_are_the_orm_s(reposts):
 
 def test_the_post_and_user_pages_reads_are_the_orm_s(community):
     users, posts = community
-    from sns.errors import NotFound
+    from sns.core.errors import NotFound
     from sns.selectors import post_get, posts_list
 
     replied = list(Post.objects.filter(pk__in=Post.objects.values("reply_to")))

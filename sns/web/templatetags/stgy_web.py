@@ -19,7 +19,7 @@ from django.utils.text import Truncator
 
 from sns import selectors
 from sns.selectors import reports as selectors_reports
-from sns.ids import id_to_hex
+from sns.core.ids import id_to_hex
 from sns.markdown import render_html
 from sns.web import cards, display, fragments, kept_chrome, kept_compose, kept_post_page, kept_tabs, theme
 
