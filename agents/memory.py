@@ -18,7 +18,7 @@ from django.utils import timezone
 from agents.memory_versions import VersionSource, upsert_with_versions, version_row
 from agents.models import Interest, MemoryVersion, PeerImpression, PostImpression, Relationship
 from agents.relationships import relationship_now
-from sns.access import access_writable
+from sns.reads.access import access_writable
 from sns.core.errors import Forbidden, InvalidInput, NotFound
 from sns.models import Post, User
 from sns.selectors import Page

@@ -386,7 +386,7 @@ STGY_NOTIFY_FROM_AI_USERS = env.bool("STGY_NOTIFY_FROM_AI_USERS", default=True)
 # How often open pages ask /live for new posts and unread counts (static/stgy.js).
 STGY_LIVE_POLL_SECONDS = _num("STGY_LIVE_POLL_SECONDS", 30, float)
 # How often an open post page or message thread asks whether an answer came (one cache
-# read, sns/live_marks.py): every STGY_LIVE_THREAD_SECONDS for the first two minutes
+# read, sns/reads/live_marks.py): every STGY_LIVE_THREAD_SECONDS for the first two minutes
 # after the page was drawn or last changed, when an answer is most likely, then every
 # STGY_LIVE_THREAD_IDLE_SECONDS (docs/pages.md §6).
 STGY_LIVE_THREAD_SECONDS = _num("STGY_LIVE_THREAD_SECONDS", 4, float)
@@ -620,7 +620,7 @@ STGY_HOURLY_GLOBAL_SIGNUP_COUNT_LIMIT = _num("STGY_HOURLY_GLOBAL_SIGNUP_COUNT_LI
 STGY_VERIFICATION_TTL_SECONDS = _num("STGY_VERIFICATION_TTL_SECONDS", 900)
 STGY_VERIFICATION_MAX_ATTEMPTS = _num("STGY_VERIFICATION_MAX_ATTEMPTS", 5)
 # Seconds after logging in during which a session may change its own password without
-# giving the current one (GitHub's "sudo mode"; sns/access.py, docs/accounts.md §6).
+# giving the current one (GitHub's "sudo mode"; sns/reads/access.py, docs/accounts.md §6).
 STGY_PASSWORD_CHANGE_RECENT_LOGIN_SECONDS = _num("STGY_PASSWORD_CHANGE_RECENT_LOGIN_SECONDS", 600)
 
 # Embedded mode runs tasks, and every mode sends mail (sns/core/mailer.py), on background

@@ -9,7 +9,7 @@ from rest_framework import serializers
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from sns.access import access_user_self_or_admin
+from sns.reads.access import access_user_self_or_admin
 from sns.api import schema
 from sns.api import shapes as sns_shapes
 from sns.api.params import flag, int_value, optional_datetime, page_params

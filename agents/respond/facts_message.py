@@ -11,7 +11,7 @@ from django.db.models import Exists, OuterRef, Subquery
 
 from agents.models import AttentionEvent, PeerImpression
 from agents.relationships import relationship_annotations
-from sns.access import block_annotations
+from sns.reads.access import block_annotations
 from sns.models import Block, Follow, User
 from sns.models.messages import ConversationMember, Message
 

@@ -13,7 +13,7 @@ from datetime import datetime
 from django.db import transaction
 from django.utils import timezone
 
-from sns.access import access_admin, access_writable
+from sns.reads.access import access_admin, access_writable
 from sns.core.errors import InvalidInput, NotFound
 from sns.models import Post
 from sns.selectors import Page

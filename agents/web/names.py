@@ -11,7 +11,7 @@ from django.db.models.functions import Substr
 
 from sns.core.errors import InvalidInput
 from sns.core.ids import id_to_hex, parse_id
-from sns.markdown import to_plain_text
+from sns.reads.markdown import to_plain_text
 from sns.models import Post, User
 
 POST_KEYS = ("postId", "replyId")

@@ -29,7 +29,7 @@ class ServiceForm(forms.ModelForm):
 
     actor = None
     # When the actor's session logged in: the proof an admin changing their own
-    # password here gives (sns/access.py access_owner_proof).
+    # password here gives (sns/reads/access.py access_owner_proof).
     logged_in_at = None
 
     def apply(self):  # pragma: no cover - overridden

@@ -10,7 +10,7 @@ from rest_framework.settings import api_settings
 from rest_framework.throttling import ScopedRateThrottle
 from rest_framework.views import APIView
 
-from sns.access import access_admin
+from sns.reads.access import access_admin
 from sns.core.errors import Forbidden, InvalidInput, LoginRequired
 from sns.core.ids import parse_id
 from sns.services.sessions import session_login, session_logout, session_switch_user

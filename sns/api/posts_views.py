@@ -10,7 +10,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from sns import selectors, services
-from sns.access import access_admin
+from sns.reads.access import access_admin
 from sns.core.ids import parse_id
 from sns.selectors import post_rows
 

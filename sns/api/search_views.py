@@ -11,7 +11,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from sns import selectors
-from sns.access import access_admin
+from sns.reads.access import access_admin
 from sns.core.errors import InvalidInput
 from sns.geo.service import QUERY_HASH_HEADER
 from sns.core.ids import parse_id

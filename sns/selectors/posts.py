@@ -13,7 +13,7 @@ from django.db import connection
 from django.db.models import BigIntegerField, BooleanField, CharField, OuterRef, Q, QuerySet, Subquery
 from django.db.models.expressions import RawSQL
 
-from ..access import owner_refuses
+from ..reads.access import owner_refuses
 from ..core.errors import NotFound
 from ..models import Block, Follow, Like, Post, PostTag, User
 from .paging import Page, id_order, page_slice

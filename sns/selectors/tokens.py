@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..access import access_user_self_or_admin
+from ..reads.access import access_user_self_or_admin
 from ..models import User
 from ..models.tokens import AccessToken
 

@@ -20,7 +20,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from ..core import mail_limits, mailer
-from ..access import access_user_self_or_admin, access_writable
+from ..reads.access import access_user_self_or_admin, access_writable
 from ..core.errors import InvalidInput
 from ..models import User
 from ..models.accounts import EmailVerification, VerificationPurpose

@@ -7,7 +7,7 @@ import json
 
 from django.db import transaction
 
-from sns.access import access_admin
+from sns.reads.access import access_admin
 from sns.core.errors import InvalidInput, NotFound, NotLatest
 from sns.models import AgreementTerm, User
 from sns.auth.session import auth_record_forget, latest_term_forget

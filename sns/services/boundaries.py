@@ -15,7 +15,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from ..core import throttle
-from ..access import access_user, access_user_self_or_admin, access_writable
+from ..reads.access import access_user, access_user_self_or_admin, access_writable
 from ..core.errors import InvalidInput, NotFound
 from ..models import User
 from ..models.messages import AiBoundaries, AiStop

@@ -14,7 +14,7 @@ from django.conf import settings
 from django.utils import timezone as dj_timezone
 
 from ..core import throttle
-from ..access import access_user_self_or_admin, access_writable
+from ..reads.access import access_user_self_or_admin, access_writable
 from ..core.errors import Forbidden, InvalidInput
 from ..core.ids import id_to_hex
 from ..media import images, keys, remote, signing, storage

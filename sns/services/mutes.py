@@ -8,7 +8,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from ..core import throttle
-from ..access import access_user_self_or_admin, access_writable
+from ..reads.access import access_user_self_or_admin, access_writable
 from ..core.errors import Conflict, InvalidInput, NotFound
 from ..models import User
 from ..models.mutes import Mute, MutedWord

@@ -19,7 +19,7 @@ from django.db import IntegrityError, connection, transaction
 from django.db.models import BooleanField, CharField, Exists, Q, Value
 from django.utils import timezone
 
-from ..access import access_writable
+from ..reads.access import access_writable
 from ..core.errors import InvalidInput
 from ..mdtree import notification_text
 from ..models import Notification, Post, User

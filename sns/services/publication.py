@@ -15,7 +15,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import F
 
 from ..core import throttle
-from ..access import access_user_self_or_admin, access_writable
+from ..reads.access import access_user_self_or_admin, access_writable
 from ..core.errors import InvalidInput
 from ..models import Post, PostPubView, PubConfig, User
 from ..core.textguard import clean_long_text, refuse_invalid, strip_invisible

@@ -9,7 +9,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from ..core import throttle
-from ..access import access_admin, access_post, access_writable
+from ..reads.access import access_admin, access_post, access_writable
 from ..core.errors import Conflict, InvalidInput
 from ..models import User
 from ..models.reports import POST_REPORT_REASONS, Report, ReportKind, ReportStatus

@@ -15,7 +15,7 @@ from django.db.models import Exists, OuterRef, QuerySet, Value
 from django.utils import timezone
 
 from ..core import throttle
-from ..access import access_writable, block_annotations, is_blocked_annotated
+from ..reads.access import access_writable, block_annotations, is_blocked_annotated
 from ..compiled_read import CompiledRead
 from ..core.errors import Conflict, InvalidInput, NotFound
 from ..models import Block, Bookmark, Post, Quote, Repost, User

@@ -8,7 +8,7 @@ from django.db.models.functions import Greatest
 from django.utils import timezone
 
 from ..core import throttle
-from ..access import access_writable, block_annotations, is_blocked_annotated
+from ..reads.access import access_writable, block_annotations, is_blocked_annotated
 from ..compiled_read import CompiledRead, ids_array
 from ..core.errors import Conflict, DomainError, InvalidInput, NotFound
 from ..models import Block, Follow, Like, Post, User

@@ -9,7 +9,7 @@ from django.conf import settings
 from django.db import transaction
 
 from ..core import throttle
-from ..access import access_user_self_or_admin, access_writable
+from ..reads.access import access_user_self_or_admin, access_writable
 from ..core.errors import Forbidden, InvalidInput, NotFound
 from ..models import User
 from ..models.tokens import AccessToken, TokenScope

@@ -10,7 +10,7 @@ from django.db.models import F
 from django.utils import timezone
 
 from ..core import throttle
-from ..access import (
+from ..reads.access import (
     access_admin,
     access_owner_proof,
     access_user_self_or_admin,
@@ -235,7 +235,7 @@ def user_update(
 
 def owner_proof(actor: User, user: User, *, current_password, logged_in_at) -> None:
     """When `actor` changes their own password or address: the proof of
-    sns/access.py `access_owner_proof`. Each current password given costs one of the
+    sns/reads/access.py `access_owner_proof`. Each current password given costs one of the
     hourly profile updates, so a stolen session cannot guess it at leisure."""
     if user.id != actor.id:
         return  # an admin acting on someone else (access_user_self_or_admin)

@@ -41,7 +41,7 @@ class LoginForm(forms.Form):
 
 
 class PasswordForm(forms.Form):
-    # Not needed shortly after logging in; the rule is the service's (sns/access.py
+    # Not needed shortly after logging in; the rule is the service's (sns/reads/access.py
     # access_owner_proof), the same as the API's.
     current_password = forms.CharField(
         label="Current password",

@@ -13,7 +13,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from sns import selectors, services
 from sns.selectors import post_models, thread_models
 from sns.selectors import publication as selectors_publication
-from sns.access import access_post
+from sns.reads.access import access_post
 from sns.extensions import page_extras
 from sns.core.ids import id_to_hex, parse_id
 from sns.reply_tree import reply_tree, reply_tree_nodes
@@ -97,7 +97,7 @@ def _post_detail(request, post_hex):
         "tree": tree,
         "older_id": older_id,
         "newer_id": newer_id,
-        # The page polls for a reply newer than the newest it shows (sns/live_marks.py);
+        # The page polls for a reply newer than the newest it shows (sns/reads/live_marks.py);
         # one it may not see makes one redraw, after which the poll moves past it.
         "live_after": id_to_hex(max((r.id for r in shown_replies), default=0)),
         "parent_exists": parent_exists,

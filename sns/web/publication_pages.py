@@ -21,7 +21,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from sns.selectors import publication as pub
 from sns.core.ids import parse_id
-from sns.markdown import render_html
+from sns.reads.markdown import render_html
 from sns.services import publication as pub_services
 
 from . import publication as site

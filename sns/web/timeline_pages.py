@@ -14,7 +14,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from sns import selectors, services
 from sns.core.errors import InvalidInput
 from sns.extensions import page_extras
-from sns.markdown import render_html
+from sns.reads.markdown import render_html
 from sns.search import engine
 from sns.search.kwic import post_kwic
 from sns.search.query import parse_query, search_owner

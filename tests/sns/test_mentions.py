@@ -8,8 +8,8 @@ from __future__ import annotations
 import pytest
 
 from sns import services
-from sns.markdown import render_html
-from sns.mentions import mention_links, mention_names
+from sns.reads.markdown import render_html
+from sns.reads.mentions import mention_links, mention_names
 from sns.models import Notification, Post
 from sns.services import boundaries
 from tests.conftest import login_client

@@ -9,9 +9,9 @@ from django.conf import settings
 from django.db.models import Exists, OuterRef
 from django.utils import timezone
 
-from .core.errors import Forbidden, NotFound
-from .models import Block, Follow, Post, User
-from .core.textguard import refuse_invalid
+from ..core.errors import Forbidden, NotFound
+from ..models import Block, Follow, Post, User
+from ..core.textguard import refuse_invalid
 
 
 def access_writable(actor: User) -> User:
