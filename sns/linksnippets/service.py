@@ -22,7 +22,7 @@ from django.core.cache import cache
 
 from sns.core.errors import LoginRequired, TooManyRequests
 from sns.extensions import submit_task
-from sns.tasks import fetch_link_snippet
+from .tasks import fetch_link_snippet
 
 from . import extract, internal, store, urls
 from .records import limits, present, snippet

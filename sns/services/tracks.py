@@ -25,7 +25,7 @@ from ..core.ids import id_to_hex
 from ..media import keys, signing, storage
 from ..models import User
 from ..models.media import MediaTrack, TrackUpload
-from ..tasks import process_track
+from .track_tasks import process_track
 from . import media_usage
 from .media import _target, _valid_size, deletable_master_key, masters_page, read_user_object
 from .track_processing import KINDS, kind_of, upload_answer
