@@ -30,9 +30,9 @@ from agents.memory import MARKER
 from agents.memory_versions import versions_forget_person
 from agents.models import PeerImpression, PostImpression, Relationship
 from agents.relationships import relationship_now
-from sns.reads.access import access_user_self_or_admin, access_writable
 from sns.core.errors import NotFound
 from sns.models import User
+from sns.reads.access import access_user_self_or_admin, access_writable
 from sns.selectors import Page
 from sns.selectors.visibility import viewable_flag
 

@@ -9,8 +9,8 @@ from __future__ import annotations
 from django.conf import settings
 from mcp.server.mcpserver.exceptions import ToolError
 
-from sns.models import User
 from sns.auth.token import token_user
+from sns.models import User
 
 
 def bearer(headers) -> str | None:

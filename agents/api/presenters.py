@@ -5,8 +5,8 @@ from __future__ import annotations
 from agents.vectors import features_to_b64
 from sns.api.presenters import iso
 from sns.core.ids import id_to_hex
-from sns.reads.markdown import folded_plain_text
 from sns.core.privacy import can_see_private, mask_email
+from sns.reads.markdown import folded_plain_text
 
 SNIPPET_CODE_POINTS = 150
 

@@ -19,8 +19,8 @@ from agents.llm.gateway import ai_enabled
 from agents.rate_limits import HourlyWrites
 from agents.runs.ai_thread import ai_exchange_refusal
 from agents.runs.contact import backoff_refusal
-from sns.reads.access import is_blocked_annotated
 from sns.models import User
+from sns.reads.access import is_blocked_annotated
 from sns.selectors.boundaries import ai_contact_allowed, ai_contact_annotated
 
 from .facts import EventFacts

@@ -24,9 +24,9 @@ from agents.runs import inputs
 from agents.runs.language import answer_locale
 from sns.api.presenters import iso
 from sns.core.errors import DomainError
+from sns.core.stop_words import stop_request
 from sns.models import User
 from sns.services.boundaries import ai_stop_from_words
-from sns.core.stop_words import stop_request
 
 from .events import event_close
 from .facts import EventFacts

@@ -11,8 +11,8 @@ from django.db.models.functions import Substr
 
 from sns.core.errors import InvalidInput
 from sns.core.ids import id_to_hex, parse_id
-from sns.reads.markdown import to_plain_text
 from sns.models import Post, User
+from sns.reads.markdown import to_plain_text
 
 POST_KEYS = ("postId", "replyId")
 USER_KEYS = ("ownerId", "userId")

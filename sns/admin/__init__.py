@@ -3,4 +3,6 @@ reported conversations (`messages`) and the one review queue of reports (`report
 Django's autodiscovery imports `sns.admin`; importing the modules registers them, in
 this order."""
 
+# isort: off
 from . import social, messages, reports  # noqa: F401
+# isort: on

@@ -11,10 +11,10 @@ from django.contrib import admin
 from django.db.models import Exists, OuterRef
 from django.utils.html import format_html, format_html_join
 
-from .base import ReadOnlyAdmin
 from ..core.ids import id_to_hex
 from ..models.messages import Conversation, Message
 from ..models.reports import Report, ReportStatus
+from .base import ReadOnlyAdmin
 
 _CONTEXT_MESSAGES = 50
 

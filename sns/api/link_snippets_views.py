@@ -12,8 +12,8 @@ from rest_framework.throttling import BaseThrottle
 from rest_framework.views import APIView
 
 from sns.core.errors import InvalidInput
-from sns.linksnippets.service import link_snippet_resolve
 from sns.core.textguard import refuse_invalid
+from sns.linksnippets.service import link_snippet_resolve
 
 from . import schema
 from .params import BodySerializer, PassedText

@@ -7,6 +7,7 @@ cheap properties.
 """
 
 # In the order the tables were first declared (the social tables, then the rest).
+# isort: off
 from .social import (
     MISSING_TAGS,
     AgreementTerm,
@@ -31,6 +32,7 @@ from .publication import PostPubView, PubConfig  # docs/publication.md
 from .shares import Bookmark, Quote, Repost  # docs/shares.md
 from .mutes import Mute, MutedWord  # docs/mutes.md
 from .tokens import AccessToken, TokenScope  # docs/api.md, "Personal access tokens"
+# isort: on
 
 __all__ = [
     "MISSING_TAGS",

@@ -10,8 +10,8 @@ from django.db.models import Exists, OuterRef
 from django.utils import timezone
 
 from ..core.errors import Forbidden, NotFound
-from ..models import Block, Follow, Post, User
 from ..core.textguard import refuse_invalid
+from ..models import Block, Follow, Post, User
 
 
 def access_writable(actor: User) -> User:

@@ -7,12 +7,12 @@ import json
 
 from django.db import transaction
 
-from sns.reads.access import access_admin
-from sns.core.errors import InvalidInput, NotFound, NotLatest
-from sns.models import AgreementTerm, User
 from sns.auth.session import auth_record_forget, latest_term_forget
+from sns.core.errors import InvalidInput, NotFound, NotLatest
 from sns.core.text import normalize_locale
 from sns.core.textguard import refuse_invalid
+from sns.models import AgreementTerm, User
+from sns.reads.access import access_admin
 
 CONTENTS_LENGTH_LIMIT = 262_144
 

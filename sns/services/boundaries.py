@@ -15,10 +15,10 @@ from django.db import transaction
 from django.utils import timezone
 
 from ..core import throttle
-from ..reads.access import access_user, access_user_self_or_admin, access_writable
 from ..core.errors import InvalidInput, NotFound
 from ..models import User
 from ..models.messages import AiBoundaries, AiStop
+from ..reads.access import access_user, access_user_self_or_admin, access_writable
 from ..selectors.boundaries import Boundaries, ai_boundaries_get
 
 _UNSET = object()

@@ -14,12 +14,12 @@ from django.conf import settings
 from django.utils import timezone as dj_timezone
 
 from ..core import throttle
-from ..reads.access import access_user_self_or_admin, access_writable
 from ..core.errors import Forbidden, InvalidInput
 from ..core.ids import id_to_hex
 from ..media import images, keys, remote, signing, storage
 from ..models import User
 from ..models.media import MediaImage
+from ..reads.access import access_user_self_or_admin, access_writable
 from . import media_usage
 
 log = logging.getLogger(__name__)

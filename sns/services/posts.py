@@ -10,16 +10,16 @@ from django.db import IntegrityError, transaction
 from django.db.models import F, QuerySet
 from django.utils import timezone
 
-from ..reads import live_marks, mentions
-from ..core import throttle
-from ..reads.access import access_post, access_writable, block_annotations, is_blocked_annotated
 from ..compiled_read import CompiledRead
+from ..core import throttle
 from ..core.errors import Conflict, InvalidInput
 from ..core.ids import parse_id
+from ..core.text import normalize_content, normalize_locale, normalize_post_tags
 from ..mdtree import make_snippet
 from ..models import Follow, Post, PostTag, User
+from ..reads import live_marks, mentions
+from ..reads.access import access_post, access_writable, block_annotations, is_blocked_annotated
 from ..selectors.boundaries import ai_contact_annotated, ai_contact_annotations
-from ..core.text import normalize_content, normalize_locale, normalize_post_tags
 from . import notifications
 from .hooks import post_mentioned, post_written
 from .post_insert import post_insert

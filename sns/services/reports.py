@@ -9,11 +9,11 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from ..core import throttle
-from ..reads.access import access_admin, access_post, access_writable
 from ..core.errors import Conflict, InvalidInput
+from ..core.textguard import clean_long_text
 from ..models import User
 from ..models.reports import POST_REPORT_REASONS, Report, ReportKind, ReportStatus
-from ..core.textguard import clean_long_text
+from ..reads.access import access_admin, access_post, access_writable
 
 REASONS = [key for key, _ in POST_REPORT_REASONS]
 

@@ -14,10 +14,10 @@ from django.utils import timezone
 from django.utils.module_loading import import_string
 
 from sns.auth import backend as auth_backend
-from sns.reads.access import access_admin
 from sns.core.errors import NotFound
 from sns.core.isotime import iso
 from sns.models import User
+from sns.reads.access import access_admin
 
 from .users import user_set_password
 

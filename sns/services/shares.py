@@ -14,11 +14,11 @@ from django.db import IntegrityError, transaction
 from django.db.models import Exists, OuterRef, QuerySet, Value
 from django.utils import timezone
 
-from ..core import throttle
-from ..reads.access import access_writable, block_annotations, is_blocked_annotated
 from ..compiled_read import CompiledRead
+from ..core import throttle
 from ..core.errors import Conflict, InvalidInput, NotFound
 from ..models import Block, Bookmark, Post, Quote, Repost, User
+from ..reads.access import access_writable, block_annotations, is_blocked_annotated
 from . import notifications
 from .posts import post_create
 

@@ -7,11 +7,11 @@ from django.db.models import Case, Exists, F, OuterRef, QuerySet, When
 from django.db.models.functions import Greatest
 from django.utils import timezone
 
-from ..core import throttle
-from ..reads.access import access_writable, block_annotations, is_blocked_annotated
 from ..compiled_read import CompiledRead, ids_array
+from ..core import throttle
 from ..core.errors import Conflict, DomainError, InvalidInput, NotFound
 from ..models import Block, Follow, Like, Post, User
+from ..reads.access import access_writable, block_annotations, is_blocked_annotated
 from ..sql_statements import compiled_once, insert_rows_sql, update_sql
 from . import hooks, notifications
 

@@ -20,15 +20,15 @@ from django.db import IntegrityError
 
 from ..core import throttle
 from ..core.errors import InvalidInput
-from ..extensions import submit_task
 from ..core.ids import id_to_hex
+from ..extensions import submit_task
 from ..media import keys, signing, storage
 from ..models import User
 from ..models.media import MediaTrack, TrackUpload
-from .track_tasks import process_track
 from . import media_usage
 from .media import _target, _valid_size, deletable_master_key, masters_page, read_user_object
 from .track_processing import KINDS, kind_of, upload_answer
+from .track_tasks import process_track
 
 TRACK_POSTS = throttle.Limit("track-posts", "STGY_HOURLY_IMAGE_POSTS_COUNT_LIMIT", None, "too often track posts")
 ACCEPTED_TYPES = {"fit": {"application/octet-stream", "application/vnd.ant.fit"},

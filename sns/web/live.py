@@ -8,9 +8,9 @@ from __future__ import annotations
 from django.http import JsonResponse
 from django.views.decorators.http import require_GET
 
-from sns.reads import live_marks
 from sns.core.errors import InvalidInput
 from sns.core.ids import id_to_hex, parse_id
+from sns.reads import live_marks
 from sns.selectors.authors import authors_parse
 from sns.selectors.live import live_counts
 

@@ -10,8 +10,8 @@ import re
 
 import pytest
 
-from sns.reads.markdown import render_html
 from sns.media import maps
+from sns.reads.markdown import render_html
 from tests.conftest import login_client
 from tests.media.flow import full_flow
 from tests.media.track_files import make_fit, route

@@ -40,8 +40,8 @@ from schemathesis.specs.openapi.checks import (
 from agents import memory
 from agents.memory_versions import API
 from sns import services
-from sns.models import User
 from sns.auth.session import session_user
+from sns.models import User
 from stgy.wsgi import application
 from tests.factories import make_ai_user, make_post, make_user
 

@@ -25,8 +25,8 @@ from rest_framework.response import Response as DrfResponse
 from sns import services
 from sns.api import posts_views
 from sns.api.hot_reads import HOT_PATH, HotReadsMiddleware, plain_accept
-from sns.models import Post, User
 from sns.auth.session import auth_record_forget
+from sns.models import Post, User
 from stgy.lean_handler import LeanHandler
 from stgy.ops.middleware import route_label
 from tests.clients import APIClient
