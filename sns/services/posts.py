@@ -126,7 +126,7 @@ def post_create(
             )
             post_insert(post, tag_names, parent.id if parent is not None else None)
             post_written(post, created=True)
-            # Open pages of the thread learn of a reply from the cache (sns/reads/live_marks.py);
+            # Open pages of the thread learn of a reply from the cache (sns/live_marks.py);
             # robust: a failure there must not turn a committed post into an error.
             transaction.on_commit(partial(live_marks.post_mark, post.id, reply=parent is not None), robust=True)
     except IntegrityError:
@@ -197,7 +197,7 @@ def _notify_new_post(author: User, post: Post, parent: Post | None) -> None:
 
 
 def _notify_name_mentions(author: User, post: Post, parent: Post | None) -> set[int]:
-    """"@Nick" mentions (sns/reads/mentions.py): the first STGY_MENTION_NOTIFY_LIMIT (5)
+    """"@Nick" mentions (sns/mentions.py): the first STGY_MENTION_NOTIFY_LIMIT (5)
     mentioned users are notified (slot `name-mention:<post>`), unless they block the
     author or, for an AI author, turned AI mentions off or stopped it; the AI users among
     them are owed an answer (the post hook). One query for the lot; the ids notified."""

@@ -55,7 +55,7 @@ def _clean_nickname(nickname) -> str:
 def _clean_password(password, user: User | None = None, *, self_service: bool = True) -> str:
     """Self-service passwords meet AUTH_PASSWORD_VALIDATORS (length, not common, not
     like the e-mail or nickname); one an admin sets only has to be non-blank, as in
-    the original (docs/accounts.md §6). The rule is sns/auth/passwords.py's."""
+    the original (docs/accounts.md §6). The rule is sns/passwords.py's."""
     return password_check(password, user, self_service=self_service)
 
 
@@ -235,7 +235,7 @@ def user_update(
 
 def owner_proof(actor: User, user: User, *, current_password, logged_in_at) -> None:
     """When `actor` changes their own password or address: the proof of
-    sns/reads/access.py `access_owner_proof`. Each current password given costs one of the
+    sns/access.py `access_owner_proof`. Each current password given costs one of the
     hourly profile updates, so a stolen session cannot guess it at leisure."""
     if user.id != actor.id:
         return  # an admin acting on someone else (access_user_self_or_admin)

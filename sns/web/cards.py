@@ -4,7 +4,7 @@ It is built here with `format_html` rather than in a Django template because a p
 shows twenty to fifty of them: the template engine's variable lookups, includes and
 filters cost about a millisecond per card, most of a timeline page's render time.
 Every value from users goes through `format_html` / `conditional_escape`, and post
-bodies through sns.reads.markdown.render_html (markdown-it, then the nh3 sanitiser), the
+bodies through sns.markdown.render_html (markdown-it, then the nh3 sanitiser), the
 same as the template did.
 
 Pages build the card from per-process fragments (sns/web/fragments.py, the same HTML);
@@ -53,7 +53,7 @@ OPEN_THREAD = gettext_lazy("Open thread")
 def cards_attach(viewer, posts) -> list:
     """What a page's cards read besides the posts, for all of them at once: their share
     facts and quoted posts (sns/selectors/shares.py `shares_attach`), whom their
-    mentions link to (sns/reads/mentions.py `mentions_attach`) and, for replies, whether the
+    mentions link to (sns/mentions.py `mentions_attach`) and, for replies, whether the
     parent's author is hidden from the reader (one query when a reply's parent is
     someone else's and not on the page)."""
     posts = shares.shares_attach(viewer, posts)
@@ -112,7 +112,7 @@ def _time_html(post) -> SafeString:
 
 
 def _body_html(post, *, compact: bool, full: bool) -> SafeString:
-    # sanitised by render_html; known @nicknames link to the user (sns/reads/mentions.py)
+    # sanitised by render_html; known @nicknames link to the user (sns/mentions.py)
     text = without_macros(post.content)  # link-card lines become the cards below
     body = mark_safe(render_html(text, mentions=post_mention_links(post)))
     long = not full and is_long(post.content, compact)

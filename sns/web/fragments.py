@@ -53,7 +53,7 @@ from .link_cards import card_targets, link_cards_html, without_macros
 from .share_cards import _BOOKMARK_ICON, _QUOTE_ICON, _REPOST_ICON, quoted_html
 
 # Enough for the posts a busy site shows within minutes. A body entry holds the text
-# and its HTML: longer texts are not kept here (sns/reads/markdown.py still keeps their
+# and its HTML: longer texts are not kept here (sns/markdown.py still keeps their
 # rendering), so the store stays near ten megabytes a process at worst.
 _CACHED_FRAGMENTS = 2048
 _KEPT_BODY_CHARS = 2000
@@ -98,7 +98,7 @@ def _time_fragment(created_at, zone) -> tuple[str, str]:
 @lru_cache(maxsize=_CACHED_FRAGMENTS)
 def _body_fragment(content: str, mentions: tuple, locale: str, long: bool) -> str:
     # The arguments are everything the body reads: the text, the users its mentions
-    # link to (sns/reads/mentions.py resolves them on every view), the language, the clamp.
+    # link to (sns/mentions.py resolves them on every view), the language, the clamp.
     body = render_html(without_macros(content), mentions=dict(mentions))
     return f'<div class="markdown post-body{" clamped" if long else ""}" lang="{_e(locale)}">{body}</div>'
 
@@ -197,7 +197,7 @@ class _Facts(NamedTuple):
 
 
 def _mentions(post, content: str) -> tuple:
-    # Without an "@" there is nothing to link (sns/reads/mentions.py); a page's posts come with
+    # Without an "@" there is nothing to link (sns/mentions.py); a page's posts come with
     # their links attached (sns/web/cards.py `cards_attach`).
     return tuple(sorted(post_mention_links(post).items())) if "@" in content else ()
 
@@ -273,7 +273,7 @@ def _tags_html(facts: _Facts) -> str:
 
 def _toggle(hex_id: str, holes, *, action: str, css: str, pressed: bool, title: str, inner: str) -> str:
     # `action`, `css` and `title` are this module's literals and `hex_id` is hex digits
-    # (sns/core/ids.py `id_to_hex`): nothing to escape; the token and path come escaped.
+    # (sns/ids.py `id_to_hex`): nothing to escape; the token and path come escaped.
     return (
         f'<form method="post" action="{_post_prefix_escaped()}{hex_id}/{action}" class="inline">'
         f'<input type="hidden" name="csrfmiddlewaretoken" value="{holes["token"]}">'
