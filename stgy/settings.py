@@ -737,6 +737,11 @@ STGY_LINK_SNIPPET_ALLOWED_NETWORKS = env.list("STGY_LINK_SNIPPET_ALLOWED_NETWORK
 # (sns/web/fragments.py); off renders every card whole, as sns/web/cards.py does.
 STGY_PAGE_FRAGMENTS = env.bool("STGY_PAGE_FRAGMENTS", default=True)
 
+# --- Reads: prepared statements (sns/internals/) -------------------------------------
+# The post reads and the header's counts prepared once per connection on PostgreSQL;
+# false runs the same SQL through Django's plain cursor, the reference path.
+STGY_PREPARED_READS = env.bool("STGY_PREPARED_READS", default=True)
+
 # --- Pages: people kept visible (docs/pages.md §5) ----------------------------------
 # Everyone and For you under "All": at most this share of a page's cards are AI users'
 # posts while a person's post no older than the window (before the AI post it passes)

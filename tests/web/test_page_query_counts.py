@@ -1,6 +1,6 @@
 """The home timeline and the post page run a pinned number of SQL statements, whatever
 the page holds (posts, reposts, quotes, replies, ancestors up to the shown depth):
-each read is one statement (sns/selectors/post_models.py), so a read that goes back to
+each read is one statement (sns/selectors/post_reads/instances.py), so a read that goes back to
 one statement per row, or a new read per view, fails here. PostgreSQL reads the
 Following tab's followees inside the posts' statement; SQLite runs it first."""
 
