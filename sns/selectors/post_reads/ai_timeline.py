@@ -10,7 +10,7 @@ from ...models import Post, User
 from ..visibility import viewable_sql
 from .execute import fetch
 from .followees import newest_posts_sql, posting_followees
-from .statement import _col, names, post_facts, vendor
+from .statement import col, names, post_facts, vendor
 
 TIMELINE_FIELDS = ("id", "owner_id", "reply_to", "locale", "owner__locale", "reply_to_owner_id")
 
@@ -18,8 +18,8 @@ TIMELINE_FIELDS = ("id", "owner_id", "reply_to", "locale", "owner__locale", "rep
 @lru_cache(maxsize=2)
 def _columns(db_vendor: str) -> str:
     n = names()
-    post = [f"{n.post}.{_col(Post, f)}" for f in ("id", "owner", "reply_to", "locale")]
-    columns = [*post, f"{n.user}.{_col(User, 'locale')}", f"({post_facts(db_vendor).parent_owner})"]
+    post = [f"{n.post}.{col(Post, f)}" for f in ("id", "owner", "reply_to", "locale")]
+    columns = [*post, f"{n.user}.{col(User, 'locale')}", f"({post_facts(db_vendor).parent_owner})"]
     # Named, since the post's and the owner's locale share a column name.
     return ", ".join(f"{column} AS c{i}" for i, column in enumerate(columns))
 

@@ -8,7 +8,7 @@ from ...models import Follow, Post
 from ..authors import authors_sql
 from ..visibility import viewable_sql
 from . import dialect
-from .statement import _col, _qn, vendor
+from .statement import col, qn, vendor
 
 
 def posting_followees(
@@ -22,8 +22,8 @@ def posting_followees(
     nest. Written out rather than compiled from a queryset: this runs on every
     by-followees read, where the ORM's compilation cost more than the query."""
     db_vendor = db_vendor or vendor()
-    followee = f"f.{_col(Follow, 'followee')}"
-    keys = f"SELECT {followee} AS id FROM {_qn(Follow._meta.db_table)} f WHERE f.{_col(Follow, 'follower')} = %s"
+    followee = f"f.{col(Follow, 'followee')}"
+    keys = f"SELECT {followee} AS id FROM {qn(Follow._meta.db_table)} f WHERE f.{col(Follow, 'follower')} = %s"
     params: list = [user_id]
     if viewer is not None:
         condition, condition_params = viewable_sql(viewer, followee)
@@ -34,7 +34,7 @@ def posting_followees(
         params.append(user_id)
     kind = authors_sql(authors, "k.id")
     sql = dialect.followees_latest(
-        db_vendor, _qn(Post._meta.db_table), _col(Post, "owner"), keys, roots_only=roots_only,
+        db_vendor, qn(Post._meta.db_table), col(Post, "owner"), keys, roots_only=roots_only,
         kind=kind[0] if kind else "",
     )
     return sql, (*params, *(kind[1] if kind else ()), int(limit))
@@ -48,7 +48,7 @@ def newest_posts_sql(
     among `keys` (a list of ids, or posting_followees's statement); with `top`, only the
     first `top` of those by id, newest first unless not `descending`."""
     db_vendor = db_vendor or vendor()
-    post, column = _qn(Post._meta.db_table), _col(Post, field)
+    post, column = qn(Post._meta.db_table), col(Post, field)
     if not isinstance(keys, tuple):
         keys = list(dict.fromkeys(int(k) for k in keys if k is not None))
     elif db_vendor == "postgresql" and top is not None and descending and n > 0:
@@ -68,7 +68,7 @@ def _newest_above_sql(column: str, keys: tuple[str, tuple], n: int, top: int, *,
     left unread (a home timeline read 39 posts of its 21 posters instead of 333 at 100k
     posts)."""
     newest, newest_params = dialect.newest_per_key(
-        "postgresql", _qn(Post._meta.db_table), column, (), n, roots_only=roots_only, above="low.id",
+        "postgresql", qn(Post._meta.db_table), column, (), n, roots_only=roots_only, above="low.id",
         keys_from="k CROSS JOIN low",
     )
     sql = (

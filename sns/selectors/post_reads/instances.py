@@ -21,13 +21,13 @@ from .execute import fetch
 from .followees import newest_posts_sql, posting_followees
 from .statement import (
     FOCUS_PARAMS,
-    _col,
-    _qn,
+    col,
     focus_facts,
     names,
     neighbour_ids_sql,
     page_tail,
     post_facts,
+    qn,
     vendor,
     where,
     where_sql,
@@ -44,8 +44,8 @@ class _Shape:
 
     def __init__(self, db_vendor: str, focus: bool, neighbours: bool):
         n, facts = names(), post_facts(db_vendor)
-        select = [f"{n.post}.{_qn(f.column)}" for f in Post._meta.concrete_fields]
-        select += [f"{n.user}.{_qn(f.column)}" for f in User._meta.concrete_fields]
+        select = [f"{n.post}.{qn(f.column)}" for f in Post._meta.concrete_fields]
+        select += [f"{n.user}.{qn(f.column)}" for f in User._meta.concrete_fields]
         select += [f"({facts.tag_names})", f"({facts.parent_owner})", f"({facts.parent_nickname})"]
         self.facts = [name for name, _ in _FACTS]
         outputs = [output() for _, output in _FACTS]
@@ -165,19 +165,19 @@ class _Reposts:
     """The newest reposts by a viewer and the people they follow, with the reposter's row."""
 
     def __init__(self):
-        repost, user, follow = (_qn(m._meta.db_table) for m in (Repost, User, Follow))
+        repost, user, follow = (qn(m._meta.db_table) for m in (Repost, User, Follow))
 
-        def col(name: str) -> str:
-            return f"r.{_col(Repost, name)}"
+        def r(name: str) -> str:
+            return f"r.{col(Repost, name)}"
 
-        self.reposter = col("user")
-        select = ", ".join([col("post"), col("created_at")] + [f"u.{_qn(f.column)}" for f in User._meta.concrete_fields])
+        self.reposter = r("user")
+        select = ", ".join([r("post"), r("created_at")] + [f"u.{qn(f.column)}" for f in User._meta.concrete_fields])
         self.sql = (
-            f"SELECT {select} FROM {repost} r INNER JOIN {user} u ON u.{_qn(User._meta.pk.column)} = {self.reposter} "
-            f"WHERE ({self.reposter} IN (SELECT f.{_col(Follow, 'followee')} FROM {follow} f "
-            f"WHERE f.{_col(Follow, 'follower')} = %s) OR {self.reposter} = %s)"
+            f"SELECT {select} FROM {repost} r INNER JOIN {user} u ON u.{qn(User._meta.pk.column)} = {self.reposter} "
+            f"WHERE ({self.reposter} IN (SELECT f.{col(Follow, 'followee')} FROM {follow} f "
+            f"WHERE f.{col(Follow, 'follower')} = %s) OR {self.reposter} = %s)"
         )
-        self.order = f" ORDER BY {col('created_at')} DESC, {col('id')} DESC LIMIT %s"
+        self.order = f" ORDER BY {r('created_at')} DESC, {r('id')} DESC LIMIT %s"
         self.rows = RowParts(
             [Repost._meta.get_field("post").get_col("r"), Repost._meta.get_field("created_at").get_col("r"), (User, "u")]
         )

@@ -28,12 +28,14 @@ def vendor() -> str:
     return connections[DEFAULT_DB_ALIAS].vendor
 
 
-def _qn(name: str) -> str:
+def qn(name: str) -> str:
+    """A quoted table or column name (both databases quote with double quotes)."""
     return f'"{name}"'
 
 
-def _col(model, field: str) -> str:
-    return _qn(model._meta.get_field(field).column)
+def col(model, field: str) -> str:
+    """The quoted column of a model's field (by name or attname)."""
+    return qn(model._meta.get_field(field).column)
 
 
 @dataclass(frozen=True)
@@ -51,11 +53,11 @@ class Names:
 
 @lru_cache(maxsize=1)
 def names() -> Names:
-    post, user = _qn(Post._meta.db_table), _qn(User._meta.db_table)
+    post, user = qn(Post._meta.db_table), qn(User._meta.db_table)
     return Names(
-        post=post, user=user, id=f"{post}.{_col(Post, 'id')}", owner=f"{post}.{_col(Post, 'owner')}",
-        reply_to=f"{post}.{_col(Post, 'reply_to')}", content=f"{post}.{_col(Post, 'content')}",
-        join_owner=f"{post} INNER JOIN {user} ON {user}.{_col(User, 'id')} = {post}.{_col(Post, 'owner')}",
+        post=post, user=user, id=f"{post}.{col(Post, 'id')}", owner=f"{post}.{col(Post, 'owner')}",
+        reply_to=f"{post}.{col(Post, 'reply_to')}", content=f"{post}.{col(Post, 'content')}",
+        join_owner=f"{post} INNER JOIN {user} ON {user}.{col(User, 'id')} = {post}.{col(Post, 'owner')}",
     )
 
 
@@ -78,27 +80,27 @@ class Facts:
 def post_facts(db_vendor: str) -> Facts:
     """Built once per database vendor (the tests switch databases within one process)."""
     n = names()
-    like, block, follow = (_qn(m._meta.db_table) for m in (Like, Block, Follow))
-    pid, powner = _col(Post, "id"), _col(Post, "owner")
+    like, block, follow = (qn(m._meta.db_table) for m in (Like, Block, Follow))
+    pid, powner = col(Post, "id"), col(Post, "owner")
     tags = dialect.tag_names(
-        db_vendor, _qn(PostTag._meta.db_table), _col(PostTag, "name"), _col(PostTag, "post"), n.id
+        db_vendor, qn(PostTag._meta.db_table), col(PostTag, "name"), col(PostTag, "post"), n.id
     )
     return Facts(
         tag_names=tags,
         parent_owner=f"SELECT pp.{powner} FROM {n.post} pp WHERE pp.{pid} = {n.reply_to}",
         parent_nickname=(
-            f"SELECT pu.{_col(User, 'nickname')} FROM {n.post} pp JOIN {n.user} pu ON pu.{_col(User, 'id')} = pp.{powner} "
+            f"SELECT pu.{col(User, 'nickname')} FROM {n.post} pp JOIN {n.user} pu ON pu.{col(User, 'id')} = pp.{powner} "
             f"WHERE pp.{pid} = {n.reply_to}"
         ),
-        liked=f"EXISTS (SELECT 1 FROM {like} fl WHERE fl.{_col(Like, 'post')} = {n.id} AND fl.{_col(Like, 'user')} = %s)",
-        replied=f"EXISTS (SELECT 1 FROM {n.post} fr WHERE fr.{_col(Post, 'reply_to')} = {n.id} AND fr.{powner} = %s)",
+        liked=f"EXISTS (SELECT 1 FROM {like} fl WHERE fl.{col(Like, 'post')} = {n.id} AND fl.{col(Like, 'user')} = %s)",
+        replied=f"EXISTS (SELECT 1 FROM {n.post} fr WHERE fr.{col(Post, 'reply_to')} = {n.id} AND fr.{powner} = %s)",
         owner_blocks=(
-            f"EXISTS (SELECT 1 FROM {block} fb WHERE fb.{_col(Block, 'blocker')} = {n.owner} "
-            f"AND fb.{_col(Block, 'blockee')} = %s)"
+            f"EXISTS (SELECT 1 FROM {block} fb WHERE fb.{col(Block, 'blocker')} = {n.owner} "
+            f"AND fb.{col(Block, 'blockee')} = %s)"
         ),
         owner_follows=(
-            f"EXISTS (SELECT 1 FROM {follow} ff WHERE ff.{_col(Follow, 'follower')} = {n.owner} "
-            f"AND ff.{_col(Follow, 'followee')} = %s)"
+            f"EXISTS (SELECT 1 FROM {follow} ff WHERE ff.{col(Follow, 'follower')} = {n.owner} "
+            f"AND ff.{col(Follow, 'followee')} = %s)"
         ),
     )
 
@@ -113,8 +115,8 @@ def focus_facts(facts: Facts) -> list[str]:
 def neighbour_ids_sql(post_id: str, owner: str) -> tuple[str, str]:
     """The same owner's previous and next post ids, as subqueries correlated with the
     outer post's `post_id` and `owner` columns."""
-    nb_id = f"nb.{_col(Post, 'id')}"
-    same_owner = f"SELECT {nb_id} FROM {names().post} nb WHERE nb.{_col(Post, 'owner')} = {owner}"
+    nb_id = f"nb.{col(Post, 'id')}"
+    same_owner = f"SELECT {nb_id} FROM {names().post} nb WHERE nb.{col(Post, 'owner')} = {owner}"
     return (
         f"({same_owner} AND {nb_id} < {post_id} ORDER BY {nb_id} DESC LIMIT 1)",
         f"({same_owner} AND {nb_id} > {post_id} ORDER BY {nb_id} ASC LIMIT 1)",
@@ -149,8 +151,8 @@ def where(
         params.append(int(owned_by))
     if tag:
         conditions.append(
-            f"EXISTS (SELECT 1 FROM {_qn(PostTag._meta.db_table)} tt WHERE tt.{_col(PostTag, 'post')} = {n.id} "
-            f"AND tt.{_col(PostTag, 'name')} = %s)"
+            f"EXISTS (SELECT 1 FROM {qn(PostTag._meta.db_table)} tt WHERE tt.{col(PostTag, 'post')} = {n.id} "
+            f"AND tt.{col(PostTag, 'name')} = %s)"
         )
         params.append(tag.strip().lower())
     if reply_to == "":

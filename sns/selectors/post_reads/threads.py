@@ -14,7 +14,7 @@ from __future__ import annotations
 from ...models import Post
 from ..visibility import viewable_sql
 from .instances import posts_read, reply_chain
-from .statement import _col, _qn, names, vendor, where
+from .statement import col, names, qn, vendor, where
 
 
 def reply_descendants(viewer, parents: list[Post], *, levels: int, per_parent: int, focus_user_id: int) -> list[Post]:
@@ -63,7 +63,7 @@ def _descendants_sql(viewer, levels: int, per_parent: int) -> tuple[str, list]:
     for a guessed count of parents, as its generic plan does, and keeps that plan: with
     the count seen, the generic plan looked ten times dearer and the statement was
     planned anew on every view, about 2 ms against 0.3 ms to run it."""
-    post, pid, reply_to, reply_count = _qn(Post._meta.db_table), _col(Post, "id"), _col(Post, "reply_to"), _col(Post, "reply_count")
+    post, pid, reply_to, reply_count = qn(Post._meta.db_table), col(Post, "id"), col(Post, "reply_to"), col(Post, "reply_count")
     visible, visible_params = _visible(viewer, "r")
     step = (
         f"SELECT c.id, c.replies, t.level + 1 FROM walk t CROSS JOIN LATERAL ("
@@ -101,7 +101,7 @@ def _ancestors_sql(viewer, limit: int) -> tuple[str, list]:
     """The ids up the chain from the post bound first (itself not among them): each
     step reads the parent by primary key while it is visible to `viewer` and not seen
     before on the way up."""
-    post, pid, reply_to = _qn(Post._meta.db_table), _col(Post, "id"), _col(Post, "reply_to")
+    post, pid, reply_to = qn(Post._meta.db_table), col(Post, "id"), col(Post, "reply_to")
     visible, params = _visible(viewer, "a")
     start = f"SELECT a.{pid}, a.{reply_to}, ARRAY[a.{pid}], 0 FROM {post} a WHERE a.{pid} = %s"
     step = (
@@ -122,5 +122,5 @@ def _visible(viewer, alias: str) -> tuple[str, list]:
     """The visibility rule on the posts under `alias`; nothing hidden without a viewer."""
     if viewer is None:
         return "TRUE", []
-    return viewable_sql(viewer, f"{alias}.{_col(Post, 'owner')}", f"{alias}.{_col(Post, 'content')}")
+    return viewable_sql(viewer, f"{alias}.{col(Post, 'owner')}", f"{alias}.{col(Post, 'content')}")
 

@@ -16,7 +16,7 @@ from .execute import fetch
 from .followees import newest_posts_sql, posting_followees
 from .statement import (
     FOCUS_PARAMS,
-    _col,
+    col,
     names,
     neighbour_ids_sql,
     page_tail,
@@ -44,15 +44,15 @@ _FLAGS = (COLUMNS.index("allow_likes"), COLUMNS.index("allow_replies"))
 def _head(db_vendor: str, focus: bool, detail: bool) -> str:
     """SELECT … FROM of a row of COLUMNS (+ FOCUS_COLUMNS, + DETAIL_COLUMNS)."""
     n, facts = names(), post_facts(db_vendor)
-    post = [f"{n.post}.{_col(Post, f)}" for f in ("id", "owner", "reply_to", "allow_likes", "allow_replies", "published_at", "updated_at")]
-    user = [f"{n.user}.{_col(User, f)}" for f in ("nickname", "locale")]
+    post = [f"{n.post}.{col(Post, f)}" for f in ("id", "owner", "reply_to", "allow_likes", "allow_replies", "published_at", "updated_at")]
+    user = [f"{n.user}.{col(User, f)}" for f in ("nickname", "locale")]
     select = [
         *post, *user, f"({facts.parent_owner})", f"({facts.parent_nickname})",
-        *(f"{n.post}.{_col(Post, f)}" for f in ("like_count", "reply_count")), f"({facts.tag_names})",
-        *(f"{n.post}.{_col(Post, f)}" for f in ("snippet", "locale")),
+        *(f"{n.post}.{col(Post, f)}" for f in ("like_count", "reply_count")), f"({facts.tag_names})",
+        *(f"{n.post}.{col(Post, f)}" for f in ("snippet", "locale")),
     ]
     if focus:
-        select += [facts.liked, facts.replied, facts.owner_blocks, f"{n.user}.{_col(User, 'block_strangers')}",
+        select += [facts.liked, facts.replied, facts.owner_blocks, f"{n.user}.{col(User, 'block_strangers')}",
                    facts.owner_follows]
     if detail:
         select += [n.content, *neighbour_ids_sql(n.id, n.owner)]
