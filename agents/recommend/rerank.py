@@ -10,9 +10,6 @@ import math
 
 import numpy as np
 from django.conf import settings
-from django.db.models import QuerySet
-
-from sns.compiled_read import CompiledRead, ids_array
 
 from ..embeddings import model_name
 from ..models import PostSummary
@@ -25,23 +22,13 @@ NEG_INF = float("-inf")
 DUPLICATE_SIMILARITY = 0.8
 
 
-def _summary_vectors_query(_variant: str, ids) -> QuerySet:
-    return PostSummary.objects.filter(post_id__in=ids_array(ids)).values_list(
-        "post_id", "features", "embedding_model"
-    )
-
-
-# One statement text for any number of posts (sns/compiled_read.py).
-_summary_vectors = CompiledRead("summary_vectors", ("ids",), _summary_vectors_query)
-
-
 def post_vectors(post_ids) -> tuple[dict[int, np.ndarray | None], set[int]]:
     """Unit vectors of the given posts (None when absent or of another model), and
     the ids whose summary row has non-NULL features at all."""
     out: dict[int, np.ndarray | None] = {}
     with_features: set[int] = set()
     usable: dict[int, bytes] = {}
-    rows = _summary_vectors("", list(post_ids)) if post_ids else []
+    rows = PostSummary.objects.filter(post_id__in=list(post_ids)).values_list("post_id", "features", "embedding_model")
     current = model_name()  # asked once, not once a row (features_for_model's rule)
     for post_id, data, model in rows:
         if data:
