@@ -14,7 +14,7 @@ from django.conf import settings
 from ..embeddings import model_name
 from ..models import PostSummary
 from ..vectors import decode_features, l2_normalize
-from .batch import cosines, decode_rows, similarity_scores, sum_cosine, unit_rows
+from .batch import cosines, decode_rows, ids_in, similarity_scores, sum_cosine, unit_rows
 from .candidates import Candidate, coarse_candidates, post_facts
 from .query import RecommendQuery
 
@@ -28,7 +28,8 @@ def post_vectors(post_ids) -> tuple[dict[int, np.ndarray | None], set[int]]:
     out: dict[int, np.ndarray | None] = {}
     with_features: set[int] = set()
     usable: dict[int, bytes] = {}
-    rows = PostSummary.objects.filter(post_id__in=list(post_ids)).values_list("post_id", "features", "embedding_model")
+    ids = list(post_ids)
+    rows = PostSummary.objects.filter(ids_in("post_id", ids)).values_list("post_id", "features", "embedding_model") if ids else []
     current = model_name()  # asked once, not once a row (features_for_model's rule)
     for post_id, data, model in rows:
         if data:
