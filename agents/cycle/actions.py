@@ -90,7 +90,7 @@ def _stage_posts(me, now, since, ids: list[int]) -> list[Post]:
     for post, *facts, owner, summary in _STAGE_POSTS.values_of(fetch(_stage_posts_sql(visible, where), params)):
         post.owner = owner
         # As select_related caches the summary row, or its absence.
-        Post.ai_summary.related.set_cached_value(post, summary)
+        Post._meta.get_field("ai_summary").set_cached_value(post, summary)
         if summary is not None:
             summary.post = post
         for name, value in zip(_STAGE_FACTS, facts, strict=True):
