@@ -15,14 +15,14 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from sns import selectors, services
-from sns.services import mutes
-from sns.errors import Forbidden, InvalidInput, NotFound
 from sns.api.presenters import post_detail_json, post_json
+from sns.errors import Forbidden, InvalidInput, NotFound
 from sns.models import Post, User
 from sns.selectors import Page
+from sns.services import mutes
 from tests.conftest import login_client, rows_for_the_module
-from tests.sns import reference_reads
 from tests.factories import make_post, make_user
+from tests.sns import reference_reads
 
 pytestmark = pytest.mark.django_db
 

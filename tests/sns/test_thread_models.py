@@ -9,14 +9,14 @@ from __future__ import annotations
 import pytest
 from django.db import connection
 
-from sns.services import mutes
 from sns.models import Post
 from sns.selectors.post_reads import instances as post_models
 from sns.selectors.post_reads import threads as thread_models
-from tests.sns import reference_reads
 from sns.selectors.posts import post_queryset
-from tests.sns.test_post_models import _everything
+from sns.services import mutes
 from tests.factories import make_post, make_user
+from tests.sns import reference_reads
+from tests.sns.test_post_models import _everything
 from tests.sns.test_post_rows import community  # noqa: F401 (the seeded community)
 
 # On SQLite the builder reads level by level (written SQL too): compared all the same.
