@@ -19,11 +19,11 @@ tests/web/test_page_html.py compares the pages with.
 from __future__ import annotations
 
 from functools import lru_cache
+from html import escape as html_escape
 from typing import NamedTuple
 
 from django.conf import settings
 from django.utils import timezone
-from django.utils.html import conditional_escape
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language
 
@@ -78,7 +78,9 @@ class _View:
     def forms(self) -> tuple[str, str]:
         if self._forms is None:
             request = self.request
-            self._forms = (conditional_escape(csrf_token(request)), conditional_escape(request.get_full_path()))
+            # Plain strs (html.escape, as Django's `escape`): a SafeString in a %-format
+            # costs a call of its __str__.
+            self._forms = (html_escape(csrf_token(request)), html_escape(request.get_full_path()))
         return self._forms
 
 
@@ -193,14 +195,15 @@ def post_card_html(post, *, request, compact: bool = False, full: bool = False, 
             return cards.post_card_html(post, request=request, compact=compact, full=full, hide_reply_to=hide_reply_to)
         kept = _kept(post, view, facts)
     html, holes = kept
+    attributes = post.__dict__  # set by the share reads (sns/selectors/shares.py)
     values = {}
     for name in holes:
-        if name == "ago":
-            values[name] = conditional_escape(ago_at(post.created_at, view.now, english=view.english))
+        if name == "ago":  # a plain str: html.escape is what conditional_escape does to it
+            values[name] = html_escape(ago_at(post.created_at, view.now, english=view.english))
         elif name == "by":
-            values[name] = reposted_by_html(post)
+            values[name] = "" if attributes.get("reposted_by") is None else reposted_by_html(post)
         elif name == "quoted":
-            values[name] = quoted_html(post)
+            values[name] = quoted_html(post) if "quoted" in attributes else ""
         elif name == "cards":
             values[name] = link_cards_html(post.content)
         elif name == "token":

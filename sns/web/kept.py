@@ -7,6 +7,7 @@ unused; a store that reaches its limit is emptied rather than allowed to grow.""
 from __future__ import annotations
 
 import re
+from html import escape as html_escape
 
 from django.conf import settings
 from django.template.base import render_value_in_context
@@ -108,7 +109,7 @@ class KeptInclude:
             kept = self._kept.put(key, render_include(context, self.template_name, {**values, **markers}))
         if not holes:
             return mark_safe(kept)
-        filled = {name: str(render_value_in_context(value, context)) for name, value in holes.items()}
+        filled = {name: _written(value, context) for name, value in holes.items()}
         # One pass, so a value holding a marker is written as it is.
         return mark_safe(_MARKER.sub(lambda found: filled.get(found[1], found[0]), kept))
 
@@ -117,3 +118,11 @@ class KeptInclude:
 
     def __len__(self) -> int:
         return len(self._kept)
+
+
+def _written(value, context) -> str:
+    """What `{{ value }}` writes: a plain str is only escaped (html.escape, as Django's
+    `escape` does), anything else goes through the template engine's own function."""
+    if type(value) is str:
+        return html_escape(value) if context.autoescape else value
+    return str(render_value_in_context(value, context))

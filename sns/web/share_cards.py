@@ -29,7 +29,9 @@ _NOTHING = mark_safe("")
 
 
 def reposted_by_html(post) -> SafeString:
-    reposter = getattr(post, "reposted_by", None)
+    # Set on reposts only (sns/selectors/shares.py), as an instance attribute: looked up
+    # there, as for `quoted` below.
+    reposter = post.__dict__.get("reposted_by")
     if reposter is None:
         return _NOTHING
     return format_html(
