@@ -94,3 +94,15 @@ def test_the_kept_head_assets_follow_the_static_url_and_the_map_settings(page_cl
     assert '<link rel="stylesheet" href="/assets/stgy.css">' in kept and "/static/" not in kept
     assert '"leafletJs": "/assets/leaflet/leaflet.js"' in kept
     assert '"tileUrl": "https://tiles.example/{z}/{x}/{y}.png"' in kept
+
+
+def test_a_nickname_holding_a_holes_marker_is_written_as_it_is(page_client, settings):
+    """The holes are filled in one pass (sns/web/kept.py `KeptInclude`): a value that
+    holds another hole's marker is not filled again."""
+    member = make_user("Amy\ue000csrf_token\ue001\ue000page_path\ue001")
+    client = page_client(member)
+    fragments.clear()
+    for _ in range(2):  # cold, then warm
+        reference, kept = _views(client, "/", settings)
+        assert _TOKEN.sub("", kept) == _TOKEN.sub("", reference)
+        assert "Amy\ue000csrf_token\ue001\ue000page_path\ue001</a>" in _chrome(kept)
