@@ -13,8 +13,8 @@ from .display import post_url
 
 def csrf_token(request) -> str:
     """The page's masked CSRF token (`get_token`), asked for once a response: Django
-    masks the secret anew on every call, and one masked token serves every form of a
-    response."""
+    masks the secret anew on every call (drawing the mask's 32 characters one by one,
+    some 400 Python calls), and one masked token serves every form of a response."""
     token = request.__dict__.get("_stgy_csrf_token")
     if token is None:
         token = request._stgy_csrf_token = get_token(request)

@@ -206,10 +206,8 @@ def post_card_html(post, *, request, compact: bool = False, full: bool = False, 
             values[name] = quoted_html(post) if "quoted" in attributes else ""
         elif name == "cards":
             values[name] = link_cards_html(post.content)
-        elif name == "token":
-            values[name] = view.forms()[0]
-        else:  # "back"
-            values[name] = view.forms()[1]
+        elif name == "token":  # a card with forms holds both
+            values["token"], values["back"] = view.forms()
     # A %-format of a str is a plain str: SafeString as mark_safe would make it.
     return SafeString(html % values)
 
