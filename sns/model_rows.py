@@ -4,9 +4,9 @@ decimals; nothing for most columns on PostgreSQL).
 
 A statement's columns are described once, as its parts in order — a model's concrete
 fields under a table alias, or one value read as an ORM expression or field — and the
-converters each column needs are worked out once per database, not per row. Used by the pages' post
-reads (sns/selectors/post_reads/instances.py), the reads compiled once (sns/compiled_read.py)
-and the agent cycle's run reads (agents/cycle/run_read.py, agents/cycle/run_end.py).
+converters each column needs are worked out once per database, not per row. Used by the
+pages' post reads (sns/selectors/post_reads/instances.py) and every other statement
+written by hand that gives instances (sns/sql_statements.py says how they are written).
 """
 
 from __future__ import annotations
