@@ -30,10 +30,11 @@ def columns(model, alias: str) -> str:
     return ", ".join(f"{alias}.{qn(field.column)}" for field in model._meta.concrete_fields)
 
 
-def ids_in(sql: str, ids: Sequence[int]) -> tuple[str, list]:
+def ids_in(sql: str, ids: Sequence[int], vendor: str | None = None) -> tuple[str, list]:
     """`sql IN ids` as a condition and its parameters: on PostgreSQL one array parameter,
-    so the text is the same for any number of ids; SQLite binds no arrays."""
-    if connection.vendor == "postgresql":
+    so the text is the same for any number of ids; SQLite binds no arrays. `vendor`:
+    the database's, for a statement text built once per vendor."""
+    if (vendor or connection.vendor) == "postgresql":
         return f"{sql} = ANY(%s::bigint[])", [list(ids)]
     return f"{sql} IN ({', '.join(['%s'] * len(ids))})", list(ids)
 
@@ -69,8 +70,3 @@ def fetch(sql: str, params: Sequence) -> list[tuple]:
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
         return cursor.fetchall()
-
-
-# Kept importable here only for sns/selectors/header_counts.py until the selectors read
-# through their own statement builder; it leaves with sns/compiled_read.py.
-from .compiled_read import compiled_once  # noqa: F401

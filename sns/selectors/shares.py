@@ -14,9 +14,9 @@ from functools import lru_cache
 from django.db.models import Q
 
 from ..models import Bookmark, Post, Quote, Repost, User
+from ..sql_statements import ids_in
 from .authors import authors_admit
 from .paging import Page
-from .post_reads import dialect
 from .post_reads.execute import fetch
 from .post_reads.instances import followee_posts, followee_reposts, posts_by_ids
 from .post_reads.statement import vendor
@@ -67,7 +67,7 @@ def share_facts(viewer: User | None, post_ids) -> dict[int, ShareFacts]:
         return {}
     viewer_id = viewer.id if viewer is not None else None
     db_vendor = vendor()
-    wanted, wanted_params = dialect.ids_in(db_vendor, 'p."id"', ids)
+    wanted, wanted_params = ids_in('p."id"', ids, db_vendor)
     rows = fetch(_share_facts_sql(db_vendor) + wanted, [viewer_id, viewer_id, *wanted_params])
     return {
         pk: ShareFacts(n_reposts, n_quotes, bool(reposted), bool(bookmarked), quoted)

@@ -6,8 +6,8 @@ Why each branch earns its place:
 
 * `tag_names`: string_agg has no SQLite equal; group_concat has no PostgreSQL one.
 * `icontains`: the ORM's own lookup, written as each backend writes it.
-* `ids_in`: on PostgreSQL one array parameter keeps one statement text (one prepared
-  plan) for any number of ids; SQLite has no arrays.
+* `ids_in` (sns/sql_statements.py, shared with the writes): on PostgreSQL one array
+  parameter keeps one statement text (one prepared plan) for any number of ids.
 * `newest_per_key` / `followees_latest`: on PostgreSQL a LATERAL join reads `n`
   entries of the (key, id) index per key, however many posts the key has; SQLite has
   no LATERAL, so a window function ranks the keys' posts.
@@ -18,6 +18,8 @@ Why each branch earns its place:
 from __future__ import annotations
 
 from datetime import UTC, datetime
+
+from ...sql_statements import ids_in
 
 LOWEST_ID = -(2**63)
 
@@ -37,12 +39,6 @@ def icontains(vendor: str, column: str) -> str:
     if vendor == "postgresql":
         return f"UPPER({column}::text) LIKE UPPER(%s)"
     return f"{column} LIKE %s ESCAPE '\\'"
-
-
-def ids_in(vendor: str, column: str, ids: list[int]) -> tuple[str, list]:
-    if vendor == "postgresql":
-        return f"{column} = ANY(%s::bigint[])", [ids]
-    return f"{column} IN ({', '.join(['%s'] * len(ids))})", list(ids)
 
 
 def newest_per_key(
@@ -72,7 +68,7 @@ def newest_per_key(
     if statement:
         wanted, params = f"{column} IN (SELECT k.id FROM ({keys[0]}) AS k)", list(keys[1])
     else:
-        wanted, params = ids_in(vendor, column, keys)
+        wanted, params = ids_in(column, keys, vendor)
     sql = (
         f'SELECT p.id FROM (SELECT "id" AS id, ROW_NUMBER() OVER (PARTITION BY {column} ORDER BY "id" DESC) AS rank '
         f"FROM {post} WHERE {wanted}{roots}) AS p WHERE p.rank <= %s"
