@@ -12,7 +12,7 @@ What is here, and why:
   public is turning on preparation on the connection Django opened with it off.
 
 One switch takes every read back to the reference path: `STGY_PREPARED_READS=false`
-(stgy/settings.py) runs the same SQL through Django's plain cursor.
+(stgy/settings/data.py) runs the same SQL through Django's plain cursor.
 `tests/sns/test_internals.py` pins the Django and psycopg versions this was verified
 on, and checks that both positions of the switch give the same rows.
 """
