@@ -1,4 +1,4 @@
-"""The social network's Celery tasks: periodic housekeeping (beat, stgy/settings.py) and work
+"""The social network's Celery tasks: periodic housekeeping (beat, stgy/settings/tasks.py) and work
 that leaves the request (a link preview's fetch, a track's parsing). The last two are
 defined beside the code that enqueues them (sns/linksnippets/tasks.py,
 sns/services/track_tasks.py), so no lower layer imports this module; importing them here

@@ -17,7 +17,7 @@ from django.core.cache import cache
 from sns.core.errors import NotFound
 from sns.core.ids import parse_id
 from sns.models import Post, PostTag
-from sns.selectors import post_queryset, viewable_posts
+from sns.selectors.post_reads.instances import posts_by_ids
 
 from ..embeddings import features_for_model, model_name
 from ..keyword_hash import unpack_hashes
@@ -56,10 +56,8 @@ def _cache_set(key: str, value, ttl: int) -> None:
 
 def posts_in_order(post_ids: list[int], focus_user_id: int | None, viewer=None) -> list[Post]:
     """Posts for the given ids, in that order (missing ones and, with a `viewer`, those
-    hidden from them skipped), in one query."""
-    if not post_ids:
-        return []
-    posts = {p.id: p for p in viewable_posts(viewer, post_queryset(focus_user_id)).filter(id__in=post_ids)}
+    hidden from them skipped), in one query through the pages' statement builder."""
+    posts = posts_by_ids(viewer, post_ids, focus_user_id=focus_user_id)
     return [posts[pid] for pid in post_ids if pid in posts]
 
 

@@ -1,4 +1,4 @@
-"""Reads of the review queue (sns/models_reports.py) for the pages."""
+"""Reads of the review queue (sns/models/reports.py) for the pages."""
 
 from __future__ import annotations
 

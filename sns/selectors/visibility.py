@@ -5,7 +5,7 @@ through it, so they agree on what is hidden.
 A row owned by a user is hidden from `viewer` when
 
 * the owner refuses the viewer — an explicit block, or blockStrangers without a follow
-  back: the rule that also refuses writes (`sns.access.owner_refuses` is its row
+  back: the rule that also refuses writes (`sns.reads.access.owner_refuses` is its row
   form); admins are never refused;
 * the owner is frozen (admins still see frozen accounts);
 * the viewer blocked or muted the owner, or the row is a post containing one of the
@@ -148,7 +148,7 @@ def viewable_q(viewer, owner: str = "owner") -> Q:
 
 def viewable_sql(viewer, owner: str, content: str | None = None) -> tuple[str, list]:
     """The rule as a condition in hand-written SQL (the lean reads of
-    sns/selectors/post_rows.py): `owner` and `content` are the SQL of the row's owner id
+    sns/selectors/post_reads/): `owner` and `content` are the SQL of the row's owner id
     and, for a post, its content."""
     if viewer is None or not viewer.is_authenticated:
         return _rule_sql(owner, [], None, [], None, "anonymous")

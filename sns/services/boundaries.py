@@ -113,7 +113,7 @@ def ai_stop_add(
 def ai_stop_from_words(person: User, ai_user: User, *, said_in: int, source: str = "words", now=None) -> tuple[AiStop, bool]:
     """The person asked the AI user in their own words (a reply, mention or message:
     `said_in`) to stop: the same stop as the Stop button's, for STGY_AI_STOP_HOURS.
-    Caught by `sns.stop_words.stop_request` ("words") or by the model reading them
+    Caught by `sns.core.stop_words.stop_request` ("words") or by the model reading them
     ("model"); the AI side records it, and may only add a stop, never lift or shorten
     one: a stop already in force is left as it is. (stop, whether it is new)."""
     if source not in ("words", "model"):

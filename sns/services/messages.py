@@ -110,7 +110,7 @@ def message_send(actor: User, recipient_id: int, *, content) -> Message:
         )
         is_request = _place_for_recipient(conversation, recipient)
     notifications.notify_message(recipient_id=recipient.id, actor=actor, request=is_request)
-    # The open thread pages learn of it from the cache (sns/live_marks.py).
+    # The open thread pages learn of it from the cache (sns/reads/live_marks.py).
     transaction.on_commit(lambda: live_marks.conversation_mark(actor.id, recipient.id, message.id), robust=True)
     if recipient.is_ai:
         transaction.on_commit(lambda: hooks.message_written(message))

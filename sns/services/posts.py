@@ -7,10 +7,9 @@ from functools import partial
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
-from django.db.models import F, QuerySet
+from django.db.models import F
 from django.utils import timezone
 
-from ..compiled_read import CompiledRead
 from ..core import throttle
 from ..core.errors import Conflict, InvalidInput
 from ..core.ids import parse_id
@@ -23,6 +22,7 @@ from ..selectors.boundaries import ai_contact_annotated, ai_contact_annotations
 from . import notifications
 from .hooks import post_mentioned, post_written
 from .post_insert import post_insert
+from .targets import reply_target
 
 _MENTION = re.compile(r"\[@[^\]]*\]\((?:https?://[^)\s]*)?/users/(?:0x)?([0-9A-Fa-f]{1,16})\)")
 _MENTION_LIMIT = 10
@@ -39,22 +39,10 @@ def _validated_content(actor: User, content) -> str:
     return text
 
 
-def _reply_target_query(lock: str, actor_id: int, parent_id: int) -> QuerySet[Post]:
-    blocks = block_annotations(User(id=actor_id), "owner_id")
-    parents = Post.objects.select_related("owner").annotate(**blocks)
-    if lock:
-        parents = parents.select_for_update(of=("self",))
-    return parents.filter(pk=parent_id).order_by("pk")[:1]
-
-
-# Compiled once per process, with and without the lock.
-_reply_targets = CompiledRead("reply_target", ("id", "id"), _reply_target_query)
-
-
 def _check_reply_target(actor: User, parent_id: int, *, lock: bool = False) -> Post:
     # The parent, its owner and the block facts in one query; with `lock`, the parent's
     # row locked by the same query (post_create's reply_once).
-    parent = _reply_targets.first("lock" if lock else "", actor.id, parent_id)
+    parent = reply_target(actor.id, parent_id, lock=lock)
     if parent is None:
         raise InvalidInput("parent post not found")
     if is_blocked_annotated(parent, parent.owner, actor):
@@ -126,7 +114,7 @@ def post_create(
             )
             post_insert(post, tag_names, parent.id if parent is not None else None)
             post_written(post, created=True)
-            # Open pages of the thread learn of a reply from the cache (sns/live_marks.py);
+            # Open pages of the thread learn of a reply from the cache (sns/reads/live_marks.py);
             # robust: a failure there must not turn a committed post into an error.
             transaction.on_commit(partial(live_marks.post_mark, post.id, reply=parent is not None), robust=True)
     except IntegrityError:
@@ -142,20 +130,12 @@ def post_create(
     return post
 
 
-def _owner_replies_query(_variant: str, owner_id: int, parent_id: int) -> QuerySet[Post]:
-    replies = Post.objects.filter(owner_id=owner_id, reply_to=parent_id)
-    return replies.values_list("id", "idempotency_key")
-
-
-_owner_replies = CompiledRead("owner_replies", ("id", "id"), _owner_replies_query)
-
-
 def _earlier_reply(owner: User, parent_id: int, idempotency_key: str | None) -> Post | None:
     """Inside the write's transaction, the target locked by its check: the owner's
     replies to it. A statement of its own on purpose: under READ COMMITTED a statement
     that waited for the lock still reads with the snapshot it started with, and would
     miss the reply the lock holder just committed."""
-    replies = _owner_replies("", owner.id, parent_id)
+    replies = list(Post.objects.filter(owner_id=owner.id, reply_to=parent_id).values_list("id", "idempotency_key"))
     if not replies:
         return None
     same = next((row_id for row_id, key in replies if idempotency_key and key == idempotency_key), None)
@@ -197,7 +177,7 @@ def _notify_new_post(author: User, post: Post, parent: Post | None) -> None:
 
 
 def _notify_name_mentions(author: User, post: Post, parent: Post | None) -> set[int]:
-    """"@Nick" mentions (sns/mentions.py): the first STGY_MENTION_NOTIFY_LIMIT (5)
+    """"@Nick" mentions (sns/reads/mentions.py): the first STGY_MENTION_NOTIFY_LIMIT (5)
     mentioned users are notified (slot `name-mention:<post>`), unless they block the
     author or, for an AI author, turned AI mentions off or stopped it; the AI users among
     them are owed an answer (the post hook). One query for the lot; the ids notified."""

@@ -55,7 +55,7 @@ def _clean_nickname(nickname) -> str:
 def _clean_password(password, user: User | None = None, *, self_service: bool = True) -> str:
     """Self-service passwords meet AUTH_PASSWORD_VALIDATORS (length, not common, not
     like the e-mail or nickname); one an admin sets only has to be non-blank, as in
-    the original (docs/accounts.md §6). The rule is sns/passwords.py's."""
+    the original (docs/accounts.md §6). The rule is sns/auth/passwords.py's."""
     return password_check(password, user, self_service=self_service)
 
 
@@ -208,22 +208,19 @@ def user_update(
         text = _clean_long_text(actor, ai_personality or "", "aiPersonality", "STGY_AI_PERSONALITY_LENGTH_LIMIT")
         user.ai_personality = text or None
         size += len(text)
-    if avatar is not _UNSET:
-        user.avatar = _clean_avatar(avatar)
-    if locale is not _UNSET:
-        user.locale = normalize_locale(locale)
-    if timezone_name is not _UNSET:
-        user.timezone = normalize_timezone(timezone_name)
-    if block_strangers is not _UNSET:
-        user.block_strangers = bool(block_strangers)
-    if ai_memory is not _UNSET:
-        user.ai_memory = _clean_ai_memory(ai_memory)
-    if is_admin is not _UNSET:
-        user.is_admin = bool(is_admin)
-    if is_frozen is not _UNSET:
-        user.is_frozen = bool(is_frozen)
-    if ai_model is not _UNSET:
-        user.ai_model = _clean_ai_model(ai_model)
+    # The fields without a size: each given one is cleaned, in this order, and set.
+    for field, value, clean in (
+        ("avatar", avatar, _clean_avatar),
+        ("locale", locale, normalize_locale),
+        ("timezone", timezone_name, normalize_timezone),
+        ("block_strangers", block_strangers, bool),
+        ("ai_memory", ai_memory, _clean_ai_memory),
+        ("is_admin", is_admin, bool),
+        ("is_frozen", is_frozen, bool),
+        ("ai_model", ai_model, _clean_ai_model),
+    ):
+        if value is not _UNSET:
+            setattr(user, field, clean(value))
     throttle.throttle_check(actor, throttle.USER_UPDATES, size=size)
     user.updated_at = timezone.now()
     # Changing isAdmin or isFrozen changes the session hash (User._get_session_auth_hash),
@@ -235,7 +232,7 @@ def user_update(
 
 def owner_proof(actor: User, user: User, *, current_password, logged_in_at) -> None:
     """When `actor` changes their own password or address: the proof of
-    sns/access.py `access_owner_proof`. Each current password given costs one of the
+    sns/reads/access.py `access_owner_proof`. Each current password given costs one of the
     hourly profile updates, so a stolen session cannot guess it at leisure."""
     if user.id != actor.id:
         return  # an admin acting on someone else (access_user_self_or_admin)
