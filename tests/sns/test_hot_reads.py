@@ -14,6 +14,7 @@ from django.contrib.sessions.models import Session
 from django.core.cache import cache
 from django.core.handlers.wsgi import WSGIHandler
 from django.core.signals import request_finished, request_started
+from django.core.wsgi import get_wsgi_application
 from django.db import OperationalError, close_old_connections, connection
 from django.http import HttpResponse, JsonResponse
 from django.test import override_settings
@@ -27,7 +28,6 @@ from sns.api import posts_views
 from sns.api.hot_reads import HOT_PATH, HotReadsMiddleware, plain_accept
 from sns.models import Post, User
 from sns.session_auth import auth_record_forget
-from stgy.lean_handler import LeanHandler
 from stgy.ops.middleware import route_label
 from tests.clients import APIClient
 from tests.factories import make_post, make_user
@@ -234,21 +234,40 @@ def test_the_hot_paths_are_the_routes_they_stand_for():
     assert HotReadsMiddleware(lambda request: None).renderer is not None
 
 
-# ---- The WSGI handler gunicorn serves (stgy/lean_handler.py): the hot reads answered
-# before Django's middleware chain, compared with Django's own handler on the full path.
+# ---- The WSGI application gunicorn serves (stgy/wsgi.py): Django's own handler, with the
+# hot reads answered by HotReadsMiddleware inside its chain, compared with Django's handler
+# on the full path (the same list without HotReadsMiddleware).
+
+# The middlewares before HotReadsMiddleware: each leaves its mark on a hot read's answer
+# (a header, a cookie, a refusal, the metrics), so the hot reads answer after all of them
+# and before every other one. docs/architecture.md §9, "The lean path".
+BEFORE_HOT_READS = [
+    "stgy.security_headers.SecurityHeadersMiddleware",  # CSP and the rest, last on the way out
+    "django.middleware.security.SecurityMiddleware",  # HTTPS redirect, HSTS, nosniff, referrer, COOP
+    "whitenoise.middleware.WhiteNoiseMiddleware",  # static files, under the security headers
+    "stgy.ops.middleware.RequestMetricsMiddleware",  # times the hot reads too
+    "sns.api.cors.ApiCorsMiddleware",  # their CORS headers, preflights
+    "django.contrib.sessions.middleware.SessionMiddleware",  # the session they read; Vary: Cookie
+    "sns.sessions.SlidingSessionMiddleware",  # the sliding refresh of that session
+    "django.middleware.common.CommonMiddleware",  # hosts and user agents refused; Content-Length
+    "django.middleware.csrf.CsrfViewMiddleware",  # a malformed CSRF cookie replaced
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",  # X-Frame-Options, where pages have it
+]
 
 
-class _Spy(LeanHandler):
-    """Records whether its lean step answered each request."""
+def test_the_hot_reads_answer_right_after_the_middlewares_they_need(settings):
+    """Fails when an edit to MIDDLEWARE would put work in front of the hot reads (a new
+    middleware before them, theirs moved down): decide whether a hot read needs it and,
+    if so, list it here, where the comparisons below then cover it."""
+    at = settings.MIDDLEWARE.index(LEAN)
+    assert settings.MIDDLEWARE[:at] == BEFORE_HOT_READS
+    assert not settings.STATIC_URL.startswith(("/api", "/backend", "api", "backend"))  # WhiteNoise passes them on
 
-    def load_middleware(self, is_async=False):
-        super().load_middleware(is_async)
-        self.answered: list[bool] = []
 
-    def _lean(self, request):
-        response = super()._lean(request)
-        self.answered.append(response is not None)
-        return response
+def test_gunicorn_serves_djangos_own_handler():
+    from stgy import wsgi
+
+    assert type(wsgi.application) is WSGIHandler
 
 
 class _Browser:
@@ -316,18 +335,29 @@ def _counted(before: dict) -> dict:
 
 
 @pytest.fixture
-def handlers(settings):
-    """(lean, full): the handler gunicorn serves, and Django's on the same middleware list
-    without the lean step; with the connection kept across requests, as the test client
-    keeps it (the test's transaction holds it)."""
+def handlers(settings, monkeypatch):
+    """(served, full): Django's handler on the settings' middleware list, as gunicorn
+    serves it, and Django's on the same list without HotReadsMiddleware; with the
+    connection kept across requests, as the test client keeps it (the test's transaction
+    holds it). `served.answered` records, per request that reached HotReadsMiddleware,
+    whether it answered."""
+    answered: list[bool] = []
+    answer = HotReadsMiddleware.answer
+
+    def spy(self, request):
+        response = answer(self, request)
+        answered.append(response is not None)
+        return response
+
+    monkeypatch.setattr(HotReadsMiddleware, "answer", spy)
     request_started.disconnect(close_old_connections)
     request_finished.disconnect(close_old_connections)
     try:
-        lean = _Spy()
-        assert lean.lean, "the lean step is on with the settings' middleware list"
+        served = get_wsgi_application()
+        served.answered = answered
         with override_settings(MIDDLEWARE=_full_middleware(settings)):
             full = WSGIHandler()
-        yield lean, full
+        yield served, full
     finally:
         request_started.connect(close_old_connections)
         request_finished.connect(close_old_connections)
@@ -392,7 +422,7 @@ def test_the_handler_leaves_failures_and_the_rest_to_djangos_chain(handlers, cas
 
 def test_the_handler_keeps_cors_and_the_csrf_cookie_rule(settings, handlers, cast):
     settings.STGY_CORS_ALLOWED_ORIGINS = ["http://localhost:3000"]
-    reader, friend, posts, _ = cast
+    reader, _, posts, _ = cast
     browsers = _browsers(handlers, reader)
     origin = {"Origin": "http://localhost:3000"}
     got = _same(handlers, browsers, "GET", f"/api/posts/{posts[2].hex_id}", origin, lean_answers=True)
@@ -448,16 +478,11 @@ def test_the_handler_refreshes_the_sliding_session_as_djangos_does(settings, han
     assert Session.objects.get(session_key=key).expire_date > timezone.now() + timedelta(days=6)
 
 
-def test_the_handler_steps_aside_for_another_middleware_list(settings):
-    settings.MIDDLEWARE = [name for name in settings.MIDDLEWARE if name != "sns.sessions.SlidingSessionMiddleware"]
-    assert not LeanHandler().lean
-
-
 def test_a_failing_read_is_answered_once_as_djangos_chain_answers_it(handlers, cast, caplog):
     """A database failure in a hot read: the same 503 and JSON as the full path (a lost
     connection, tests/stgy/test_database_lost.py), the error logged, and the read tried
-    once — not again by the chain after the lean step."""
-    reader, friend, posts, _ = cast
+    once — not again further down the chain."""
+    reader, _, posts, _ = cast
     browsers = _browsers(handlers, reader)
     post_table = connection.ops.quote_name(Post._meta.db_table)
     tried = []
