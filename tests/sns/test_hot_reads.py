@@ -399,6 +399,16 @@ def test_the_handler_answers_the_hot_reads_as_djangos_does(handlers, cast):
         assert _same(handlers, browsers, "GET", path, lean_answers=True)[0] == "200 OK"
     for accept in ("*/*", "application/json", "text/html, application/json", "application/*"):
         _same(handlers, browsers, "GET", "/api/posts?limit=3", {"Accept": accept}, lean_answers=True)
+    # Every middleware before the hot reads has left its mark, in the chain's order.
+    names = [name for name, _ in _same(handlers, browsers, "GET", "/api/posts", lean_answers=True)[1]]
+    assert names == [
+        "Content-Type", "Allow",  # HotReadsMiddleware
+        "X-Frame-Options",  # XFrameOptionsMiddleware
+        "Content-Length",  # CommonMiddleware
+        "Vary",  # SessionMiddleware
+        "X-Content-Type-Options", "Referrer-Policy", "Cross-Origin-Opener-Policy",  # SecurityMiddleware
+        "Content-Security-Policy",  # SecurityHeadersMiddleware
+    ]
 
 
 def test_the_handler_leaves_failures_and_the_rest_to_djangos_chain(handlers, cast):
