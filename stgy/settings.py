@@ -72,7 +72,7 @@ MIDDLEWARE = [
     # The API's hot reads answer here, after every middleware above (each leaves its mark
     # on their answers) and before every one below (none does); the rest go on
     # (sns/api/hot_reads.py, docs/architecture.md §9 "The lean path"). A middleware added
-    # above it costs every hot read: tests/sns/test_hot_reads.py lists those it expects.
+    # above costs every hot read: tests/sns/test_hot_reads_served.py lists those expected.
     "sns.api.hot_reads.HotReadsMiddleware",
     # The API at the root of the hosts in STGY_API_ROOT_HOSTS (stgy/api_root.py); the hot
     # reads' paths, under /api/ and /backend/, are the same views on those hosts.

@@ -20,7 +20,7 @@ from django.template.context import BaseContext
 from sns.models import Post, User
 from tests.clients import APIClient
 from tests.factories import make_post, make_user
-from tests.sns.test_hot_reads import _Browser
+from tests.sns.test_hot_reads_served import _Browser
 
 pytestmark = pytest.mark.django_db
 
