@@ -17,12 +17,10 @@ from datetime import datetime, timedelta
 from django.conf import settings
 from django.db import connection, transaction
 from django.db.models import Q
-from django.db.models.constants import OnConflict
-from django.db.models.sql import InsertQuery
 from django.utils import timezone
 
 from agents.models import MemoryVersion
-from sns.sql_statements import insert_rows_sql
+from sns.sql_statements import column, insert_rows_sql
 
 Kind = MemoryVersion.Kind
 
@@ -86,20 +84,12 @@ def version_row(
     )
 
 
-def _upsert_sql(
-    model, objs: list, unique_fields: list[str], update_fields: list[str]
-) -> tuple[str, tuple]:
+def _upsert_sql(model, objs: list, unique_fields: list[str], update_fields: list[str]) -> tuple[str, list]:
     """The INSERT … ON CONFLICT DO UPDATE that `bulk_create(update_conflicts=True)` runs."""
-    opts = model._meta
-    query = InsertQuery(
-        model,
-        on_conflict=OnConflict.UPDATE,
-        update_fields=[opts.get_field(n) for n in update_fields],
-        unique_fields=[opts.get_field(n) for n in unique_fields],
-    )
-    query.insert_values([f for f in opts.concrete_fields if f is not opts.auto_field], objs)
-    [(sql, params)] = query.get_compiler(connection.alias).as_sql()
-    return sql, params
+    insert, params = insert_rows_sql(model, objs)
+    conflict = ", ".join(column(model, name) for name in unique_fields)
+    updates = ", ".join(f"{column(model, name)} = EXCLUDED.{column(model, name)}" for name in update_fields)
+    return f"{insert} ON CONFLICT({conflict}) DO UPDATE SET {updates}", params
 
 
 def upsert_with_versions(

@@ -14,50 +14,29 @@ from datetime import timedelta
 
 from django.conf import settings
 from django.db import connection
-from django.db.models import BigIntegerField, Case, Count, F, Q, Subquery, Value, When
-from django.db.models.functions import Coalesce
+from django.db.models import Count, Q
 from django.utils import timezone
 
 from sns.ids import min_id_at
 from sns.models import Post, Repost
-from sns.models_messages import Message
-from sns.sql_statements import compiled_once
 
-
-def _load_parts(since: int, ai_id: int) -> list[tuple[str, list]]:
-    """HourlyWrites.load's query."""
-    mine = Q(owner_id=ai_id)
-    # Every row is (part, recipient, n, replies, roots): part 0 is the posts' one
-    # row (no row when the fleet wrote none), part 1 the messages', per recipient:
-    # (None, the other AI users' messages) and (recipient, this user's to them).
-    posts = (
-        Post.objects.filter(id__gte=since, owner__ai_model__isnull=False)
-        .annotate(part=Value(0), to=Value(None, output_field=BigIntegerField()))
-        .values("part", "to")
-        .annotate(
-            n=Count("id"),
-            replies=Count("id", filter=mine & Q(reply_to__isnull=False)),
-            roots=Count("id", filter=mine & Q(reply_to__isnull=True)),
-        )
-        .values_list("part", "to", "n", "replies", "roots")
-    )
-    my_recipient = Case(
-        When(sender_id=ai_id, conversation__user_low_id=ai_id, then=F("conversation__user_high_id")),
-        When(sender_id=ai_id, then=F("conversation__user_low_id")),
-        default=None,
-    )
-    messages = (
-        Message.objects.filter(id__gte=since, sender__ai_model__isnull=False)
-        .annotate(part=Value(1), to=my_recipient)
-        .values("part", "to")
-        .annotate(n=Count("id"), replies=Value(0), roots=Value(0))
-        .values_list("part", "to", "n", "replies", "roots")
-    )
-    return [posts.union(messages, all=True).query.get_compiler(connection.alias).as_sql()]
-
-
-# Its text is the same for every AI user and hour: compiled once, not per stage.
-_load_statement = compiled_once("hourly_writes_load", ("id", "id"), _load_parts)
+# HourlyWrites.load's query. Every row is (part, recipient, n, replies, roots): part 0
+# is the posts' one row, part 1 the messages', per recipient: (NULL, the other AI users'
+# messages) and (recipient, this user's to them). Parameters: the AI user twice, the
+# hour's first id; the AI user three times, the hour's first id.
+_LOAD = (
+    'SELECT 0, NULL, COUNT(p."id"), '
+    'COUNT(CASE WHEN p."owned_by" = %s AND p."reply_to" IS NOT NULL THEN 1 END), '
+    'COUNT(CASE WHEN p."owned_by" = %s AND p."reply_to" IS NULL THEN 1 END) '
+    'FROM "sns_post" p JOIN "sns_user" u ON u."id" = p."owned_by" '
+    'WHERE p."id" >= %s AND u."ai_model" IS NOT NULL '
+    "UNION ALL "
+    'SELECT 1, CASE WHEN m."sender_id" = %s AND c."user_low_id" = %s THEN c."user_high_id" '
+    'WHEN m."sender_id" = %s THEN c."user_low_id" ELSE NULL END, COUNT(m."id"), 0, 0 '
+    'FROM "sns_message" m JOIN "sns_user" u ON u."id" = m."sender_id" '
+    'JOIN "sns_conversation" c ON c."id" = m."conversation_id" '
+    'WHERE m."id" >= %s AND u."ai_model" IS NOT NULL GROUP BY 2'
+)
 
 
 @dataclass
@@ -75,9 +54,9 @@ class HourlyWrites:
     def load(cls, ai_id: int) -> HourlyWrites:
         """One query: the fleet's posts of the hour with this user's among them, and the
         fleet's messages with this user's grouped by recipient, as one UNION ALL."""
-        [(sql, params)] = _load_statement(min_id_at(hour_before()), ai_id)
+        since = min_id_at(hour_before())
         with connection.cursor() as cursor:
-            cursor.execute(sql, params)
+            cursor.execute(_LOAD, [ai_id, ai_id, since, ai_id, ai_id, ai_id, since])
             rows = cursor.fetchall()
         replies = roots = fleet = 0
         per_person: dict[int, int] = {}
@@ -161,7 +140,7 @@ def root_share_refusal(now=None) -> str | None:
 
 def hour_before(now=None):
     """Where the hourly windows of this module start, an hour before `now` (by default
-    the present): for a caller that passes `since` to a statement compiled once."""
+    the present): for a caller that passes `since` to a statement of its own."""
     return (timezone.now() if now is None else now) - timedelta(hours=1)
 
 
@@ -174,11 +153,3 @@ def hourly_reposts(ai_id: int) -> int:
     """The AI user's reposts in the last hour (STGY_AI_USER_HOURLY_REPOSTS_LIMIT binds
     them)."""
     return _last_hour_reposts(ai_id).count()
-
-
-def hourly_reposts_subquery(ai_id: int, *, since=None) -> Coalesce:
-    """`hourly_reposts` as a scalar subquery, to ride on a read the caller makes anyway
-    (the reply stage's read of its posts) instead of a query of its own; `since` is an
-    hour ago unless given."""
-    counted = _last_hour_reposts(ai_id, since).order_by().values("user_id").annotate(n=Count("id")).values("n")
-    return Coalesce(Subquery(counted[:1]), 0)

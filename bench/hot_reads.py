@@ -48,8 +48,12 @@ def main(argv: list[str] | None = None) -> dict:
 
     try:  # the tree being measured may predate the lean reads: then time what it has
         from sns.api.post_rows import post_row_detail_json, post_row_json
-        from sns.selectors import post_rows
         from sns.session_auth import session_user
+
+        try:
+            from sns.selectors.post_reads import tuples as post_rows
+        except ImportError:  # a tree from before the statement builder
+            from sns.selectors import post_rows
     except ImportError:
         post_rows = None
         from django.contrib.auth import get_user as session_user

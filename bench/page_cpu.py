@@ -1,7 +1,8 @@
 """bench/page_cpu: the Python CPU of one page view (the home timeline and a post page),
-with the fragment-built cards and kept widgets (STGY_PAGE_FRAGMENTS on) and without
-them (the whole-card reference of sns/web/cards.py), alternating in one process so
-both sides see the same machine load.
+with the kept cards, includes and widgets (STGY_PAGE_FRAGMENTS on, sns/web/fragments.py
+and sns/web/kept.py) and without them (every card drawn whole by sns/web/cards.py, every
+include through the template engine), alternating in one process so both sides see the
+same machine load.
 
 Like bench/hot_reads, each page is requested N times through the WSGI application
 gunicorn serves (every middleware, the view, the templates), logged in as bench/web's
@@ -18,7 +19,8 @@ from __future__ import annotations
 import statistics
 import time
 
-from .common import cpu_seconds, in_process_arguments, in_process_login, loadavg, wsgi_call as _call, write_json
+from .common import cpu_seconds, in_process_arguments, in_process_login, loadavg, write_json
+from .common import wsgi_call as _call
 
 
 def main(argv: list[str] | None = None) -> dict:

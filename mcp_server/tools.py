@@ -33,7 +33,8 @@ from sns.isotime import iso
 from sns.models_reports import POST_REPORT_REASONS
 from sns.search import engine
 from sns.search.query import parse_query, search_owner
-from sns.selectors import Page, post_rows
+from sns.selectors import Page
+from sns.selectors.post_reads import tuples as post_rows
 from sns.selectors.shares import SHARE_SLOTS_Q
 from sns.services import reports
 

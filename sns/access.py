@@ -45,7 +45,7 @@ def owner_refuses(owner: User, viewer_id: int, *, blocks: bool, follows_back: bo
 
 def owner_refuses_facts(owner_id: int, block_strangers: bool, viewer_id: int, *, blocks, follows_back) -> bool:
     """`owner_refuses` over plain facts, for reads that return rows, not users
-    (sns/selectors/post_rows.py)."""
+    (sns/selectors/post_reads/tuples.py)."""
     if owner_id == viewer_id:
         return False
     return bool(blocks) or bool(block_strangers and not follows_back)

@@ -1,5 +1,5 @@
 """An ORM read compiled once per process: the queryset built with marks for its
-arguments and compiled by `sns.sql_statements.compiled_once`, its rows made into the
+arguments and compiled by `compiled_once` below, its rows made into the
 instances the queryset would give (the model, its annotations, its select_related
 relations one level deep), or the dicts or tuples of a `values()` / `values_list()`.
 Building and compiling a read with a dozen annotations cost more CPU than running it
@@ -12,23 +12,88 @@ there `CompiledRead` runs the queryset as it is.
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable
+from datetime import UTC, datetime, timedelta
 
 from django.db import connection
 from django.db.models import QuerySet
-from django.db.models.expressions import RawSQL
 from django.db.models.query import ModelIterable, ValuesIterable, ValuesListIterable
 
 from .model_rows import RowParts
 from .models import User
-from .sql_statements import compiled_once
+
+# Marks stand for a statement's arguments when it is compiled once: values no real
+# argument takes (an id, a time, a JSON object), found again among the parameters. The
+# id is negative but within a 32-bit column's range, which Django's lookups check.
+_MARK_ID = -2_000_000_000
+_MARK_TIME = datetime(1901, 1, 1, tzinfo=UTC)
+_MARK_KEY = "stgy-statement-mark"
+_KINDS = {
+    "id": lambda i: _MARK_ID + i,
+    "time": lambda i: _MARK_TIME + timedelta(microseconds=i),
+    "json": lambda i: {_MARK_KEY: i},
+    # A list of ids passed as one array parameter (PostgreSQL): ids no row has.
+    "ids": lambda i: [_MARK_ID + i, _MARK_ID - 1],
+    "text": lambda i: f"{_MARK_KEY}:{i}",
+}
+_compiled: dict[tuple[str, Hashable], list[tuple[str, list]]] = {}
+Parts = list[tuple[str, list]]
 
 
-def ids_array(ids: list[int]):
-    """`field__in` value for a list of ids: on PostgreSQL one array parameter (a
-    statement compiled once has one text for any number of ids), elsewhere the list."""
-    if connection.vendor != "postgresql":
-        return ids
-    return RawSQL("SELECT unnest(%s::bigint[])", (ids,))
+def compiled_once(key: Hashable, kinds: tuple[str, ...], build: Callable[..., Parts]) -> Callable[..., Parts]:
+    """Statements whose text does not depend on their arguments (`kinds`: "id", "time",
+    "json", "ids" or "text" per argument), compiled by Django once per process and database alias:
+    the fixed statements every cycle stage runs (its record's save with the lease) cost
+    a compile each, a visible part of the cycle's CPU (an "ids" argument is a list of ids
+    bound as one array parameter). `build(*args)` returns a list of
+    (sql, params); so does the returned function, the same text with the parameters of
+    its own arguments ("text" is a string compared as it is, not a pattern). `key` names
+    the statement: a string, or a tuple when a variant is part of it (sns/compiled_read.py). A None
+    argument (SQL NULL, another text) is compiled afresh. A
+    "json" argument is found again in psycopg's wrapper, so on PostgreSQL only; an
+    argument not found among the parameters is refused (ValueError)."""
+
+    def statements(*args) -> Parts:
+        if any(arg is None for arg in args):
+            return [(sql, list(params)) for sql, params in build(*args)]
+        entry = _compiled.get((connection.alias, key))
+        if entry is None:
+            entry = _compiled[(connection.alias, key)] = _template(kinds, build)
+        return [(sql, [_filled(slot, args) for slot in slots]) for sql, slots in entry]
+
+    return statements
+
+
+def _template(kinds: tuple[str, ...], build) -> list[tuple[str, list]]:
+    marks = [_KINDS[kind](i) for i, kind in enumerate(kinds)]
+    template: list = []
+    seen: set[int] = set()
+    for sql, params in build(*marks):
+        slots: list = []
+        for param in params:
+            wrapped = hasattr(param, "dumps") and hasattr(param, "obj")
+            inner = param.obj if wrapped else param
+            index = next((i for i, mark in enumerate(marks) if isinstance(inner, type(mark)) and inner == mark), None)
+            if index is None:
+                slots.append(("constant", param))
+                continue
+            seen.add(index)
+            # The driver's own types come back as they were: a JSON value in its
+            # wrapper with its dumps (psycopg's Jsonb), a bigint as psycopg's Int8.
+            how = "wrapped" if wrapped else "plain" if type(param) is type(marks[index]) else "typed"
+            slots.append((how, index, param))
+        template.append((sql, slots))
+    if seen != set(range(len(marks))):
+        raise ValueError("an argument of the statement did not come out as a parameter")
+    return template
+
+
+def _filled(slot: tuple, args: tuple):
+    if slot[0] == "constant":
+        return slot[1]
+    how, index, param = slot
+    if how == "wrapped":
+        return type(param)(args[index], param.dumps)
+    return type(param)(args[index]) if how == "typed" else args[index]
 
 
 def viewer_variant(user) -> str:
@@ -122,8 +187,7 @@ class CompiledRead:
     """`read(variant, *args)` gives `list(build(variant, *args))`, its statement compiled
     once per process, database and `variant`: whatever else changes the text, such as
     the viewer's kind or a LIMIT, as any hashable value (a string, a tuple), handed to
-    `build` as it is. `kinds` as compiled_once's; an "ids" argument goes to `build` as a
-    list, for `ids_array`."""
+    `build` as it is. `kinds` as compiled_once's."""
 
     def __init__(self, key: str, kinds: tuple[str, ...], build: Callable[..., QuerySet]) -> None:
         self.key, self.kinds, self.build = key, kinds, build
@@ -158,10 +222,3 @@ class CompiledRead:
             layout = _ValuesLayout(queryset, compiler)
         _layouts[(connection.alias, (self.key, variant))] = layout
         return [(sql, list(params))]
-
-
-def compiled_values(key: str, kinds: tuple[str, ...], build: Callable[..., QuerySet]) -> Callable[..., list]:
-    """A `CompiledRead` of one variant (everything that shapes the text, such as a LIMIT
-    or the viewer's kind, kept in `key`): `read(*args)` gives `list(build(*args))`."""
-    read = CompiledRead(key, kinds, lambda _variant, *args: build(*args))
-    return lambda *args: read("", *args)

@@ -4,10 +4,9 @@ decimals; nothing for most columns on PostgreSQL).
 
 A statement's columns are described once, as its parts in order — a model's concrete
 fields under a table alias, or one value read as an ORM expression or field — and the
-converters each column needs are worked out once per database, not per row. Used by the pages' post
-reads (sns/selectors/post_models.py), the reads compiled once (sns/compiled_read.py) and
-the agent cycle's run reads (agents/cycle/run_read.py, agents/cycle/run_end.py). Outside
-the selectors package so that compiled_read, which the selectors use, does not load it.
+converters each column needs are worked out once per database, not per row. Used by the
+pages' post reads (sns/selectors/post_reads/instances.py) and every other statement
+written by hand that gives instances (sns/sql_statements.py says how they are written).
 """
 
 from __future__ import annotations
@@ -106,8 +105,8 @@ class RowParts:
 
 def _default():
     # The connection itself rather than the `connection` proxy, whose every attribute
-    # read looks the connection up in a context-local store (sns/selectors/post_rows.py
-    # `fetch_prepared` says what that costs): looked up once per read.
+    # read looks the connection up in a context-local store (sns/selectors/post_reads/statement.py
+    # `vendor` says what that costs): looked up once per read.
     return connections[DEFAULT_DB_ALIAS]
 
 

@@ -1,6 +1,6 @@
 """The conversation under a post, a few levels deep: the replies a post page lists, their
 replies, and theirs (templates/posts/_reply_tree.html). The first PER_PARENT replies of
-each parent in order, read in one statement however deep (sns/selectors/thread_models.py),
+each parent in order, read in one statement however deep (sns/selectors/post_reads/threads.py),
 so a long thread costs the same queries as a short one; what is left out is counted, for
 a "show more replies" link."""
 
@@ -10,7 +10,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 
 from .models import Post
-from .selectors.thread_models import reply_descendants
+from .selectors.post_reads.threads import reply_descendants
 
 DEPTH = 4  # levels shown, the page's own replies included
 PER_PARENT = 5

@@ -1,110 +1,76 @@
-"""The SQL Django would run for a write, as text and parameters, so that several
-writes can go in one round trip (data-modifying CTEs on PostgreSQL: the likes' or
-follows' rows with their counters, a cycle stage's record with its lease)."""
+"""Plain parameterised SQL for the statements written by hand: the writes that go in one
+round trip on PostgreSQL (data-modifying CTEs: the likes' or follows' rows with their
+counters, a cycle stage's record with its lease, a memory upsert with its versions) and
+the reads the AI cycle runs in every stage, whose querysets cost more CPU to build than
+to run (bench/cycle_overhead). A statement's text is a module constant, or built once per
+shape (`functools.lru_cache`); a call binds only its parameters. Values go through the
+model field's `get_db_prep_save`, as the ORM's own INSERT and UPDATE send them, and rows
+come back through `sns.model_rows.RowParts`, which converts them as the ORM would.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Sequence
-from datetime import UTC, datetime, timedelta
+from collections.abc import Iterable, Sequence
 
 from django.db import connection
-from django.db.models.sql import InsertQuery, UpdateQuery
 
 
-def insert_rows_sql(model, objs: list, returning: list | None = None) -> tuple[str, tuple]:
-    """The INSERT Django would run to save the new `objs` (as bulk_create does, one
-    statement), returning the `returning` fields."""
+def table(model) -> str:
+    return connection.ops.quote_name(model._meta.db_table)
+
+
+def column(model, name: str) -> str:
+    return connection.ops.quote_name(model._meta.get_field(name).column)
+
+
+def columns(model, alias: str) -> str:
+    """The model's concrete columns under `alias`, in the order `RowParts((model, alias))`
+    reads them."""
+    qn = connection.ops.quote_name
+    return ", ".join(f"{alias}.{qn(field.column)}" for field in model._meta.concrete_fields)
+
+
+def ids_in(sql: str, ids: Sequence[int]) -> tuple[str, list]:
+    """`sql IN ids` as a condition and its parameters: on PostgreSQL one array parameter,
+    so the text is the same for any number of ids; SQLite binds no arrays."""
+    if connection.vendor == "postgresql":
+        return f"{sql} = ANY(%s::bigint[])", [list(ids)]
+    return f"{sql} IN ({', '.join(['%s'] * len(ids))})", list(ids)
+
+
+def prepared(model, name: str, value):
+    """`value` of the model's field `name` as the ORM sends it to the database."""
+    return model._meta.get_field(name).get_db_prep_save(value, connection)
+
+
+def set_clause(model, names: Iterable[str]) -> str:
+    """`"col" = %s, …` for an UPDATE of the fields `names`."""
+    return ", ".join(f"{column(model, name)} = %s" for name in names)
+
+
+def insert_rows_sql(model, objs: list, returning: Sequence[str] = ()) -> tuple[str, list]:
+    """The INSERT of the new `objs` (every concrete field but an automatic primary key,
+    one row each, their `pre_save` values as `bulk_create` takes them), returning the
+    columns of the fields named in `returning`."""
     opts = model._meta
-    query = InsertQuery(model)
-    query.insert_values([f for f in opts.concrete_fields if f is not opts.auto_field], objs)
-    compiler = query.get_compiler(connection.alias)
-    compiler.returning_fields = list(returning or [])
-    [(sql, params)] = compiler.as_sql()
+    fields = [field for field in opts.concrete_fields if field is not opts.auto_field]
+    row = f"({', '.join(['%s'] * len(fields))})"
+    sql = (
+        f"INSERT INTO {table(model)} ({', '.join(connection.ops.quote_name(f.column) for f in fields)}) "
+        f"VALUES {', '.join([row] * len(objs))}"
+    )
+    if returning:
+        sql += f" RETURNING {', '.join(column(model, name) for name in returning)}"
+    params = [field.get_db_prep_save(field.pre_save(obj, True), connection) for obj in objs for field in fields]
     return sql, params
 
 
-def insert_sql(obj) -> tuple[str, tuple]:
-    """The INSERT statement Django would run to save the new `obj`, returning its id."""
-    return insert_rows_sql(type(obj), [obj], [obj._meta.pk])
+def fetch(sql: str, params: Sequence) -> list[tuple]:
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        return cursor.fetchall()
 
 
-def update_sql(queryset, values: dict) -> tuple[str, tuple]:
-    """The UPDATE statement Django would run for `queryset.update(**values)`."""
-    query = queryset.query.chain(UpdateQuery)
-    query.add_update_values(values)
-    return query.get_compiler(queryset.db).as_sql()
-
-
-# Marks stand for a statement's arguments when it is compiled once: values no real
-# argument takes (an id, a time, a JSON object), found again among the parameters. The
-# id is negative but within a 32-bit column's range, which Django's lookups check.
-_MARK_ID = -2_000_000_000
-_MARK_TIME = datetime(1901, 1, 1, tzinfo=UTC)
-_MARK_KEY = "stgy-statement-mark"
-_KINDS = {
-    "id": lambda i: _MARK_ID + i,
-    "time": lambda i: _MARK_TIME + timedelta(microseconds=i),
-    "json": lambda i: {_MARK_KEY: i},
-    # A list of ids passed as one array parameter (PostgreSQL): ids no row has.
-    "ids": lambda i: [_MARK_ID + i, _MARK_ID - 1],
-    "text": lambda i: f"{_MARK_KEY}:{i}",
-}
-_compiled: dict[tuple[str, Hashable], list[tuple[str, list]]] = {}
-Parts = list[tuple[str, list]]
-
-
-def compiled_once(key: Hashable, kinds: tuple[str, ...], build: Callable[..., Parts]) -> Callable[..., Parts]:
-    """Statements whose text does not depend on their arguments (`kinds`: "id", "time",
-    "json", "ids" or "text" per argument), compiled by Django once per process and database alias:
-    the fixed statements every cycle stage runs (its record's save with the lease) cost
-    a compile each, a visible part of the cycle's CPU (an "ids" argument is a list of ids
-    bound as one array parameter). `build(*args)` returns a list of
-    (sql, params); so does the returned function, the same text with the parameters of
-    its own arguments ("text" is a string compared as it is, not a pattern). `key` names
-    the statement: a string, or a tuple when a variant is part of it (sns/compiled_read.py). A None
-    argument (SQL NULL, another text) is compiled afresh. A
-    "json" argument is found again in psycopg's wrapper, so on PostgreSQL only; an
-    argument not found among the parameters is refused (ValueError)."""
-
-    def statements(*args) -> Parts:
-        if any(arg is None for arg in args):
-            return [(sql, list(params)) for sql, params in build(*args)]
-        entry = _compiled.get((connection.alias, key))
-        if entry is None:
-            entry = _compiled[(connection.alias, key)] = _template(kinds, build)
-        return [(sql, [_filled(slot, args) for slot in slots]) for sql, slots in entry]
-
-    return statements
-
-
-def _template(kinds: tuple[str, ...], build) -> list[tuple[str, list]]:
-    marks = [_KINDS[kind](i) for i, kind in enumerate(kinds)]
-    template: list = []
-    seen: set[int] = set()
-    for sql, params in build(*marks):
-        slots: list = []
-        for param in params:
-            wrapped = hasattr(param, "dumps") and hasattr(param, "obj")
-            inner = param.obj if wrapped else param
-            index = next((i for i, mark in enumerate(marks) if isinstance(inner, type(mark)) and inner == mark), None)
-            if index is None:
-                slots.append(("constant", param))
-                continue
-            seen.add(index)
-            # The driver's own types come back as they were: a JSON value in its
-            # wrapper with its dumps (psycopg's Jsonb), a bigint as psycopg's Int8.
-            how = "wrapped" if wrapped else "plain" if type(param) is type(marks[index]) else "typed"
-            slots.append((how, index, param))
-        template.append((sql, slots))
-    if seen != set(range(len(marks))):
-        raise ValueError("an argument of the statement did not come out as a parameter")
-    return template
-
-
-def _filled(slot: tuple, args: tuple):
-    if slot[0] == "constant":
-        return slot[1]
-    how, index, param = slot
-    if how == "wrapped":
-        return type(param)(args[index], param.dumps)
-    return type(param)(args[index]) if how == "typed" else args[index]
+# Kept importable here only for sns/selectors/header_counts.py until the selectors read
+# through their own statement builder; it leaves with sns/compiled_read.py.
+from .compiled_read import compiled_once  # noqa: F401

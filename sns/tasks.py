@@ -1,4 +1,4 @@
-"""The social network's Celery tasks: periodic housekeeping (beat, stgy/settings.py) and work
+"""The social network's Celery tasks: periodic housekeeping (beat, stgy/settings/tasks.py) and work
 that leaves the request (a link preview's fetch, a track's parsing)."""
 
 from __future__ import annotations

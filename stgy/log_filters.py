@@ -1,4 +1,4 @@
-"""Logging filters (stgy/settings.py LOGGING)."""
+"""Logging filters (stgy/settings/core.py LOGGING)."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """The test run's settings: the project's own, on a developer's footing — DEBUG on (the
 fixed demo key, static files straight from the apps) unless the environment says
-otherwise. Production leaves DEBUG off by default (stgy/settings.py)."""
+otherwise. Production leaves DEBUG off by default (stgy/settings/core.py)."""
 
 import os
 

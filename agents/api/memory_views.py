@@ -67,6 +67,21 @@ def _owner(request, user_id: str, *, for_write: bool = False) -> int:
     return memory.memory_access(request.user, path_id(user_id), for_write=for_write)
 
 
+def _found(row, shape) -> Response:
+    """The row in its JSON shape; 404 when the AI user keeps none."""
+    if row is None:
+        raise NotFound("not found")
+    return Response(shape(row))
+
+
+def _impression_body(request, subject_field: str) -> tuple[int, str]:
+    """An impression's subject (the peer's or the post's hex id) and its text; the id is
+    checked before the text."""
+    body = json_object(request)
+    subject_id = path_id(required_text(body, subject_field).strip(), subject_field)
+    return subject_id, required_text(body, "payload")
+
+
 def _interest_features(request, body: dict, interest: str, tags: list[str]) -> tuple[bytes, str]:
     """The client's vector if it sent one, else the server embeds interest + tags."""
     raw = body.get("features")
@@ -91,10 +106,7 @@ class InterestsView(APIView):
     @extend_schema(responses=INTEREST, operation_id="ai_user_interests_get")
     def get(self, request, user_id: str):
         owner_id = _owner(request, user_id)
-        row = memory.interest_get(request.user, user_id=owner_id)
-        if row is None:
-            raise NotFound("not found")
-        return Response(interest_json(row))
+        return _found(memory.interest_get(request.user, user_id=owner_id), interest_json)
 
     @extend_schema(
         request=INTEREST_BODY,
@@ -133,9 +145,7 @@ class PeerImpressionsView(APIView):
     @extend_schema(request=PEER_BODY, responses=PEER, operation_id="ai_user_peer_impressions_save")
     def post(self, request, user_id: str):
         owner_id = _owner(request, user_id, for_write=True)
-        body = json_object(request)
-        peer_id = path_id(required_text(body, "peerId").strip(), "peerId")
-        payload = required_text(body, "payload")
+        peer_id, payload = _impression_body(request, "peerId")
         row = memory.peer_impression_save(
             request.user, user_id=owner_id, peer_id=peer_id, payload=payload, source=memory_versions.API
         )
@@ -149,9 +159,7 @@ class PeerImpressionView(APIView):
     def get(self, request, user_id: str, peer_id: str):
         owner_id = _owner(request, user_id)
         row = memory.peer_impression_get(request.user, user_id=owner_id, peer_id=path_id(peer_id, "peerId"))
-        if row is None:
-            raise NotFound("not found")
-        return Response(peer_impression_json(row))
+        return _found(row, peer_impression_json)
 
 
 class PostImpressionsView(APIView):
@@ -174,9 +182,7 @@ class PostImpressionsView(APIView):
     @extend_schema(request=POST_BODY, responses=POST, operation_id="ai_user_post_impressions_save")
     def post(self, request, user_id: str):
         owner_id = _owner(request, user_id, for_write=True)
-        body = json_object(request)
-        post_id = path_id(required_text(body, "postId").strip(), "postId")
-        payload = required_text(body, "payload")
+        post_id, payload = _impression_body(request, "postId")
         row = memory.post_impression_save(
             request.user, user_id=owner_id, post_id=post_id, payload=payload, source=memory_versions.API
         )
@@ -194,6 +200,4 @@ class PostImpressionView(APIView):
     def get(self, request, user_id: str, post_id: str):
         owner_id = _owner(request, user_id)
         row = memory.post_impression_get(request.user, user_id=owner_id, post_id=path_id(post_id, "postId"))
-        if row is None:
-            raise NotFound("not found")
-        return Response(post_impression_json(row))
+        return _found(row, post_impression_json)

@@ -9,16 +9,17 @@ the AI user, so blocks, frozen accounts and throttles apply as to a human.
 from __future__ import annotations
 
 import random
+from functools import lru_cache
 from typing import Any
 
 from django.conf import settings
-from django.db.models import OuterRef, QuerySet, Subquery
+from django.db.models import BooleanField, IntegerField, TextField
 from django.utils import timezone
 
 from agents.llm.parsing import parse_reply
-from agents.models import PeerImpression, PostImpression
+from agents.models import PostSummary
 from agents.prompt_text import post_prompt_text
-from agents.rate_limits import HourlyWrites, hour_before, hourly_reposts_subquery
+from agents.rate_limits import HourlyWrites, hour_before
 from agents.runs import inputs, knowledge
 from agents.runs.ai_thread import ai_exchange_refusal, chain_depth
 from agents.runs.contact import backoff_refusals
@@ -26,12 +27,14 @@ from agents.runs.language import answer_locale
 from agents.runs.llm_calls import LlmJob, fluctuated_length, run_jobs
 from agents.runs.near_duplicate import RecentWrites
 from sns import services
-from sns.compiled_read import CompiledRead, ids_array, viewer_of, viewer_variant
 from sns.errors import Conflict, DomainError
 from sns.ids import parse_id
-from sns.models import Post, PostTag
-from sns.selectors import viewable_posts
-from sns.selectors.boundaries import ai_contact_annotated, ai_contact_annotations
+from sns.model_rows import RowParts
+from sns.models import Post, PostTag, Repost, User
+from sns.models_messages import AiStop
+from sns.selectors.boundaries import ai_contact_annotated
+from sns.selectors.visibility import viewable_sql
+from sns.sql_statements import columns, fetch, ids_in, prepared
 
 from .context import StageContext
 from .reposts import reposts_write
@@ -40,30 +43,60 @@ EXISTING_REPLIES_LIMIT = 5
 EXISTING_REPLY_TEXT_LIMIT = 1000
 
 
-def _stage_posts_query(variant: str, me_id: int, now, since, ids) -> QuerySet[Post]:
-    """The read posts the AI user may still see, with what planning and the reply
-    prompts need (see likes_and_replies); the viewer's kind is the statement's variant."""
-    parents = Post.objects.filter(pk=OuterRef("reply_to"))
-    mine = PostImpression.objects.filter(user_id=me_id, post_id=OuterRef("pk")).values("payload")[:1]
-    of_author = PeerImpression.objects.filter(user_id=me_id, peer_id=OuterRef("owner_id"))
-    of_author = of_author.values("payload")[:1]
-    viewer = viewer_of(variant, me_id)
+@lru_cache(maxsize=8)
+def _stage_posts_sql(visible: str, ids: str) -> str:
+    """The read posts the AI user may still see, with their owner and summary and what
+    planning and the reply prompts need: the parent's owner (the reply rule), the AI
+    user's impressions of the post and of its author, the author's tags, its reposts of
+    the last hour (the reposts' hourly cap) and the owner's boundaries toward it
+    (`ai_contact_annotations` for "reply"). The posts' table is not aliased:
+    `inputs.tags_json` names it."""
     return (
-        viewable_posts(viewer)
-        .filter(id__in=ids_array(ids))
-        .select_related("owner", "ai_summary")
-        .annotate(
-            reply_to_owner_id=Subquery(parents.values("owner_id")[:1]),
-            my_impression=Subquery(mine),
-            my_peer_impression=Subquery(of_author),
-            author_tags_json=inputs.tags_json(PostTag),
-            my_reposts_last_hour=hourly_reposts_subquery(me_id, since=since),  # the reposts' hourly cap
-            **ai_contact_annotations(viewer, "owner_id", "reply", now=now),
-        )
+        f'SELECT {columns(Post, "sns_post")}, '
+        '(SELECT q."owned_by" FROM "sns_post" q WHERE q."id" = "sns_post"."reply_to" LIMIT 1), '
+        '(SELECT i."payload" FROM "agents_postimpression" i WHERE i."post_id" = "sns_post"."id" AND i."user_id" = %s LIMIT 1), '
+        '(SELECT e."payload" FROM "agents_peerimpression" e '
+        'WHERE e."peer_id" = "sns_post"."owned_by" AND e."user_id" = %s LIMIT 1), '
+        f"({inputs.tags_json(PostTag).sql}), "
+        '(SELECT COUNT(*) FROM "sns_repost" r WHERE r."user_id" = %s AND r."created_at" >= %s), '
+        'COALESCE((SELECT a."allow_replies" FROM "sns_aiboundaries" a WHERE a."user_id" = "sns_post"."owned_by" LIMIT 1), TRUE), '
+        'EXISTS (SELECT 1 FROM "sns_aistop" t WHERE t."person_id" = "sns_post"."owned_by" AND t."ai_user_id" = %s '
+        'AND (t."until" IS NULL OR t."until" > %s)), '
+        f'{columns(User, "u")}, {columns(PostSummary, "s")} '
+        'FROM "sns_post" JOIN "sns_user" u ON u."id" = "sns_post"."owned_by" '
+        'LEFT JOIN "agents_postsummary" s ON s."post_id" = "sns_post"."id" '
+        f"WHERE {visible} AND {ids}"
     )
 
 
-_stage_posts = CompiledRead("likes_and_replies_posts", ("id", "time", "time", "ids"), _stage_posts_query)
+_STAGE_POSTS = RowParts([
+    (Post, "sns_post"), IntegerField(), TextField(), TextField(), TextField(), IntegerField(), BooleanField(),
+    BooleanField(), (User, "u"), (PostSummary, "s"),
+])
+_STAGE_FACTS = (
+    "reply_to_owner_id", "my_impression", "my_peer_impression", "author_tags_json", "my_reposts_last_hour",
+    "ai_reply_switch", "ai_reply_stopped",
+)
+
+
+def _stage_posts(me, now, since, ids: list[int]) -> list[Post]:
+    visible, visible_params = viewable_sql(me, '"sns_post"."owned_by"', '"sns_post"."content"')
+    where, id_params = ids_in('"sns_post"."id"', ids)
+    params = [
+        me.id, me.id, me.id, prepared(Repost, "created_at", since), me.id, prepared(AiStop, "until", now),
+        *visible_params, *id_params,
+    ]
+    posts = []
+    for post, *facts, owner, summary in _STAGE_POSTS.values_of(fetch(_stage_posts_sql(visible, where), params)):
+        post.owner = owner
+        # As select_related caches the summary row, or its absence.
+        Post._meta.get_field("ai_summary").set_cached_value(post, summary)
+        if summary is not None:
+            summary.post = post
+        for name, value in zip(_STAGE_FACTS, facts, strict=True):
+            setattr(post, name, value)
+        posts.append(post)
+    return posts
 
 
 def plan_actions(reads: list[dict], decisions: dict, posts: dict[int, Post], me_id: int) -> list[dict[str, Any]]:
@@ -109,8 +142,7 @@ def likes_and_replies(ctx: StageContext) -> dict[str, Any]:
     # owner, parent owner (the reply rule), summary and this user's impression of each.
     now = timezone.now()
     ids = [parse_id(r["postId"]) for r in reads]
-    variant = viewer_variant(me)
-    found = _stage_posts(variant, me.id, now, hour_before(now), ids) if ids else []
+    found = _stage_posts(me, now, hour_before(now), ids) if ids else []
     posts = {p.id: p for p in found}
     plan = plan_actions(reads, ctx.details.get("postDecisions") or {}, posts, me.id)
     # The likes' and reposts' notifications recorded together, after both (two statements).

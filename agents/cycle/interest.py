@@ -8,6 +8,7 @@ stored = encode(L2(L2(new) + h·L2(old))).
 from __future__ import annotations
 
 from datetime import timedelta
+from functools import lru_cache
 from typing import Any
 
 from django.conf import settings
@@ -20,16 +21,15 @@ from agents.embeddings.inputs import interest_embedding_input
 from agents.llm.parsing import parse_interest
 from agents.memory_guards import interest_jump_refusal, refusal_note, text_refusal
 from agents.memory_versions import cycle_source
-from agents.models import Interest, PeerImpression, PostImpression
+from agents.models import Interest
 from agents.prompt_text import post_prompt_text
 from agents.runs import inputs
 from agents.runs.llm_calls import LlmJob, run_jobs, scaled
 from agents.tags import normalize_interest_tags
 from agents.textmeasure import truncate_pt
 from agents.vectors import blend_interest
-from sns.compiled_read import compiled_values
-from sns.models import User
-from sns.selectors import viewable_flag
+from sns.selectors.visibility import viewable_sql
+from sns.sql_statements import fetch
 
 from .context import StageContext
 from .impressions import OWN_TAGS_BESIDE_TEXT
@@ -41,45 +41,42 @@ def interest_snapshot(interest: Interest | None) -> dict[str, Any] | None:
     return {"interest": interest.interest, "tags": list(interest.tags), "updatedAt": inputs.iso(interest.updated_at)}
 
 
-def _peer_rows(limit: int):
-    # The peers with the impressions of them, newest first.
-    return compiled_values(
-        f"interest_peers:{limit}", ("id",),
-        lambda user_id: PeerImpression.objects.filter(user_id=user_id).order_by("-updated_at", "-peer_id")
-        .values_list("payload", "peer__locale", "peer__nickname", "peer__introduction")[:limit],
+# The peers with the impressions of them, newest first. Parameters: the AI user, the limit.
+_PEERS = (
+    'SELECT e."payload", u."locale", u."nickname", u."introduction" FROM "agents_peerimpression" e '
+    'JOIN "sns_user" u ON u."id" = e."peer_id" WHERE e."user_id" = %s '
+    'ORDER BY e."updated_at" DESC, e."peer_id" DESC LIMIT %s'
+)
+
+
+@lru_cache(maxsize=4)
+def _posts_sql(visible: str) -> str:
+    """The newest post impressions with their posts' owners and summaries, each flagged
+    by the site's visibility rule (the newest `limit` read, the hidden ones dropped
+    after). Read markers without text (a forgotten person's posts, or those of one who
+    asked not to be remembered) are no memory: neither the post nor its author's
+    nickname goes into the prompt from them."""
+    return (
+        f'SELECT i."payload", {visible}, p."locale", u."locale", u."nickname", p."content", s."summary" '
+        'FROM "agents_postimpression" i JOIN "sns_post" p ON p."id" = i."post_id" '
+        'JOIN "sns_user" u ON u."id" = p."owned_by" LEFT JOIN "agents_postsummary" s ON s."post_id" = p."id" '
+        'WHERE i."user_id" = %s AND NOT (i."payload" = %s) ORDER BY i."updated_at" DESC, i."post_id" DESC LIMIT %s'
     )
 
 
-def _post_rows(limit: int, viewer_kind: str):
-    # The newest post impressions with their posts' owners and summaries, each flagged by
-    # the site's visibility rule (the newest `limit` read, the hidden ones dropped after).
-    def build(viewer_id: int):
-        viewer = User(id=viewer_id, is_admin=viewer_kind == "admin")
-        return (
-            # Read markers without text (a forgotten person's posts, or those of one who
-            # asked not to be remembered) are no memory: neither the post nor its
-            # author's nickname goes into the prompt from them.
-            PostImpression.objects.filter(user_id=viewer_id)
-            .exclude(payload=memory.MARKER)
-            .annotate(viewable=viewable_flag(viewer, "post__owner"))
-            .order_by("-updated_at", "-post_id")
-            .values_list(
-                "payload", "viewable", "post__locale", "post__owner__locale", "post__owner__nickname",
-                "post__content", "post__ai_summary__summary",
-            )[:limit]
-        )
-
-    return compiled_values(f"interest_posts:{viewer_kind}:{limit}", ("id",), build)
+def _post_rows(me, limit: int) -> list[tuple]:
+    visible, visible_params = viewable_sql(me, 'p."owned_by"', 'p."content"')
+    return fetch(_posts_sql(visible), [*visible_params, me.id, memory.MARKER, limit])
 
 
 def _interest_input(ctx: StageContext) -> dict[str, Any]:
     me = ctx.user
     limit = settings.STGY_AI_USER_READ_OWN_POST_LIMIT
     peer_text_limit = settings.STGY_AI_USER_IMPRESSION_PEER_TEXT_LIMIT
-    # Plain rows of two statements compiled once: the stage reads a few columns of each
-    # (one query for the peers, one for the posts with their summaries).
+    # Plain rows of two statements: the stage reads a few columns of each (one query for
+    # the peers, one for the posts with their summaries).
     users = []
-    for payload_text, locale, nickname, introduction in _peer_rows(limit)(me.id):
+    for payload_text, locale, nickname, introduction in fetch(_PEERS, [me.id, limit]):
         payload = inputs.parse_payload(payload_text)
         # Users and posts are linked by nickname: the 16-hex-digit ids the original
         # also sends cost ≈ 14 tokens each (280 per call) and tell the model no more.
@@ -95,8 +92,7 @@ def _interest_input(ctx: StageContext) -> dict[str, Any]:
             "tags": inputs.impression_tags(payload)[:OWN_TAGS_BESIDE_TEXT],
         })
     posts = []
-    kind = "admin" if me.is_admin else "person"
-    for payload_text, viewable, locale, owner_locale, nickname, content, summary in _post_rows(limit, kind)(me.id):
+    for payload_text, viewable, locale, owner_locale, nickname, content, summary in _post_rows(me, limit):
         if not viewable:
             continue
         payload = inputs.parse_payload(payload_text)

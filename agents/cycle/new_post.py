@@ -6,10 +6,11 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 from datetime import timedelta
+from functools import lru_cache
 from typing import Any
 
 from django.conf import settings
-from django.db.models import Subquery
+from django.db import connection
 from django.utils import timezone
 
 from agents.llm.parsing import parse_new_post
@@ -21,9 +22,9 @@ from agents.runs.llm_calls import LlmJob, fluctuated_length, run_jobs
 from agents.runs.near_duplicate import RecentWrites
 from agents.tags import parse_tags_field
 from sns import services
-from sns.compiled_read import compiled_values
 from sns.ids import id_to_datetime, id_to_hex
 from sns.models import Post
+from sns.sql_statements import fetch
 
 from .context import StageContext
 
@@ -45,18 +46,17 @@ class _OwnPost:
     done_id: int | None
 
 
-def _own_rows(limit: int):
-    # The AI user's newest posts with their summaries' text and tags, and the post this
-    # run wrote if any: a statement compiled once (sns/compiled_read.py).
-    return compiled_values(
-        f"new_post_own:{limit}", ("id", "text"),
-        lambda user_id, key: Post.objects.filter(owner_id=user_id)
-        .annotate(
-            done_id=Subquery(Post.objects.filter(idempotency_key=key).values("id")[:1]),
-            ai_tags_json=inputs.tags_json(AiPostTag),
-        )
-        .order_by("-id")
-        .values_list("id", "reply_to", "locale", "content", "ai_summary__summary", "ai_tags_json", "done_id")[:limit],
+@lru_cache(maxsize=4)
+def _own_sql(vendor: str) -> str:
+    """The AI user's newest posts with their summaries' text and tags, and the post this
+    run wrote if any (by its idempotency key). Parameters: the key, the AI user, the
+    limit. The posts' table is not aliased: `inputs.tags_json` names it (per `vendor`)."""
+    return (
+        'SELECT "sns_post"."id", "sns_post"."reply_to", "sns_post"."locale", "sns_post"."content", s."summary", '
+        f'({inputs.tags_json(AiPostTag).sql}), '
+        '(SELECT d."id" FROM "sns_post" d WHERE d."idempotency_key" = %s LIMIT 1) '
+        'FROM "sns_post" LEFT JOIN "agents_postsummary" s ON s."post_id" = "sns_post"."id" '
+        'WHERE "sns_post"."owned_by" = %s ORDER BY "sns_post"."id" DESC LIMIT %s'
     )
 
 
@@ -67,7 +67,7 @@ def new_post(ctx: StageContext) -> dict[str, Any]:
     key = f"run:{ctx.run.pk}:post"
     # The post this run may already have written (a redelivered stage) rides on the
     # own posts' query: it is the AI user's own, so when it exists that list is not empty.
-    own = [_OwnPost(*row) for row in _own_rows(settings.STGY_AI_USER_READ_OWN_POST_LIMIT)(me.id, key)]
+    own = [_OwnPost(*row) for row in fetch(_own_sql(connection.vendor), [key, me.id, settings.STGY_AI_USER_READ_OWN_POST_LIMIT])]
     if own and own[0].done_id is not None:
         done_hex = id_to_hex(own[0].done_id)
         ctx.details["newPost"] = {"postId": done_hex, "reused": True}

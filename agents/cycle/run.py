@@ -23,7 +23,7 @@ from agents.runs.record import run_save_with_lease, stage_record_save
 from agents.runs.turn import WritingTurnBusy, turn_give, turn_take
 from agents.runs.usage_held import usage_holding
 from sns.models import User
-from sns.sql_statements import insert_sql
+from sns.sql_statements import insert_rows_sql
 
 from . import STAGES
 from .actions import likes_and_replies
@@ -86,7 +86,7 @@ def cycle_begin(user_id: int) -> CycleRun | None:
         claimed = lease_claim(user.id, run.pk)
     else:
         # The row and the lease's claim in one statement; the claim names the new row.
-        run_sql, run_params = insert_sql(run)
+        run_sql, run_params = insert_rows_sql(CycleRun, [run], ["id"])
         claim_sql, claim_params = lease_claim_sql(user.id, "(SELECT id FROM run)", [])
         with connection.cursor() as cursor:
             cursor.execute(

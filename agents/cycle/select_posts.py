@@ -143,16 +143,14 @@ def _newest_followers_posts(me_id: int, fetch: int, per_follower: int):
             return read_posts.get(owner_id, [])
 
         return followers, read
-    qn = connection.ops.quote_name
-    owner = qn(Post._meta.get_field("owner").column)
-    follow_sql, follow_params = follows.values("follower_id", "created_at")[:fetch].query.sql_with_params()
     sql = (
-        f"SELECT f.follower_id, p.id FROM ({follow_sql}) AS f LEFT JOIN LATERAL "
-        f"(SELECT {qn('id')} AS id FROM {qn(Post._meta.db_table)} WHERE {owner} = f.follower_id "
-        f"ORDER BY {qn('id')} DESC LIMIT %s) AS p ON true ORDER BY f.created_at DESC, f.follower_id, p.id DESC"
+        'SELECT f."follower_id", p."id" FROM (SELECT "follower_id", "created_at" FROM "sns_follow" '
+        'WHERE "followee_id" = %s ORDER BY "created_at" DESC LIMIT %s) AS f LEFT JOIN LATERAL '
+        '(SELECT "id" FROM "sns_post" WHERE "owned_by" = f."follower_id" ORDER BY "id" DESC LIMIT %s) AS p ON true '
+        'ORDER BY f."created_at" DESC, f."follower_id", p."id" DESC'
     )
     with connection.cursor() as cursor:
-        cursor.execute(sql, (*follow_params, per_follower))
+        cursor.execute(sql, (me_id, fetch, per_follower))
         rows = cursor.fetchall()
     followers = list(dict.fromkeys(follower for follower, _ in rows))
     posts: dict[int, list[int]] = {}

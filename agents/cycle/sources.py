@@ -8,39 +8,37 @@ what only the agents know (read markers, summaries) in one statement.
 
 from __future__ import annotations
 
-from django.db.models import BooleanField, Exists, ExpressionWrapper, F, OuterRef, Q, QuerySet
+from functools import lru_cache
 
-from agents.models import PostImpression
-from sns.compiled_read import CompiledRead, ids_array, viewer_of, viewer_variant
 from sns.models import User
-from sns.selectors import viewable_posts
+from sns.selectors.visibility import viewable_sql
+from sns.sql_statements import fetch, ids_in
 
 
-def _facts_query(variant: str, viewer_id: int, ids) -> QuerySet:
-    viewer = viewer_of(variant, viewer_id)
-    read = PostImpression.objects.filter(user_id=viewer_id, post_id=OuterRef("pk"))
+@lru_cache(maxsize=8)
+def _facts_sql(visible: str, ids: str) -> str:
     return (
-        viewable_posts(viewer)
-        .filter(id__in=ids_array(ids))
-        .annotate(
-            read=Exists(read),
-            summarised=ExpressionWrapper(Q(ai_summary__summary__isnull=False), output_field=BooleanField()),
-            features=F("ai_summary__features"),
-            embedding_model=F("ai_summary__embedding_model"),
-        )
-        .values("id", "owner_id", "read", "summarised", "features", "embedding_model")
+        'SELECT p."id", p."owned_by", '
+        'EXISTS (SELECT 1 FROM "agents_postimpression" i WHERE i."post_id" = p."id" AND i."user_id" = %s), '
+        's."summary" IS NOT NULL, s."features", s."embedding_model" '
+        'FROM "sns_post" p LEFT JOIN "agents_postsummary" s ON s."post_id" = p."id" '
+        f"WHERE {visible} AND {ids}"
     )
-
-
-_facts = CompiledRead("candidate_facts", ("id", "ids"), _facts_query)
 
 
 def candidate_facts(viewer: User, post_ids) -> dict[int, dict]:
     """The candidates the viewer may read, each with its owner, whether the viewer has
-    read it (an impression exists) and its summary facts, in one query (its statement
-    compiled once per process)."""
+    read it (an impression exists) and its summary facts, in one query."""
     ids = list(dict.fromkeys(i for i in post_ids if i is not None))
     if not ids:
         return {}
-    rows = _facts(viewer_variant(viewer), viewer.id, ids)
-    return {row["id"]: row for row in rows}
+    visible, visible_params = viewable_sql(viewer, 'p."owned_by"', 'p."content"')
+    where, id_params = ids_in('p."id"', ids)
+    rows = fetch(_facts_sql(visible, where), [viewer.id, *visible_params, *id_params])
+    return {
+        post_id: {
+            "id": post_id, "owner_id": owner_id, "read": bool(read), "summarised": bool(summarised),
+            "features": features, "embedding_model": embedding_model,
+        }
+        for post_id, owner_id, read, summarised, features, embedding_model in rows
+    }

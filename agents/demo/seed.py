@@ -68,29 +68,26 @@ def seed_demo_community(*, stdout=None) -> dict:
     return result
 
 
+def _create_user(spec: dict, password: str | None, **extra) -> User:
+    return User.objects.create_user(
+        email=spec["email"],
+        password=password,
+        nickname=spec["nickname"],
+        locale=spec["locale"],
+        timezone=spec["timezone"],
+        introduction=spec["introduction"],
+        snippet=make_snippet(spec["introduction"]),
+        **extra,
+    )
+
+
 def _create_users() -> dict[str, User]:
     users: dict[str, User] = {}
     for spec in seed_data.HUMANS:
-        users[spec["nickname"]] = User.objects.create_user(
-            email=spec["email"],
-            password=DEMO_PASSWORD,
-            nickname=spec["nickname"],
-            locale=spec["locale"],
-            timezone=spec["timezone"],
-            introduction=spec["introduction"],
-            snippet=make_snippet(spec["introduction"]),
-        )
+        users[spec["nickname"]] = _create_user(spec, DEMO_PASSWORD)
     for spec in seed_data.AI_USERS:
-        user = User.objects.create_user(
-            email=spec["email"],
-            password=None,
-            nickname=spec["nickname"],
-            locale=spec["locale"],
-            timezone=spec["timezone"],
-            introduction=spec["introduction"],
-            snippet=make_snippet(spec["introduction"]),
-            ai_model=spec["ai_model"],
-            ai_personality=spec["ai_personality"],
+        user = _create_user(
+            spec, None, ai_model=spec["ai_model"], ai_personality=spec["ai_personality"]
         )
         # AI users never log in: their password is a random unusable marker.
         user.set_unusable_password()

@@ -14,17 +14,18 @@ provider's prefix cache would serve, against the process's recent prompts
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, replace
-from typing import Any, Callable
+from collections.abc import Callable
+from dataclasses import replace
+from typing import Any
 
+from agents.llm.offline_context import Ctx, as_dicts, as_text, as_words, capitalized
 from agents.llm.offline_respond import open_message, respond_answer
 from agents.llm.offline_revise import revise_draft
-from agents.llm.offline_tags import NDC_LABELS, make_tags, ndc_tag
+from agents.llm.offline_tags import NDC_LABELS
 from agents.llm.offline_talk import TALK, conversation, load_recent, pick_fresh
 from agents.llm.offline_text import (
     PHRASES,
     Terms,
-    detect_tone,
     extract_terms,
     fit,
     language_of,
@@ -36,113 +37,16 @@ from agents.llm.offline_text import (
 )
 from agents.llm.prefix_cache import RecentPrompts, provider_cacheable
 from agents.llm.types import ChatRequest, ChatResponse
-from agents.prompts import messages_text, scaled_lengths
+from agents.prompts import messages_text
 
 _RECENT_PROMPTS = RecentPrompts(64)
 
-DEFAULT_MAX_CHARS = {
-    "post-impression": 1000,
-    "peer-impression": 1000,
-    "post-impressions": 1000,
-    "peer-impressions": 1000,
-    "interest": 2000,
-    "new-post": 2000,
-    "reply-post": 1000,
-    "respond": 500,
-    "respond-message": 500,
-    "open-message": 500,
-    "post-summary": 1000,
-}
-
-def _s(value: Any) -> str:
-    return value if isinstance(value, str) else ""
-
-
-def _items(value: Any) -> list[dict[str, Any]]:
-    return [v for v in value if isinstance(v, dict)] if isinstance(value, list) else []
-
-
-def _words(value: Any) -> str:
-    return " ".join(v for v in value if isinstance(v, str)) if isinstance(value, list) else ""
-
-
-def _cap(text: str) -> str:
-    return text[:1].upper() + text[1:]
-
-
-def _tier_of(model: str) -> str:
-    """The tier whose model the gateway asked for (the stand-in sees only the name)."""
-    from django.conf import settings
-
-    for tier in ("advanced", "balanced", "basic"):
-        if getattr(settings, f"STGY_AI_MODEL_{tier.upper()}", None) == model:
-            return tier
-    return "balanced"
-
-
-@dataclass(frozen=True)
-class _Ctx:
-    task: str
-    lang: str
-    phrases: dict[str, Any]
-    profile: dict[str, Any]
-    payload: dict[str, Any]
-    max_chars: int
-    tag_chars: int
-    tag_num: int
-    seed: int
-    tone: str
-    persona: Terms
-    tier: str = "balanced"
-
-    @classmethod
-    def build(cls, task: str, locale: str, inputs: dict[str, Any], model: str = "") -> "_Ctx":
-        profile = inputs.get("profile") if isinstance(inputs.get("profile"), dict) else {}
-        payload = inputs.get("payload") if isinstance(inputs.get("payload"), dict) else {}
-        max_default, tag_default = scaled_lengths(locale, DEFAULT_MAX_CHARS.get(task, 1000), 40)
-        lang = language_of(locale)
-        character = _s(profile.get("aiPersonality")) + "\n" + _s(profile.get("introduction"))
-        persona = extract_terms(
-            [
-                (_words(profile.get("currentInterestTags")), 3.0),
-                (_s(profile.get("currentInterest")), 2.0),
-                (_s(profile.get("aiPersonality")), 1.0),
-                (_s(profile.get("introduction")), 1.0),
-            ]
-        )
-        return cls(
-            task=task,
-            lang=lang,
-            phrases=PHRASES[lang],
-            profile=profile,
-            payload=payload,
-            max_chars=max(1, int(inputs.get("max_chars") or max_default)),
-            tag_chars=max(1, int(inputs.get("tag_chars") or tag_default)),
-            tag_num=int(inputs.get("tag_num") or 5),
-            seed=seed_of(task, locale, inputs),
-            tone=detect_tone(character),
-            persona=persona,
-            tier=_tier_of(model),
-        )
-
-    def roll(self, salt: int) -> int:
-        """A number in 0..99 drawn from the seed; different salts give different draws."""
-        return (self.seed >> (salt * 7 % 56)) % 100
-
-    def persona_term(self, n: int = 0) -> str:
-        top = self.persona.top(n + 1)
-        return top[n] if len(top) > n else self.phrases["fallback_topic"][n % 2]
-
-    def tags(self, text: str, keywords: list[str]) -> list[str]:
-        return make_tags(ndc_tag(text, self.lang), keywords, self.tag_num, self.tag_chars)
-
-
-def _react(ctx: _Ctx, author: str, terms: Terms, matched: list[str]) -> str:
+def _react(ctx: Ctx, author: str, terms: Terms, matched: list[str]) -> str:
     p, kws, sep = ctx.phrases, terms.top(3), ("" if ctx.lang == "ja" else " ")
     if not kws:
         return p["empty"]
     if not matched:
-        return _cap(p["off"][ctx.tone].format(k1=kws[0]))
+        return capitalized(p["off"][ctx.tone].format(k1=kws[0]))
     k1 = matched[0]
     others = [w for w in matched[1:] + ctx.persona.top(3) if w.lower() != k1.lower()]
     m = others[0] if others else ctx.persona_term(1)
@@ -154,13 +58,13 @@ def _react(ctx: _Ctx, author: str, terms: Terms, matched: list[str]) -> str:
     return body + sep + p["point"][ctx.tone].format(k1=k1, m=m)
 
 
-def _post_impression(ctx: _Ctx) -> dict[str, Any]:
+def _post_impression(ctx: Ctx) -> dict[str, Any]:
     post = ctx.payload.get("post") if isinstance(ctx.payload.get("post"), dict) else {}
-    content, summary = _s(post.get("content")), _s(post.get("summary"))
+    content, summary = as_text(post.get("content")), as_text(post.get("summary"))
     terms = extract_terms([(strip_markdown(content), 1.0), (summary, 0.5)])
     matched = overlap(ctx.persona, terms)
     n, own = len(matched), post.get("isSelf") is True
-    chain = [c for c in _items(ctx.payload.get("replyChain")) if isinstance(c, dict)]
+    chain = [c for c in as_dicts(ctx.payload.get("replyChain")) if isinstance(c, dict)]
     # Someone answering the protagonist directly deserves an answer more often.
     addressed = bool(chain) and chain[-1].get("isSelf") is True
     # Likes are common for on-topic posts, replies rarer; off-topic gets neither. The
@@ -172,7 +76,7 @@ def _post_impression(ctx: _Ctx) -> dict[str, Any]:
         or (n >= 2 and ctx.roll(2) < 45 + 10 * min(n - 2, 3))
         or (n == 1 and ctx.roll(2) < 12)
     )
-    body = _react(ctx, _s(post.get("author")), terms, matched)
+    body = _react(ctx, as_text(post.get("author")), terms, matched)
     return {
         "impression": fit(body, ctx.lang, ctx.max_chars),
         "tags": ctx.tags(content + "\n" + summary, matched + terms.top(5)),
@@ -181,12 +85,12 @@ def _post_impression(ctx: _Ctx) -> dict[str, Any]:
     }
 
 
-def _peer_impression(ctx: _Ctx) -> dict[str, Any]:
-    peer, posts = ctx.payload, _items(ctx.payload.get("posts"))
-    nick = _s(peer.get("nickname")) or ctx.phrases["someone"]
-    texts = [(_s(peer.get("introduction")), 1.0)]
-    texts += [(_s(x.get("summary")), 1.0) for x in posts]
-    texts += [(_words(x.get("tags")), 2.0) for x in posts]
+def _peer_impression(ctx: Ctx) -> dict[str, Any]:
+    peer, posts = ctx.payload, as_dicts(ctx.payload.get("posts"))
+    nick = as_text(peer.get("nickname")) or ctx.phrases["someone"]
+    texts = [(as_text(peer.get("introduction")), 1.0)]
+    texts += [(as_text(x.get("summary")), 1.0) for x in posts]
+    texts += [(as_words(x.get("tags")), 2.0) for x in posts]
     terms = extract_terms(texts)
     matched = overlap(ctx.persona, terms)
     kws, p = terms.top(3), ctx.phrases
@@ -199,7 +103,7 @@ def _peer_impression(ctx: _Ctx) -> dict[str, Any]:
         body += p["peer_follow"][ctx.tone] if follow else ""
     else:
         body = p["peer_off"].format(nick=nick, k1=kws[0])
-    if _s(peer.get("lastImpression")).strip():
+    if as_text(peer.get("lastImpression")).strip():
         body = p["again"] + body
     joined = " ".join(t for t, _ in texts)
     return {
@@ -209,14 +113,14 @@ def _peer_impression(ctx: _Ctx) -> dict[str, Any]:
     }
 
 
-def _each(one: Callable[[_Ctx], dict[str, Any]], list_key: str) -> Callable[[_Ctx], dict[str, Any]]:
+def _each(one: Callable[[Ctx], dict[str, Any]], list_key: str) -> Callable[[Ctx], dict[str, Any]]:
     """A writer for several items in one call ("n" numbers them under `list_key`): each
     item answered as its one-item task would be, seeded by the item itself, so an
     item's answer does not depend on the items beside it."""
 
-    def write(ctx: _Ctx) -> dict[str, Any]:
+    def write(ctx: Ctx) -> dict[str, Any]:
         out = []
-        for position, item in enumerate(_items(ctx.payload.get(list_key)), 1):
+        for position, item in enumerate(as_dicts(ctx.payload.get(list_key)), 1):
             n = item.get("n", position)
             sub = replace(ctx, payload=item, seed=seed_of(ctx.task, ctx.lang, ctx.profile, item))
             out.append({"n": n, **one(sub)})
@@ -225,11 +129,11 @@ def _each(one: Callable[[_Ctx], dict[str, Any]], list_key: str) -> Callable[[_Ct
     return write
 
 
-def _interest(ctx: _Ctx) -> dict[str, Any]:
-    users, posts = _items(ctx.payload.get("users")), _items(ctx.payload.get("posts"))
-    texts = [(_s(x.get("content")) + "\n" + _s(x.get("summary")), 1.0) for x in posts]
-    texts += [(_words(x.get("tags")), 2.0) for x in posts + users]
-    texts += [(_s(x.get("introduction")), 0.5) for x in users]
+def _interest(ctx: Ctx) -> dict[str, Any]:
+    users, posts = as_dicts(ctx.payload.get("users")), as_dicts(ctx.payload.get("posts"))
+    texts = [(as_text(x.get("content")) + "\n" + as_text(x.get("summary")), 1.0) for x in posts]
+    texts += [(as_words(x.get("tags")), 2.0) for x in posts + users]
+    texts += [(as_text(x.get("introduction")), 0.5) for x in users]
     read = extract_terms(texts)
     related = overlap(ctx.persona, read)
     fresh = [k for k in read.ranked if k not in related][:2]
@@ -237,7 +141,7 @@ def _interest(ctx: _Ctx) -> dict[str, Any]:
     o1, o2 = ctx.persona_term(0), (related[0] if related else ctx.persona_term(1))
     if o2 == o1:
         o2 = ctx.persona_term(1)
-    has_previous = bool(_s(ctx.profile.get("currentInterest")).strip())
+    has_previous = bool(as_text(ctx.profile.get("currentInterest")).strip())
     body = (p["int_keep"] if has_previous else p["int_start"]).format(o1=o1, o2=o2)
     if fresh:
         n1, n2 = fresh[0], (fresh[1] if len(fresh) > 1 else o2)
@@ -250,10 +154,10 @@ def _interest(ctx: _Ctx) -> dict[str, Any]:
     }
 
 
-def _new_post(ctx: _Ctx) -> dict[str, Any]:
-    own = _items(ctx.payload.get("posts"))
+def _new_post(ctx: Ctx) -> dict[str, Any]:
+    own = as_dicts(ctx.payload.get("posts"))
     p, seed, recent = ctx.phrases, ctx.seed, load_recent()
-    names = {w.lower() for w in _s(ctx.profile.get("nickname")).split()}
+    names = {w.lower() for w in as_text(ctx.profile.get("nickname")).split()}
     # Topics in a script the post's sentences can carry (no 「大豆」 in an English title).
     candidates = [
         c for c in ctx.persona.top(10) if c.lower() not in names | NDC_LABELS and (ctx.lang == "ja" or c.isascii())
@@ -261,7 +165,7 @@ def _new_post(ctx: _Ctx) -> dict[str, Any]:
     candidates = candidates or list(p["fallback_topic"])
     last_topic = ""
     if own:
-        last = extract_terms([(strip_markdown(_s(own[0].get("content"))), 1.0)]).top(1)
+        last = extract_terms([(strip_markdown(as_text(own[0].get("content"))), 1.0)]).top(1)
         last_topic = last[0] if last else ""
     # Bring a fresh angle: avoid making the newest post's main keyword the topic again.
     fresh = [c for c in candidates if c.lower() != last_topic.lower()] or candidates
@@ -272,7 +176,7 @@ def _new_post(ctx: _Ctx) -> dict[str, Any]:
     # No title an AI user used lately: the first unused of every frame × topic pair, or none.
     title = ""
     if ctx.max_chars >= 400:
-        titles = [f.format(a=x, A=_cap(x), b=y) for x, y in pairs for f in p["titles"]]
+        titles = [f.format(a=x, A=capitalized(x), b=y) for x, y in pairs for f in p["titles"]]
         title = next((t for t in _by_seed(titles, seed) if recent.fresh_title(t)), "")
     lines: list[str] = []
     if last_topic and ctx.roll(4) < 50:
@@ -308,13 +212,13 @@ def _by_seed(options: list[str], seed: int) -> list[str]:
     return [options[i] for i in sorted(range(len(options)), key=lambda i: seed_of(seed, i))]
 
 
-def _reply_post(ctx: _Ctx) -> dict[str, Any]:
+def _reply_post(ctx: Ctx) -> dict[str, Any]:
     post = ctx.payload.get("post") if isinstance(ctx.payload.get("post"), dict) else {}
-    content, summary = _s(post.get("content")), _s(post.get("summary"))
+    content, summary = as_text(post.get("content")), as_text(post.get("summary"))
     terms = extract_terms([(strip_markdown(content), 1.0), (summary, 0.5)])
     matched = overlap(ctx.persona, terms)
     tags = [t for t in post.get("tags") or [] if isinstance(t, str)]
-    nick = _s(post.get("author")) or ctx.phrases["someone"]
+    nick = as_text(post.get("author")) or ctx.phrases["someone"]
     # The words it shares with the persona come first: that is why it replies at all.
     # No fixed lead for a thread it wrote in before: one frame opening many replies
     # reads as a loop (docs/offline-standin.md "Never twice").
@@ -327,8 +231,8 @@ def _reply_post(ctx: _Ctx) -> dict[str, Any]:
     }
 
 
-def _post_summary(ctx: _Ctx) -> dict[str, Any]:
-    plain = strip_markdown(_s(ctx.payload.get("content")), headings=False)
+def _post_summary(ctx: Ctx) -> dict[str, Any]:
+    plain = strip_markdown(as_text(ctx.payload.get("content")), headings=False)
     room = ctx.max_chars - len(ctx.phrases["empty_summary"]) - 12
     sep = "" if ctx.lang == "ja" else " "
     picked: list[str] = []
@@ -344,7 +248,7 @@ def _post_summary(ctx: _Ctx) -> dict[str, Any]:
     return {"summary": fit(body, ctx.lang, ctx.max_chars), "tags": tags, "keywords": keywords}
 
 
-_WRITERS: dict[str, Callable[[_Ctx], dict[str, Any]]] = {
+_WRITERS: dict[str, Callable[[Ctx], dict[str, Any]]] = {
     "post-impression": _post_impression,
     "peer-impression": _peer_impression,
     "post-impressions": _each(_post_impression, "posts"),
@@ -387,7 +291,7 @@ class OfflineProvider:
             if writer is None:
                 raise ValueError(f"offline provider: unknown task {request.task!r}")
             inputs = dict(request.inputs or {})
-            ctx = _Ctx.build(request.task, request.locale, inputs, request.model)
+            ctx = Ctx.build(request.task, request.locale, inputs, request.model)
             content = json.dumps(writer(ctx), ensure_ascii=False)
         prompt = messages_text(request.messages)
         data = prompt.encode("utf-8")

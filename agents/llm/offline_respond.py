@@ -13,10 +13,10 @@ from agents.llm.offline_talk import TALK, conversation, load_recent, name_words,
 from agents.llm.offline_text import fit
 
 if TYPE_CHECKING:
-    from agents.llm.offline import _Ctx
+    from agents.llm.offline_context import Ctx
 
 
-def respond_answer(ctx: _Ctx) -> dict[str, Any]:
+def respond_answer(ctx: Ctx) -> dict[str, Any]:
     message = ctx.payload.get("message") if isinstance(ctx.payload.get("message"), dict) else {}
     content = message.get("content") if isinstance(message.get("content"), str) else ""
     nick = message.get("author") if isinstance(message.get("author"), str) else ""
@@ -38,7 +38,7 @@ def respond_answer(ctx: _Ctx) -> dict[str, Any]:
     }
 
 
-def open_message(ctx: _Ctx) -> dict[str, Any]:
+def open_message(ctx: Ctx) -> dict[str, Any]:
     """A first message about the person's newest post (or their last message); it
     declines when there is nothing of theirs to pick up or nothing new to say."""
     person = ctx.payload.get("person") if isinstance(ctx.payload.get("person"), dict) else {}

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 from agents.llm.offline_text import STAND_IN, fit, sentences, strip_markdown
 
 if TYPE_CHECKING:
-    from agents.llm.offline import _Ctx
+    from agents.llm.offline_context import Ctx
 
 CITE = {
     "en": 'As "{title}" by {author} says: "{quote}" [{ref}]',
@@ -18,7 +18,7 @@ CITE = {
 }
 
 
-def revise_draft(ctx: _Ctx) -> dict[str, Any]:
+def revise_draft(ctx: Ctx) -> dict[str, Any]:
     draft = ctx.payload.get("draft") if isinstance(ctx.payload.get("draft"), str) else ""
     draft = draft.replace(STAND_IN["en"], "").replace(STAND_IN["ja"], "").strip()
     sources = [s for s in ctx.payload.get("sources") or [] if isinstance(s, dict)]

@@ -18,7 +18,7 @@ from agents.llm.offline_text import FRAME_WORDS, extract_terms, frame_words, see
 from agents.recent_texts import RecentTexts, sentence_keys
 
 if TYPE_CHECKING:
-    from agents.llm.offline import _Ctx
+    from agents.llm.offline_context import Ctx
 
 # Our own sentence frames; slots receive a nickname ({nick}) or keywords ({k}, {k2},
 # {m}: the person's words, the persona's topic). Japanese keywords come quoted.
@@ -246,7 +246,7 @@ def topic_words(content: str, tags: list[str], names: set[str]) -> list[str]:
     return words[:TOPIC_WORDS]
 
 
-def own_topics(ctx: _Ctx, taken: list[str], names: set[str]) -> list[str]:
+def own_topics(ctx: Ctx, taken: list[str], names: set[str]) -> list[str]:
     """The persona's topics, in a script the sentence can carry (a Japanese term in an
     English sentence reads as noise), none of the person's words nor a name."""
     low_taken = {w.lower() for w in taken}
@@ -278,7 +278,7 @@ def pick_fresh(
 
 
 def conversation(
-    ctx: _Ctx,
+    ctx: Ctx,
     *,
     nick: str,
     content: str,

@@ -9,14 +9,15 @@ from __future__ import annotations
 import math
 from collections import Counter
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from django.conf import settings
 from django.db import connection
-from django.db.models import Exists, F, OuterRef, QuerySet, Value, Window
+from django.db.models import F, Window
 from django.db.models.functions import RowNumber
 
-from sns.compiled_read import CompiledRead, ids_array
-from sns.models import Block, Follow, Post, PostTag
+from sns.models import PostTag
+from sns.sql_statements import fetch, ids_in
 
 from ..keyword_hash import fnv1a32, unpack_hashes
 from ..models import AiPostTag
@@ -74,25 +75,21 @@ def _newest_per_tag(names: list[str], per_tag: int) -> Counter:
     return found
 
 
-def _facts_query(variant: str, ids, self_user_id: int | None = None) -> QuerySet:
-    if variant == "requester":
-        blocks = Exists(Block.objects.filter(blocker_id=OuterRef("owner_id"), blockee_id=self_user_id))
-        followed = Exists(Follow.objects.filter(follower_id=self_user_id, followee_id=OuterRef("owner_id")))
-    else:
-        blocks = followed = Value(False)
+# The requester's facts about each owner: does the owner block them, do they follow the owner.
+_REQUESTER_FACTS = (
+    'EXISTS (SELECT 1 FROM "sns_block" b WHERE b."blocker_id" = p."owned_by" AND b."blockee_id" = %s), '
+    'EXISTS (SELECT 1 FROM "sns_follow" f WHERE f."follower_id" = %s AND f."followee_id" = p."owned_by")'
+)
+
+
+@lru_cache(maxsize=8)
+def _facts_sql(requester: bool, ids: str) -> str:
     return (
-        Post.objects.filter(id__in=ids_array(ids))
-        .annotate(owner_blocks_self=blocks, owner_followed=followed, summary_row=F("ai_summary__post_id"))
-        .values_list(
-            "id", "owner_id", "reply_to", "like_count", "owner__is_frozen", "owner_blocks_self",
-            "owner_followed", "summary_row", "ai_summary__hashes",
-        )
+        'SELECT p."id", p."owned_by", p."reply_to", p."like_count", u."is_frozen", '
+        f'{_REQUESTER_FACTS if requester else "FALSE, FALSE"}, s."post_id", s."hashes" '
+        'FROM "sns_post" p JOIN "sns_user" u ON u."id" = p."owned_by" '
+        f'LEFT JOIN "agents_postsummary" s ON s."post_id" = p."id" WHERE {ids}'
     )
-
-
-# Compiled once per process (sns/compiled_read.py): with and without a requester.
-_facts_of_requester = CompiledRead("post_facts", ("ids", "id"), _facts_query)
-_facts_of_nobody = CompiledRead("post_facts", ("ids",), _facts_query)
 
 
 def post_facts(post_ids, self_user_id: int | None) -> dict[int, Candidate]:
@@ -101,11 +98,9 @@ def post_facts(post_ids, self_user_id: int | None) -> dict[int, Candidate]:
     in one query."""
     if not post_ids:
         return {}
-    ids = list(post_ids)
-    if self_user_id is not None:
-        rows = _facts_of_requester("requester", ids, self_user_id)
-    else:
-        rows = _facts_of_nobody("nobody", ids)
+    where, params = ids_in('p."id"', list(post_ids))
+    requester = self_user_id is not None
+    rows = fetch(_facts_sql(requester, where), [*([self_user_id] * 2 * requester), *params])
     return {
         pid: Candidate(
             post_id=pid,

@@ -10,29 +10,16 @@ import math
 
 import numpy as np
 from django.conf import settings
-from django.db.models import QuerySet
-
-from sns.compiled_read import CompiledRead, ids_array
 
 from ..embeddings import model_name
 from ..models import PostSummary
 from ..vectors import decode_features, l2_normalize
-from .batch import cosines, decode_rows, similarity_scores, sum_cosine, unit_rows
+from .batch import cosines, decode_rows, ids_in, similarity_scores, sum_cosine, unit_rows
 from .candidates import Candidate, coarse_candidates, post_facts
 from .query import RecommendQuery
 
 NEG_INF = float("-inf")
 DUPLICATE_SIMILARITY = 0.8
-
-
-def _summary_vectors_query(_variant: str, ids) -> QuerySet:
-    return PostSummary.objects.filter(post_id__in=ids_array(ids)).values_list(
-        "post_id", "features", "embedding_model"
-    )
-
-
-# One statement text for any number of posts (sns/compiled_read.py).
-_summary_vectors = CompiledRead("summary_vectors", ("ids",), _summary_vectors_query)
 
 
 def post_vectors(post_ids) -> tuple[dict[int, np.ndarray | None], set[int]]:
@@ -41,7 +28,8 @@ def post_vectors(post_ids) -> tuple[dict[int, np.ndarray | None], set[int]]:
     out: dict[int, np.ndarray | None] = {}
     with_features: set[int] = set()
     usable: dict[int, bytes] = {}
-    rows = _summary_vectors("", list(post_ids)) if post_ids else []
+    ids = list(post_ids)
+    rows = PostSummary.objects.filter(ids_in("post_id", ids)).values_list("post_id", "features", "embedding_model") if ids else []
     current = model_name()  # asked once, not once a row (features_for_model's rule)
     for post_id, data, model in rows:
         if data:

@@ -52,14 +52,22 @@ def _post_answer_locale(ai: User, facts: EventFacts) -> str:
 
 
 def respond_job(ai: User, facts: EventFacts, *, run_id: int) -> LlmJob:
-    locale = _post_answer_locale(ai, facts)
+    return _answer_job(
+        facts, task="respond", locale=_post_answer_locale(ai, facts),
+        payload=respond_payload(ai, facts), run_id=run_id,
+    )
+
+
+def _answer_job(facts, *, task: str, locale: str, payload: dict[str, Any], run_id: int) -> LlmJob:
+    """One answer to an event, a reply or a message alike: its length fluctuates around
+    STGY_RESPOND_LENGTH, seeded by the run and the event so a retry asks the same."""
     tag_num = min(max(2, settings.STGY_AI_USER_NEW_POST_TAGS), settings.STGY_AI_TAG_MAX_COUNT)
     rng = random.Random(f"{run_id}:respond:{facts.event.pk}")
     return LlmJob(
         key=facts.event,
-        task="respond",
+        task=task,
         locale=locale,
-        payload=respond_payload(ai, facts),
+        payload=payload,
         max_chars=fluctuated_length(rng, settings.STGY_RESPOND_LENGTH, locale, LENGTH_STEP),
         tag_num=tag_num,
         parse=lambda text: parse_respond(text, locale, tag_num, settings.STGY_AI_TAG_MAX_COUNT),
@@ -93,15 +101,7 @@ def _message_locale(ai: User, facts) -> str:
 
 
 def message_job(ai: User, facts, *, run_id: int) -> LlmJob:
-    locale = _message_locale(ai, facts)
-    tag_num = min(max(2, settings.STGY_AI_USER_NEW_POST_TAGS), settings.STGY_AI_TAG_MAX_COUNT)
-    rng = random.Random(f"{run_id}:respond:{facts.event.pk}")
-    return LlmJob(
-        key=facts.event,
-        task="respond-message",
-        locale=locale,
-        payload=message_payload(ai, facts),
-        max_chars=fluctuated_length(rng, settings.STGY_RESPOND_LENGTH, locale, LENGTH_STEP),
-        tag_num=tag_num,
-        parse=lambda text: parse_respond(text, locale, tag_num, settings.STGY_AI_TAG_MAX_COUNT),
+    return _answer_job(
+        facts, task="respond-message", locale=_message_locale(ai, facts),
+        payload=message_payload(ai, facts), run_id=run_id,
     )

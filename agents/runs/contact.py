@@ -11,13 +11,12 @@ without an answer stays quiet toward them until they write to it.
 from __future__ import annotations
 
 from django.db import connection
-from django.db.models import BigIntegerField, Exists, OuterRef, Q, Value
+from django.db.models import Exists, OuterRef, Q
 
 from sns.models import Post, User
 from sns.models_messages import Message
 from sns.selectors.boundaries import ai_contact_allowed, ai_contact_annotated
 from sns.selectors.paging import union_all
-from sns.sql_statements import compiled_once
 
 # Three unanswered writes: one may be missed, two may be ignored politely; a third
 # unanswered one means the person is not interested, and a fourth would be pestering.
@@ -48,37 +47,36 @@ def backoff_refusals(ai_id: int, person_ids: list[int]) -> dict[int, str | None]
     people = [p for p in dict.fromkeys(person_ids) if p != ai_id]
     if not people:
         return dict.fromkeys(person_ids)
-    # Each person's two parts have one text, compiled once (`_pair_statements`); the
-    # UNION ALL of them is joined here, as Django's union of sliced parts would be.
-    texts: list[str] = []
+    # Each person's two parts are one text (`_PAIR`), joined by UNION ALL.
     params: list = []
     for person_id in people:
-        for sql, part_params in _pair_statements(ai_id, person_id, *sorted((ai_id, person_id))):
-            texts.append(f"({sql})")
-            params += part_params
+        low, high = sorted((ai_id, person_id))
+        params += [person_id, person_id, ai_id, ai_id, person_id, person_id, low, high]
     rows: dict[int, list[tuple[int, int]]] = {p: [] for p in people}
     with connection.cursor() as cursor:
-        cursor.execute(" UNION ALL ".join(texts), params)
+        cursor.execute(" UNION ALL ".join([_PAIR] * len(people)), params)
         for row_id, author, person_id in cursor.fetchall():
             rows[person_id].append((row_id, author))
     return {p: _refusal(ai_id, rows[p]) if p in rows else None for p in person_ids}
 
 
-def _pair_parts(ai_id: int, person_id: int, low: int, high: int) -> list[tuple[str, list]]:
-    """One person's two tagged parts of `backoff_refusals`, as SQL; `low`, `high` the
-    pair's ids in order (an argument each, for `compiled_once`)."""
-    return [
-        part.query.get_compiler(connection.alias).as_sql()
-        for part in _newest_writes(ai_id, person_id, tagged=True, pair=(low, high))
-    ]
+# One person's part of `backoff_refusals`: `_newest_writes` tagged with the person.
+# Parameters: the person, the person, the AI user, the AI user, the person; the person,
+# the pair's lower and higher id.
+_PAIR = (
+    '(SELECT p."id", p."owned_by", CAST(%s AS BIGINT) FROM "sns_post" p WHERE p."reply_to" IS NOT NULL AND ('
+    '(p."owned_by" = %s AND EXISTS (SELECT 1 FROM "sns_post" q WHERE q."id" = p."reply_to" AND q."owned_by" = %s)) '
+    'OR (p."owned_by" = %s AND EXISTS (SELECT 1 FROM "sns_post" q WHERE q."id" = p."reply_to" AND q."owned_by" = %s))) '
+    f'ORDER BY p."id" DESC LIMIT {BACKOFF_WRITES}) UNION ALL '
+    '(SELECT m."id", m."sender_id", CAST(%s AS BIGINT) FROM "sns_message" m '
+    'JOIN "sns_conversation" c ON c."id" = m."conversation_id" '
+    f'WHERE c."user_low_id" = %s AND c."user_high_id" = %s ORDER BY m."id" DESC LIMIT {BACKOFF_WRITES})'
+)
 
 
-_pair_statements = compiled_once("backoff_pair", ("id", "id", "id", "id"), _pair_parts)
-
-
-def _newest_writes(ai_id: int, person_id: int, *, tagged: bool = False, pair: tuple[int, int] | None = None):
+def _newest_writes(ai_id: int, person_id: int):
     """The newest BACKOFF_WRITES replies between the two and the newest BACKOFF_WRITES
-    messages, as (id, author) — with `tagged`, (id, author, person)."""
+    messages, as (id, author)."""
     n = BACKOFF_WRITES
 
     def parent_of(owner_id: int) -> Exists:
@@ -88,15 +86,11 @@ def _newest_writes(ai_id: int, person_id: int, *, tagged: bool = False, pair: tu
         Q(owner_id=person_id, reply_to__isnull=False) & Q(parent_of(ai_id))
         | Q(owner_id=ai_id, reply_to__isnull=False) & Q(parent_of(person_id))
     )
-    low, high = pair or sorted((ai_id, person_id))
+    low, high = sorted((ai_id, person_id))
     messages = Message.objects.filter(conversation__user_low_id=low, conversation__user_high_id=high)
-    extra = ["who"] if tagged else []
-    if tagged:
-        who = Value(person_id, output_field=BigIntegerField())
-        posts, messages = posts.annotate(who=who), messages.annotate(who=who)
     return (
-        posts.order_by("-id").values_list("id", "owner_id", *extra)[:n],
-        messages.order_by("-id").values_list("id", "sender_id", *extra)[:n],
+        posts.order_by("-id").values_list("id", "owner_id")[:n],
+        messages.order_by("-id").values_list("id", "sender_id")[:n],
     )
 
 

@@ -12,12 +12,11 @@ from __future__ import annotations
 from typing import Any
 
 from django.db import connection
-from django.db.models import Case, F, Q, Value, When
 
 from agents.models import AgentState, AttentionEvent, CycleRun
 from sns.api.presenters import iso
 from sns.ids import id_to_hex
-from sns.sql_statements import compiled_once, update_sql
+from sns.sql_statements import prepared, set_clause
 
 from .lease import lease_values
 from .owed import respond_enqueue
@@ -31,29 +30,17 @@ def _running(run_id: int):
     return CycleRun.objects.filter(pk=run_id, status=CycleRun.Status.RUNNING)
 
 
-def _lease_queryset(user_id: int, run_id: int):
-    return AgentState.objects.filter(user_id=user_id, lease_run=run_id)
+def _lease_update(user_id: int, run_id: int, values: dict) -> tuple[str, list]:
+    """The cycle lease's columns set to `values`, if the run still holds the lease."""
+    sql = f'UPDATE "agents_agentstate" SET {set_clause(AgentState, values)} WHERE "user_id" = %s AND "lease_run" = %s'
+    return sql, [*(prepared(AgentState, name, value) for name, value in values.items()), user_id, run_id]
 
 
-_RECORD_FIELDS = ["stages", "details"]
-
-
-def _record_parts(user_id: int, run_id: int, lease: dict, run_values: dict) -> list[tuple[str, list]]:
-    """The lease's update and the run's, as SQL."""
-    return [
-        update_sql(_lease_queryset(user_id, run_id), lease),
-        update_sql(_running(run_id), run_values),
-    ]
-
-
-# A stage's record save renews the lease and saves these two fields: compiled once.
-_record_statements = compiled_once(
-    "run_save_with_lease",
-    ("id", "id", "time", "json", "json"),
-    lambda user_id, run_id, until, stages, details: _record_parts(
-        user_id, run_id, {"lease_until": until}, {"stages": stages, "details": details}
-    ),
-)
+def _run_update(run: CycleRun, fields: list[str]) -> tuple[str, list]:
+    """`fields` of the run's record saved while it runs (`_running`)."""
+    sql = f'UPDATE "agents_cyclerun" SET {set_clause(CycleRun, fields)} WHERE "id" = %s AND "status" = %s'
+    values = [prepared(CycleRun, name, getattr(run, name)) for name in fields]
+    return sql, [*values, run.pk, CycleRun.Status.RUNNING]
 
 
 def run_save_with_lease(run: CycleRun, fields: list[str], *, release: bool = False, usage: list = ()) -> bool:
@@ -63,17 +50,14 @@ def run_save_with_lease(run: CycleRun, fields: list[str], *, release: bool = Fal
 
     Every stage does both, so on PostgreSQL they go in one statement (a data-modifying
     CTE) instead of two round trips; elsewhere (SQLite) they are two statements."""
-    values = lease_values(release=release)
-    run_values = {name: getattr(run, name) for name in fields}
+    lease_sql, lease_params = _lease_update(run.user_id, run.pk, lease_values(release=release))
+    run_sql, run_params = _run_update(run, fields)
     if connection.vendor != "postgresql":
         usage_save_elsewhere(list(usage))
-        _running(run.pk).update(**run_values)
-        return bool(_lease_queryset(run.user_id, run.pk).update(**values))
-    if not release and list(fields) == _RECORD_FIELDS:
-        parts = _record_statements(run.user_id, run.pk, values["lease_until"], *run_values.values())
-    else:
-        parts = _record_parts(run.user_id, run.pk, values, run_values)
-    (lease_sql, lease_params), (run_sql, run_params) = parts
+        with connection.cursor() as cursor:
+            cursor.execute(run_sql, run_params)
+            cursor.execute(lease_sql, lease_params)
+            return bool(cursor.rowcount)
     usage_cte, usage_params = usage_ctes(list(usage))
     sql = f"WITH lease AS ({lease_sql} RETURNING 1){usage_cte} {run_sql} RETURNING (SELECT COUNT(*) FROM lease)"
     with connection.cursor() as cursor:
@@ -82,32 +66,19 @@ def run_save_with_lease(run: CycleRun, fields: list[str], *, release: bool = Fal
     return bool(row and row[0])
 
 
-def _turn_record_parts(mine: int, renew, user_id: int, *values, fields=_RECORD_FIELDS) -> list[tuple[str, list]]:
-    """The record save's parts: the AgentState row's update (the cycle lease renewed
-    only if this run holds it, the respond lease released only if this run holds it,
-    exactly as the separate statements did), the run's update, the "are events owed?"
-    select."""
-    state_values = {
-        "lease_until": Case(When(lease_run=mine, then=Value(renew)), default=F("lease_until")),
-        "respond_lease_until": Case(When(respond_lease_run=mine, then=Value(None)), default=F("respond_lease_until")),
-        "respond_lease_run": Case(When(respond_lease_run=mine, then=Value(None)), default=F("respond_lease_run")),
-    }
-    owed = AttentionEvent.objects.filter(
-        user_id=user_id, status__in=(AttentionEvent.Status.PENDING, AttentionEvent.Status.CLAIMED)
-    ).values("id")[:1]
-    return [
-        update_sql(
-            AgentState.objects.filter(Q(lease_run=mine) | Q(respond_lease_run=mine), user_id=user_id), state_values
-        ),
-        update_sql(_running(mine), dict(zip(fields, values, strict=True))),
-        owed.query.get_compiler(connection.alias).as_sql(),
-    ]
-
-
-# Every writing stage saves the same two fields: that statement is compiled once.
-_turn_record_statements = compiled_once(
-    "turn_give_with_record", ("id", "time", "id", "json", "json"), _turn_record_parts
+# The AgentState row's update of a writing stage's save: the cycle lease renewed only if
+# this run holds it, the respond lease released only if this run holds it (exactly as
+# the separate statements did). PostgreSQL cannot update a row twice in one statement.
+# Parameters: the run, the renewed lease's end, the run, the run, the user, the run, the run.
+_TURN_STATE = (
+    'UPDATE "agents_agentstate" SET '
+    '"lease_until" = CASE WHEN "lease_run" = %s THEN %s ELSE "lease_until" END, '
+    '"respond_lease_until" = CASE WHEN "respond_lease_run" = %s THEN NULL ELSE "respond_lease_until" END, '
+    '"respond_lease_run" = CASE WHEN "respond_lease_run" = %s THEN NULL ELSE "respond_lease_run" END '
+    'WHERE "user_id" = %s AND ("lease_run" = %s OR "respond_lease_run" = %s) RETURNING "lease_run"'
 )
+# Are attention events owed to the user (pending or claimed)?
+_OWED = 'SELECT 1 FROM "agents_attentionevent" WHERE "user_id" = %s AND "status" IN (%s, %s)'
 
 
 def turn_give_with_record(run: CycleRun, fields: list[str], usage: list = ()) -> bool:
@@ -118,22 +89,17 @@ def turn_give_with_record(run: CycleRun, fields: list[str], usage: list = ()) ->
         kept = run_save_with_lease(run, fields, usage=usage)
         turn_give(run.user_id, run.pk)
         return kept
-    # One UPDATE of the AgentState row (PostgreSQL cannot update a row twice in one
-    # statement), with the run's record and the owed check (`_turn_record_parts`).
-    mine = run.pk
-    renew = lease_values(release=False)["lease_until"]
-    values = [getattr(run, name) for name in fields]
-    if list(fields) == _RECORD_FIELDS:
-        parts = _turn_record_statements(mine, renew, run.user_id, *values)
-    else:
-        parts = _turn_record_parts(mine, renew, run.user_id, *values, fields=fields)
-    (state_sql, state_params), (run_sql, run_params), (owed_sql, owed_params) = parts
+    # One statement: the AgentState row's update, the run's record, the usage rows and
+    # the owed check. The outer SELECT reads the snapshot taken at the statement's start,
+    # like the owed check that used to follow the release.
+    run_sql, run_params = _run_update(run, fields)
     usage_cte, usage_params = usage_ctes(list(usage))
-    # The outer SELECT reads the snapshot taken at the statement's start, like the
-    # owed check that used to follow the release.
+    mine, renew = run.pk, prepared(AgentState, "lease_until", lease_values(release=False)["lease_until"])
+    state_params = [mine, renew, mine, mine, run.user_id, mine, mine]
+    owed_params = [run.user_id, AttentionEvent.Status.PENDING, AttentionEvent.Status.CLAIMED]
     sql = (
-        f'WITH state AS ({state_sql} RETURNING "lease_run"), saved AS ({run_sql} RETURNING 1){usage_cte} '
-        f"SELECT (SELECT COUNT(*) FROM state WHERE lease_run = %s), EXISTS({owed_sql})"
+        f"WITH state AS ({_TURN_STATE}), saved AS ({run_sql} RETURNING 1){usage_cte} "
+        f"SELECT (SELECT COUNT(*) FROM state WHERE lease_run = %s), EXISTS({_OWED})"
     )
     with connection.cursor() as cursor:
         cursor.execute(sql, [*state_params, *run_params, *usage_params, mine, *owed_params])

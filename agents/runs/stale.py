@@ -4,7 +4,7 @@ worker that died (or whose tasks were lost); end it, and say why on its record.
 A cycle run holds the cycle lease while it lives (every stage renews it,
 STGY_AI_USER_LOCK_SECONDS), a respond run the respond lease (STGY_RESPOND_LEASE_SECONDS).
 A live run renews its lease long before it lapses, and the broker redelivers a killed
-stage before the lease lapses (stgy/settings.py says how the two durations agree), so
+stage before the lease lapses (stgy/settings/tasks.py says how the two durations agree), so
 a run past its lease is not coming back: its redelivered tasks find it ended and do
 nothing (agents/cycle/run.py), the dispatcher starts the user's next cycle when it is
 due, and the respond sweep hands the events the run had claimed to a new respond run.

@@ -1,6 +1,6 @@
-"""The post JSON (docs/api.md §3) from the lean rows of sns/selectors/post_rows.py: the
+"""The post JSON (docs/api.md §3) from the rows of sns/selectors/post_reads/tuples.py: the
 same fields, values and order as post_json / post_detail_json give for model
-instances, read straight off the tuple (its column order is post_rows.COLUMNS)."""
+instances, read straight off the tuple (its column order is tuples.COLUMNS)."""
 
 from __future__ import annotations
 

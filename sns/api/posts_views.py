@@ -12,7 +12,7 @@ from rest_framework.views import APIView
 from sns import selectors, services
 from sns.access import access_admin
 from sns.ids import parse_id
-from sns.selectors import post_rows
+from sns.selectors.post_reads import tuples as post_rows
 
 from . import schema, shapes
 from .params import (

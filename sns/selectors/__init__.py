@@ -1,7 +1,7 @@
 """Reads of the social network, one module per noun (docs/architecture.md, "Reads and
 checks"). Every read of the site's own rows, by pages, API, search and agents, goes
 through here; the names below are the package's public surface, so callers write
-`from sns.selectors import posts_list` whichever module holds it."""
+`from sns.selectors import post_get` whichever module holds it."""
 
 from .notifications import (
     notification_public_payload,
@@ -10,6 +10,8 @@ from .notifications import (
     notifications_unread_count,
 )
 from .paging import Page
+from .post_reads.ai_timeline import timeline_rows
+from .post_reads.instances import reply_chain
 from .posts import (
     post_exists,
     post_get,
@@ -17,9 +19,7 @@ from .posts import (
     post_neighbours,
     post_queryset,
     posts_count,
-    posts_list,
 )
-from .post_models import reply_chain
 from .relations import (
     muted_words_get,
     post_likers,
@@ -30,7 +30,7 @@ from .relations import (
     user_mutees,
     user_relation,
 )
-from .timelines import newest_posts_q, posts_by_followees, posts_liked, timeline_rows
+from .timelines import newest_posts_q, posts_liked
 from .users import user_get, user_queryset, users_count, users_list
 from .visibility import hidden_user_ids, post_viewable, viewable_flag, viewable_posts, viewable_q
 
@@ -50,10 +50,8 @@ __all__ = [
     "post_neighbours",
     "post_queryset",
     "post_viewable",
-    "posts_by_followees",
     "posts_count",
     "posts_liked",
-    "posts_list",
     "reply_chain",
     "timeline_rows",
     "user_blockees",

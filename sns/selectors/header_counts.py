@@ -2,29 +2,34 @@
 inbox, open reports for an admin), read in one statement on PostgreSQL.
 
 Each count is what its own read gives (`notifications_unread_count`,
-`messages_unread_counts(...)["inbox"]`, `reports_open_count`), from those reads' own
-queries (`unread_records`, `inbox_unread_sql`, `open_reports`) composed into one
-SELECT, so each rule is stated once, in its selector. They are read on every
-page view and by the header's poll (sns/selectors/live.py), where two or three round
-trips with their planning cost PostgreSQL and the worker more than the counting itself
-(bench/page_cpu measures both). The statement is prepared once per connection
-and is the same text for every viewer. Nothing is kept between views, so a count is
-never stale. Elsewhere than PostgreSQL the three reads run as they are.
+`messages_unread_counts(...)["inbox"]`, `reports_open_count`); on PostgreSQL the three
+are scalar subqueries of one SELECT: the notifications' unread rows as
+`unread_records` reads them, the messages' from `inbox_unread_sql`, the open reports as
+`open_reports` selects them. They are read on every page view and by the header's poll
+(sns/selectors/live.py), where two or three round trips with their planning cost
+PostgreSQL and the worker more than the counting itself (bench/page_cpu measures
+both). The statement's text depends only on the setting and on the viewer being an
+admin: built once per process for each, prepared once per connection
+(sns/selectors/post_reads/execute.py). Nothing is kept between views, so a count is
+never stale. Elsewhere than PostgreSQL the three reads run as they are;
+tests/sns/test_header_counts.py compares both.
 """
 
 from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from functools import lru_cache
 
 from django.conf import settings
 from django.db import connection
 
-from ..sql_statements import compiled_once
+from ..models import Notification
+from ..models_reports import Report, ReportStatus
 from .messages import inbox_unread_sql, messages_unread_counts
-from .notifications import notifications_unread_count, unread_count_of, unread_records
-from .post_rows import fetch_prepared
-from .reports import open_reports, reports_open_count
+from .notifications import notifications_unread_count, unread_count_of
+from .post_reads.execute import fetch
+from .reports import reports_open_count
 
 
 @dataclass(frozen=True)
@@ -42,11 +47,9 @@ def header_counts(viewer) -> HeaderCounts:
             messages_unread_counts(viewer.id)["inbox"],
             reports_open_count(viewer) if admin else 0,
         )
-    # The statement's text depends on the setting (its LIMIT) and on the viewer being an
-    # admin, never on the viewer: compiled once per process for each.
-    key = f"header_counts/{admin}/{settings.STGY_NOTIFICATION_SHOWN_RECORDS}"
-    [(sql, params)] = compiled_once(key, ("id",), lambda viewer_id: [_statement(viewer_id, admin)])(viewer.id)
-    [(records, unread_dm, *reports)] = fetch_prepared(sql, params)
+    sql = _statement(admin, int(settings.STGY_NOTIFICATION_SHOWN_RECORDS))
+    params = [viewer.id, viewer.id, viewer.id] + ([str(ReportStatus.OPEN)] if admin else [])
+    [(records, unread_dm, *reports)] = fetch(sql, params)
     # Django reads jsonb as text (its JSONField decodes it); a viewer with nothing
     # unread gets NULL.
     if isinstance(records, str):
@@ -54,15 +57,25 @@ def header_counts(viewer) -> HeaderCounts:
     return HeaderCounts(unread_count_of(viewer, records or []), int(unread_dm), int(reports[0]) if admin else 0)
 
 
-def _statement(viewer_id: int, admin: bool) -> tuple[str, list]:
-    """The three reads' own statements as scalar subqueries of one SELECT. The
-    notifications' records are aggregated in no particular order: `unread_count_of`
-    counts each row's records on its own."""
-    notifications, params = unread_records(viewer_id).query.sql_with_params()
-    selects = [f"(SELECT jsonb_agg(n.records) FROM ({notifications}) AS n(records))", f"({inbox_unread_sql()})"]
-    params = [*params, viewer_id, viewer_id]
+@lru_cache(maxsize=4)
+def _statement(admin: bool, shown: int) -> str:
+    """The three counts as scalar subqueries of one SELECT, taking the viewer's id three
+    times, then for an admin the open status. The notifications' records are
+    aggregated in no particular order: `unread_count_of` counts each row's records on
+    its own."""
+    qn = connection.ops.quote_name
+
+    def col(model, name: str) -> str:
+        return qn(model._meta.get_field(name).column)
+
+    unread = (
+        f"SELECT n.{col(Notification, 'payload')} -> 'records' FROM {qn(Notification._meta.db_table)} n "
+        f"WHERE n.{col(Notification, 'user')} = %s AND NOT n.{col(Notification, 'is_read')} "
+        f"ORDER BY n.{col(Notification, 'updated_at')} DESC, n.{col(Notification, 'id')} DESC LIMIT {shown}"
+    )
+    selects = [f"(SELECT jsonb_agg(n.records) FROM ({unread}) AS n(records))", f"({inbox_unread_sql()})"]
     if admin:
-        reports, report_params = open_reports().values("pk").query.sql_with_params()
-        selects.append(f"(SELECT COUNT(*) FROM ({reports}) AS r)")
-        params += report_params
-    return "SELECT " + ", ".join(selects), params
+        selects.append(
+            f"(SELECT COUNT(*) FROM {qn(Report._meta.db_table)} r WHERE r.{col(Report, 'status')} = %s)"
+        )
+    return "SELECT " + ", ".join(selects)

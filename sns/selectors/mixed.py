@@ -10,10 +10,9 @@ from datetime import timedelta
 from django.conf import settings
 
 from ..models import Post
-from .authors import authors_admit, authors_q, interleave
+from .authors import authors_admit, interleave
 from .paging import Page
-from .post_models import posts_by_ids
-from .posts import _posts_filtered
+from .post_reads.instances import post_ids, posts_by_ids
 
 
 def _mix(people, ai, *, count: int, block: int) -> list[int]:
@@ -30,17 +29,15 @@ def _mix(people, ai, *, count: int, block: int) -> list[int]:
 def everyone_page(
     viewer, page: Page, *, block: int, tag: str | None = None, authors: str | None = None
 ) -> list[Post]:
-    """The Everyone tab: `posts_list(page=page, tag=tag, authors=authors, viewer=viewer)`
-    newest first, except that under "All" it is the merge of the two streams. The merge's
-    first `page.end` places need at most that many ids of each stream: two reads of ids
+    """The Everyone tab: GET /posts's list (`tag`, `authors`, for `viewer`) newest first,
+    except that under "All" it is the merge of the two streams. The merge's first
+    `page.end` places need at most that many ids of each stream: two reads of ids
     (index scans), then the page's posts by id."""
     count = page.end
     streams = []
     for kind in ("people", "ai") if authors in (None, "all") else (authors,):
-        ids = _posts_filtered(Post.objects.all(), tag=tag, viewer=viewer).filter(authors_q(kind))
-        streams.append(
-            [(-pid, pid) for pid in ids.order_by("-id").values_list("id", flat=True)[:count]]
-        )
+        ids = post_ids(Page(offset=0, limit=count), viewer=viewer, tag=tag, authors=kind)
+        streams.append([(-pid, pid) for pid in ids])
     if len(streams) == 2:
         order = _mix(streams[0], streams[1], count=count, block=block)
     else:

@@ -9,17 +9,17 @@ another user's id for them, and no count of them exists.
 from __future__ import annotations
 
 from dataclasses import dataclass
-
-from django.db import connection
+from functools import lru_cache
 
 from django.db.models import Q
 
 from ..models import Bookmark, Post, Quote, Repost, User
-from .paging import Page
 from .authors import authors_admit
-from .post_models import followee_posts, followee_reposts, posts_by_ids
-from .post_rows import fetch_prepared
-from .posts import post_queryset
+from .paging import Page
+from .post_reads import dialect
+from .post_reads.execute import fetch
+from .post_reads.instances import followee_posts, followee_reposts, posts_by_ids
+from .post_reads.statement import vendor
 from .relations import _users_by_relation
 from .visibility import viewable_q
 
@@ -39,10 +39,14 @@ class ShareFacts:
     quoted_id: int | None = None
 
 
-def _share_facts_sql() -> str:
-    # Written once from the models' table and column names, as post_queryset's per-row
-    # facts are (sns/selectors/posts.py): compiling the same five annotations through
-    # the ORM cost more CPU than the rest of a post page's reads.
+@lru_cache(maxsize=2)
+def _share_facts_sql(db_vendor: str) -> str:
+    """Written once from the models' table and column names, as the post reads' facts
+    are (sns/selectors/post_reads/statement.py): compiling the same five annotations
+    through the ORM cost more CPU than the rest of a post page's reads. One text for
+    every page and viewer on PostgreSQL (the ids one array), prepared once per
+    connection: planning the five subqueries for a page's ids cost PostgreSQL more than
+    running them."""
     post, repost, quote, bookmark = (m._meta.db_table for m in (Post, Repost, Quote, Bookmark))
     return (
         f'SELECT p."id", '
@@ -51,7 +55,7 @@ def _share_facts_sql() -> str:
         f'(SELECT q."quoted_id" FROM "{quote}" q WHERE q."post_id" = p."id" LIMIT 1), '
         f'EXISTS (SELECT 1 FROM "{repost}" r WHERE r."post_id" = p."id" AND r."user_id" = %s), '
         f'EXISTS (SELECT 1 FROM "{bookmark}" b WHERE b."post_id" = p."id" AND b."user_id" = %s) '
-        f'FROM "{post}" p WHERE p."id" {{ids}}'
+        f'FROM "{post}" p WHERE '
     )
 
 
@@ -62,13 +66,9 @@ def share_facts(viewer: User | None, post_ids) -> dict[int, ShareFacts]:
     if not ids:
         return {}
     viewer_id = viewer.id if viewer is not None else None
-    if connection.vendor == "postgresql":
-        # One text for every page and viewer, prepared once per connection: planning
-        # the five subqueries for a page's ids cost PostgreSQL more than running them.
-        sql, params = _share_facts_sql().format(ids="= ANY(%s::bigint[])"), [viewer_id, viewer_id, ids]
-    else:
-        sql, params = _share_facts_sql().format(ids=f"IN ({', '.join(['%s'] * len(ids))})"), [viewer_id, viewer_id, *ids]
-    rows = fetch_prepared(sql, params)
+    db_vendor = vendor()
+    wanted, wanted_params = dialect.ids_in(db_vendor, 'p."id"', ids)
+    rows = fetch(_share_facts_sql(db_vendor) + wanted, [viewer_id, viewer_id, *wanted_params])
     return {
         pk: ShareFacts(n_reposts, n_quotes, bool(reposted), bool(bookmarked), quoted)
         for pk, n_reposts, n_quotes, quoted, reposted, bookmarked in rows
@@ -98,9 +98,9 @@ def following_with_reposts(viewer: User, page: Page, *, authors: str | None = No
     """The Following tab: the by-followees timeline (the viewer's own posts included)
     merged with the reposts by the same people, newest first. A reposted post carries
     `reposted_by` (the reposter) and appears once, at its newest appearance. Like
-    posts_by_followees under `paged(from_top=True)`, the first offset+limit are read."""
+    GET /posts/by-followees under `paged(from_top=True)`, the first offset+limit are read."""
     wanted = page.end
-    # Read as written SQL (sns/selectors/post_models.py): through the ORM, building these
+    # Read as written SQL (sns/selectors/post_reads/): through the ORM, building these
     # reads cost the home page more CPU than PostgreSQL spent on them.
     posts = followee_posts(viewer, Page(offset=0, limit=wanted), authors=authors)
     # A reposter the viewer has muted (or who is otherwise hidden from them) is left out too.
@@ -125,7 +125,7 @@ def bookmarks_list(viewer: User, *, page: Page) -> list[Post]:
     rows = Bookmark.objects.filter(user_id=viewer.id, post__in=Post.objects.filter(viewable_q(viewer)))
     order = ["-created_at", "-id"] if page.descending else ["created_at", "id"]
     ids = list(rows.order_by(*order).values_list("post_id", flat=True)[page.offset : page.offset + page.limit])
-    posts = {p.id: p for p in post_queryset(viewer.id).filter(pk__in=ids)}
+    posts = posts_by_ids(None, ids, focus_user_id=viewer.id)
     return [posts[i] for i in ids if i in posts]
 
 

@@ -148,7 +148,7 @@ def viewable_q(viewer, owner: str = "owner") -> Q:
 
 def viewable_sql(viewer, owner: str, content: str | None = None) -> tuple[str, list]:
     """The rule as a condition in hand-written SQL (the lean reads of
-    sns/selectors/post_rows.py): `owner` and `content` are the SQL of the row's owner id
+    sns/selectors/post_reads/): `owner` and `content` are the SQL of the row's owner id
     and, for a post, its content."""
     if viewer is None or not viewer.is_authenticated:
         return _rule_sql(owner, [], None, [], None, "anonymous")

@@ -124,13 +124,22 @@ def _store_finished(bucket: str, master_key: str, thumb_key: str,
         raise
 
 
-def image_finalize(actor: User, user_id: int, staging_key) -> dict:
+def staged_upload_key(actor: User, user_id: int, staging_key, prefix: str,
+                      limit: throttle.Limit) -> tuple[User, str, str]:
+    """A finalize's target user, their hex id and the staging key, once the key names a
+    file right under `<prefix>/<user hex>/`; every finalize naming a well-formed key
+    counts against the hourly `limit`, refused later or not (images and tracks alike)."""
     target = _target(actor, user_id, write=True)
     user_hex = id_to_hex(target.id)
     key = staging_key if isinstance(staging_key, str) else ""
-    if not keys.is_under(f"staging/{user_hex}", key) or key.count("/") != 2:
+    if not keys.is_under(f"{prefix}/{user_hex}", key) or key.count("/") != 2:
         raise InvalidInput("invalid key")
-    throttle.throttle_check(actor, IMAGE_POSTS)
+    throttle.throttle_check(actor, limit)
+    return target, user_hex, key
+
+
+def image_finalize(actor: User, user_id: int, staging_key) -> dict:
+    target, user_hex, key = staged_upload_key(actor, user_id, staging_key, "staging", IMAGE_POSTS)
     bucket = storage.images_bucket()
     skip = _skips_byte_limits(actor, target)
     data, mime = _load_staged(bucket, key, None if skip else settings.STGY_MEDIA_IMAGE_BYTE_LIMIT)

@@ -7,12 +7,11 @@ from functools import partial
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
-from django.db.models import F, QuerySet
+from django.db.models import F
 from django.utils import timezone
 
 from .. import live_marks, mentions, throttle
 from ..access import access_post, access_writable, block_annotations, is_blocked_annotated
-from ..compiled_read import CompiledRead
 from ..errors import Conflict, InvalidInput
 from ..ids import parse_id
 from ..mdtree import make_snippet
@@ -22,6 +21,7 @@ from ..text import normalize_content, normalize_locale, normalize_post_tags
 from . import notifications
 from .hooks import post_mentioned, post_written
 from .post_insert import post_insert
+from .targets import reply_target
 
 _MENTION = re.compile(r"\[@[^\]]*\]\((?:https?://[^)\s]*)?/users/(?:0x)?([0-9A-Fa-f]{1,16})\)")
 _MENTION_LIMIT = 10
@@ -38,22 +38,10 @@ def _validated_content(actor: User, content) -> str:
     return text
 
 
-def _reply_target_query(lock: str, actor_id: int, parent_id: int) -> QuerySet[Post]:
-    blocks = block_annotations(User(id=actor_id), "owner_id")
-    parents = Post.objects.select_related("owner").annotate(**blocks)
-    if lock:
-        parents = parents.select_for_update(of=("self",))
-    return parents.filter(pk=parent_id).order_by("pk")[:1]
-
-
-# Compiled once per process, with and without the lock.
-_reply_targets = CompiledRead("reply_target", ("id", "id"), _reply_target_query)
-
-
 def _check_reply_target(actor: User, parent_id: int, *, lock: bool = False) -> Post:
     # The parent, its owner and the block facts in one query; with `lock`, the parent's
     # row locked by the same query (post_create's reply_once).
-    parent = _reply_targets.first("lock" if lock else "", actor.id, parent_id)
+    parent = reply_target(actor.id, parent_id, lock=lock)
     if parent is None:
         raise InvalidInput("parent post not found")
     if is_blocked_annotated(parent, parent.owner, actor):
@@ -141,20 +129,12 @@ def post_create(
     return post
 
 
-def _owner_replies_query(_variant: str, owner_id: int, parent_id: int) -> QuerySet[Post]:
-    replies = Post.objects.filter(owner_id=owner_id, reply_to=parent_id)
-    return replies.values_list("id", "idempotency_key")
-
-
-_owner_replies = CompiledRead("owner_replies", ("id", "id"), _owner_replies_query)
-
-
 def _earlier_reply(owner: User, parent_id: int, idempotency_key: str | None) -> Post | None:
     """Inside the write's transaction, the target locked by its check: the owner's
     replies to it. A statement of its own on purpose: under READ COMMITTED a statement
     that waited for the lock still reads with the snapshot it started with, and would
     miss the reply the lock holder just committed."""
-    replies = _owner_replies("", owner.id, parent_id)
+    replies = list(Post.objects.filter(owner_id=owner.id, reply_to=parent_id).values_list("id", "idempotency_key"))
     if not replies:
         return None
     same = next((row_id for row_id, key in replies if idempotency_key and key == idempotency_key), None)

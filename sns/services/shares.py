@@ -11,23 +11,22 @@ and is governed by the quoted post's allowReplies, like a reply.
 from __future__ import annotations
 
 from django.db import IntegrityError, transaction
-from django.db.models import Exists, OuterRef, QuerySet, Value
 from django.utils import timezone
 
 from .. import throttle
-from ..access import access_writable, block_annotations, is_blocked_annotated
-from ..compiled_read import CompiledRead
+from ..access import access_writable, is_blocked_annotated
 from ..errors import Conflict, InvalidInput, NotFound
-from ..models import Block, Bookmark, Post, Quote, Repost, User
+from ..models import Bookmark, Post, Quote, Repost, User
 from . import notifications
 from .posts import post_create
+from .targets import share_target
 
 
 def _share_target(actor: User, post_id: int, mine=None) -> Post:
     """The post `actor` wants to share or keep, with the checks every share makes; its
     owner, the block facts and whether the actor has a row of `mine` (Repost or
     Bookmark) for it come in one query (`post.had_row`)."""
-    post = _share_targets.first(mine.__name__ if mine else "", actor.id, post_id)
+    post = share_target(actor.id, post_id, mine)
     if post is None or (post.owner.is_frozen and not actor.is_admin and post.owner_id != actor.id):
         raise NotFound("post not found")
     if is_blocked_annotated(post, post.owner, actor):
@@ -35,30 +34,6 @@ def _share_target(actor: User, post_id: int, mine=None) -> Post:
     if post.actor_blocks_owner and not actor.is_admin:
         raise InvalidInput("you are blocking the user")
     return post
-
-
-_ROW_MODELS = {model.__name__: model for model in (Repost, Bookmark)}
-
-
-def _share_target_query(mine: str, actor_id: int, post_id: int) -> QuerySet[Post]:
-    """`mine`: the name of the actor's row model asked about, or "" for none."""
-    rows = _ROW_MODELS.get(mine)
-    blocks_owner = Block.objects.filter(blocker_id=actor_id, blockee_id=OuterRef("owner_id"))
-    had_row = rows.objects.filter(user_id=actor_id, post_id=OuterRef("pk")) if rows else None
-    return (
-        Post.objects.select_related("owner")
-        .annotate(
-            **block_annotations(User(id=actor_id), "owner_id"),
-            actor_blocks_owner=Exists(blocks_owner),
-            had_row=Exists(had_row) if had_row is not None else Value(False),
-        )
-        .filter(pk=post_id)
-        .order_by("pk")[:1]
-    )
-
-
-# One statement text per kind of row asked about, compiled once per process.
-_share_targets = CompiledRead("share_target", ("id", "id"), _share_target_query)
 
 
 def repost_add(actor: User, post_id: int) -> Repost:

@@ -3,17 +3,17 @@
 from __future__ import annotations
 
 from django.db import IntegrityError, connection, transaction
-from django.db.models import Case, Exists, F, OuterRef, QuerySet, When
+from django.db.models import Case, F, When
 from django.db.models.functions import Greatest
 from django.utils import timezone
 
 from .. import throttle
-from ..access import access_writable, block_annotations, is_blocked_annotated
-from ..compiled_read import CompiledRead, ids_array
+from ..access import access_writable, is_blocked_annotated
 from ..errors import Conflict, DomainError, InvalidInput, NotFound
 from ..models import Block, Follow, Like, Post, User
-from ..sql_statements import compiled_once, insert_rows_sql, update_sql
+from ..sql_statements import ids_in, insert_rows_sql
 from . import hooks, notifications
+from .targets import follow_targets, like_targets
 
 
 def like_add(actor: User, post_id: int) -> Like:
@@ -31,7 +31,7 @@ def likes_add(actor: User, post_ids: list[int]) -> dict[int, Like | DomainError]
     single like would have raised."""
     access_writable(actor)
     ids = list(dict.fromkeys(post_ids))
-    posts = {post.id: post for post in (_like_targets("", actor.id, ids) if ids else [])}
+    posts = {post.id: post for post in (like_targets(actor.id, ids) if ids else [])}
 
     def check(post_id: int) -> None:
         post = posts.get(post_id)
@@ -52,21 +52,6 @@ def likes_add(actor: User, post_ids: list[int]) -> dict[int, Like | DomainError]
     )
     hooks.likes_written(actor, [posts[post_id] for post_id in written])
     return results
-
-
-def _like_targets_query(_variant: str, actor_id: int, ids) -> QuerySet[Post]:
-    return (
-        Post.objects.select_related("owner")
-        .annotate(
-            **block_annotations(User(id=actor_id), "owner_id"),
-            already_liked=Exists(Like.objects.filter(post_id=OuterRef("pk"), user_id=actor_id)),
-        )
-        .filter(pk__in=ids_array(ids))
-    )
-
-
-# The posts to like with their facts: one statement text for every actor and batch.
-_like_targets = CompiledRead("like_targets", ("id", "ids"), _like_targets_query)
 
 
 def _apply_each(keys: list[int], check, write, *, conflict: str) -> tuple[dict, list[int]]:
@@ -101,43 +86,26 @@ def _likes_write(actor: User, post_ids: list[int]) -> dict[int, Like]:
     now = timezone.now()
     likes = [Like(post_id=pid, user_id=actor.id, created_at=now) for pid in post_ids]
     with transaction.atomic():
-        _rows_with_counters(Like, likes, _like_counters, post_ids)
+        _rows_with_counters(Like, likes, _like_counters(post_ids))
     return {like.post_id: like for like in likes}
 
 
-class _CounterUpdate:
-    """A counters UPDATE, `build(*args)` giving its queryset and values: its SQL
-    compiled once per process (`compiled_once`, `kinds` per argument) for the INSERT's
-    CTE, or run as `queryset.update` where there is no CTE."""
-
-    def __init__(self, key: str, kinds: tuple[str, ...], build) -> None:
-        self.build = build
-        self._statement = compiled_once(key, kinds, lambda *args: [update_sql(*build(*args))])
-
-    def sql(self, *args) -> tuple[str, list]:
-        [(sql, params)] = self._statement(*args)
-        return sql, params
-
-    def run(self, *args) -> None:
-        counted, values = self.build(*args)
-        counted.update(**values)
+def _like_counters(post_ids: list[int]) -> tuple[str, list]:
+    where, params = ids_in('"id"', post_ids)
+    return f'UPDATE "sns_post" SET "like_count" = "like_count" + 1 WHERE {where}', params
 
 
-_like_counters = _CounterUpdate(
-    "like_counters", ("ids",), lambda ids: (Post.objects.filter(pk__in=ids_array(ids)), {"like_count": F("like_count") + 1})
-)
-
-
-def _rows_with_counters(model, rows: list, counters: _CounterUpdate, *args) -> None:
-    """Insert `rows` (as bulk_create, their ids set) and run `counters(*args)`: on
-    PostgreSQL one statement (the UPDATE as a data-modifying CTE of the INSERT),
-    elsewhere two. A broken unique constraint fails both."""
+def _rows_with_counters(model, rows: list, counters: tuple[str, list]) -> None:
+    """Insert `rows` (as bulk_create, their ids set) and run the `counters` UPDATE
+    (SQL, parameters): on PostgreSQL one statement (the UPDATE as a data-modifying CTE
+    of the INSERT), elsewhere two. A broken unique constraint fails both."""
+    update, update_params = counters
     if connection.vendor != "postgresql":
         model.objects.bulk_create(rows)
-        counters.run(*args)
+        with connection.cursor() as cursor:
+            cursor.execute(update, update_params)
         return
-    update, update_params = counters.sql(*args)
-    insert, insert_params = insert_rows_sql(model, rows, [model._meta.pk])
+    insert, insert_params = insert_rows_sql(model, rows, ["id"])
     with connection.cursor() as cursor:
         cursor.execute(f"WITH counted AS ({update}) {insert}", [*update_params, *insert_params])
         ids = cursor.fetchall()
@@ -178,7 +146,7 @@ def follows_add(actor: User, user_ids: list[int]) -> dict[int, Follow | DomainEr
     access_writable(actor)
     ids = list(dict.fromkeys(user_ids))
     others = [uid for uid in ids if uid != actor.id]
-    targets = {user.id: user for user in (_follow_targets("", actor.id, others) if others else [])}
+    targets = {user.id: user for user in (follow_targets(actor.id, others) if others else [])}
 
     def check(user_id: int) -> None:
         target = targets.get(user_id)
@@ -200,35 +168,24 @@ def follows_add(actor: User, user_ids: list[int]) -> dict[int, Follow | DomainEr
     return results
 
 
-def _follow_targets_query(_variant: str, actor_id: int, ids) -> QuerySet[User]:
-    return User.objects.annotate(
-        **block_annotations(User(id=actor_id), "pk"),
-        already_following=Exists(Follow.objects.filter(follower_id=actor_id, followee_id=OuterRef("pk"))),
-    ).filter(pk__in=ids_array(ids))
-
-
-# The users to follow with their facts: one statement text for every actor and batch.
-_follow_targets = CompiledRead("follow_targets", ("id", "ids"), _follow_targets_query)
-
-
-def _follow_counted(actor_id: int, added: int, followee_ids, counted_ids) -> tuple[QuerySet[User], dict]:
+def _follow_counters(actor_id: int, followee_ids: list[int]) -> tuple[str, list]:
     # Both sides' counters in one UPDATE: the follower's followees, the followees' followers.
-    return User.objects.filter(pk__in=ids_array(counted_ids)), {
-        "followee_count": Case(When(pk=actor_id, then=F("followee_count") + added), default=F("followee_count")),
-        "follower_count": Case(
-            When(pk__in=ids_array(followee_ids), then=F("follower_count") + 1), default=F("follower_count")
-        ),
-    }
-
-
-_follow_counters = _CounterUpdate("follow_counters", ("id", "id", "ids", "ids"), _follow_counted)
+    followee, followee_params = ids_in('"id"', followee_ids)
+    counted, counted_params = ids_in('"id"', [actor_id, *followee_ids])
+    sql = (
+        'UPDATE "sns_user" SET "followee_count" = CASE WHEN "id" = %s THEN "followee_count" + %s '
+        'ELSE "followee_count" END, '
+        f'"follower_count" = CASE WHEN {followee} THEN "follower_count" + 1 ELSE "follower_count" END '
+        f"WHERE {counted}"
+    )
+    return sql, [actor_id, len(followee_ids), *followee_params, *counted_params]
 
 
 def _follows_write(actor: User, user_ids: list[int]) -> dict[int, Follow]:
     now = timezone.now()
     follows = [Follow(follower_id=actor.id, followee_id=uid, created_at=now) for uid in user_ids]
     with transaction.atomic():
-        _rows_with_counters(Follow, follows, _follow_counters, actor.id, len(user_ids), user_ids, [actor.id, *user_ids])
+        _rows_with_counters(Follow, follows, _follow_counters(actor.id, user_ids))
     return {follow.followee_id: follow for follow in follows}
 
 

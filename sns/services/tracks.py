@@ -27,7 +27,14 @@ from ..models import User
 from ..models_media import MediaTrack, TrackUpload
 from ..tasks import process_track
 from . import media_usage
-from .media import _target, _valid_size, deletable_master_key, masters_page, read_user_object
+from .media import (
+    _target,
+    _valid_size,
+    deletable_master_key,
+    masters_page,
+    read_user_object,
+    staged_upload_key,
+)
 from .track_processing import KINDS, kind_of, upload_answer
 
 TRACK_POSTS = throttle.Limit("track-posts", "STGY_HOURLY_IMAGE_POSTS_COUNT_LIMIT", None, "too often track posts")
@@ -71,12 +78,7 @@ def track_finalize(actor: User, user_id: int, staging_key) -> dict:
     STGY_MEDIA_TRACK_FINALIZE_WAIT_MS (`upload_answer`); InvalidInput for a refusal known
     by then. Every finalize that names a well-formed key counts against the hourly limit,
     refused or not, so a refused upload cannot be repeated without limit."""
-    target = _target(actor, user_id, write=True)
-    user_hex = id_to_hex(target.id)
-    key = staging_key if isinstance(staging_key, str) else ""
-    if not keys.is_under(f"tracks-staging/{user_hex}", key) or key.count("/") != 2:
-        raise InvalidInput("invalid key")
-    throttle.throttle_check(actor, TRACK_POSTS)
+    target, user_hex, key = staged_upload_key(actor, user_id, staging_key, "tracks-staging", TRACK_POSTS)
     bucket = storage.tracks_bucket()
     kind = kind_of(key)
     if kind is None:

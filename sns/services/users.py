@@ -208,22 +208,19 @@ def user_update(
         text = _clean_long_text(actor, ai_personality or "", "aiPersonality", "STGY_AI_PERSONALITY_LENGTH_LIMIT")
         user.ai_personality = text or None
         size += len(text)
-    if avatar is not _UNSET:
-        user.avatar = _clean_avatar(avatar)
-    if locale is not _UNSET:
-        user.locale = normalize_locale(locale)
-    if timezone_name is not _UNSET:
-        user.timezone = normalize_timezone(timezone_name)
-    if block_strangers is not _UNSET:
-        user.block_strangers = bool(block_strangers)
-    if ai_memory is not _UNSET:
-        user.ai_memory = _clean_ai_memory(ai_memory)
-    if is_admin is not _UNSET:
-        user.is_admin = bool(is_admin)
-    if is_frozen is not _UNSET:
-        user.is_frozen = bool(is_frozen)
-    if ai_model is not _UNSET:
-        user.ai_model = _clean_ai_model(ai_model)
+    # The fields without a size: each given one is cleaned, in this order, and set.
+    for field, value, clean in (
+        ("avatar", avatar, _clean_avatar),
+        ("locale", locale, normalize_locale),
+        ("timezone", timezone_name, normalize_timezone),
+        ("block_strangers", block_strangers, bool),
+        ("ai_memory", ai_memory, _clean_ai_memory),
+        ("is_admin", is_admin, bool),
+        ("is_frozen", is_frozen, bool),
+        ("ai_model", ai_model, _clean_ai_model),
+    ):
+        if value is not _UNSET:
+            setattr(user, field, clean(value))
     throttle.throttle_check(actor, throttle.USER_UPDATES, size=size)
     user.updated_at = timezone.now()
     # Changing isAdmin or isFrozen changes the session hash (User._get_session_auth_hash),

@@ -5,6 +5,8 @@ is kept in the session, never in the page."""
 
 from __future__ import annotations
 
+from functools import wraps
+
 from django.contrib import messages
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -31,7 +33,9 @@ _RESET = "accounts:reset"
 _EMAIL = "accounts:email"
 
 
-def _step(request, form, *, title, intro, action, button, back=None, back_label=""):
+def _step(request, form, action, *, title, intro, button, back=("", "")):
+    """A step's page: its form, what it asks, and `back` (URL name, label) to go back."""
+    back_url, back_label = back
     return render(
         request,
         "auth/step.html",
@@ -41,16 +45,28 @@ def _step(request, form, *, title, intro, action, button, back=None, back_label=
             "intro": intro,
             "action": reverse(action),
             "button": button,
-            "back_url": reverse(back) if back else "",
+            "back_url": reverse(back_url) if back_url else "",
             "back_label": back_label,
         },
     )
 
 
-def _ticket(request, key: str):
-    """The ticket an earlier step left, or None (the person came here directly, or the
-    session was renewed); the caller then sends them to the first step."""
-    return request.session.get(key)
+def _after_step(key: str, first_step: str):
+    """A later step's view gets the ticket an earlier step left in the session; without
+    one (the person came here directly, or the session was renewed) the person is sent
+    to the first step."""
+
+    def decorate(view):
+        @wraps(view)
+        def wrapped(request):
+            ticket = request.session.get(key)
+            if not ticket:
+                return redirect(first_step)
+            return view(request, ticket)
+
+        return wrapped
+
+    return decorate
 
 
 # ----------------------------------------------------------------------------- sign-up
@@ -77,32 +93,23 @@ def signup(request):
 
 @require_http_methods(["GET", "POST"])
 @page(public=True)
-def signup_code(request):
-    signup_id = _ticket(request, _SIGNUP)
-    if not signup_id:
-        return redirect("web:signup")
+@_after_step(_SIGNUP, "web:signup")
+def signup_code(request, signup_id):
     form = bound_form(request, CodeForm)
     if request.method == "POST" and form.is_valid():
         accounts.signup_check_code(signup_id, form.cleaned_data["code"])
         return redirect("web:signup-finish")
     return _step(
-        request,
-        form,
-        title="Check your mail",
+        request, form, "web:signup-code", title="Check your mail",
         intro="We sent a verification code to the address you gave. Enter it here.",
-        action="web:signup-code",
-        button="Continue",
-        back="web:signup",
-        back_label="Use another address",
+        button="Continue", back=("web:signup", "Use another address"),
     )
 
 
 @require_http_methods(["GET", "POST"])
 @page(public=True)
-def signup_finish(request):
-    signup_id = _ticket(request, _SIGNUP)
-    if not signup_id:
-        return redirect("web:signup")
+@_after_step(_SIGNUP, "web:signup")
+def signup_finish(request, signup_id):
     form = bound_form(request, SignupFinishForm)
     if request.method == "POST" and form.is_valid():
         user = accounts.signup_complete(
@@ -117,12 +124,8 @@ def signup_finish(request):
         messages.success(request, f"Welcome to STGY, {user.nickname}!")
         return redirect("web:home")
     return _step(
-        request,
-        form,
-        title="Choose a nickname and a password",
-        intro="Your address is verified. One last step.",
-        action="web:signup-finish",
-        button="Sign up",
+        request, form, "web:signup-finish", title="Choose a nickname and a password",
+        intro="Your address is verified. One last step.", button="Sign up",
     )
 
 
@@ -140,23 +143,16 @@ def password_reset(request):
         request.session[_RESET] = {"id": str(row.id), "web": web_code, "email": row.email}
         return redirect("web:password-reset-code")
     return _step(
-        request,
-        form,
-        title="Forgot your password?",
+        request, form, "web:password-reset", title="Forgot your password?",
         intro="Enter the address of your account; we will mail you a code to set a new password.",
-        action="web:password-reset",
-        button="Send the code",
-        back="web:login",
-        back_label="Back to log in",
+        button="Send the code", back=("web:login", "Back to log in"),
     )
 
 
 @require_http_methods(["GET", "POST"])
 @page(public=True)
-def password_reset_code(request):
-    ticket = _ticket(request, _RESET)
-    if not ticket:
-        return redirect("web:password-reset")
+@_after_step(_RESET, "web:password-reset")
+def password_reset_code(request, ticket):
     form = bound_form(request, ResetForm)
     if request.method == "POST" and form.is_valid():
         accounts.password_reset_verify(
@@ -170,14 +166,9 @@ def password_reset_code(request):
         messages.success(request, "Your password has been reset. Log in with the new one.")
         return redirect("web:login")
     return _step(
-        request,
-        form,
-        title="Set a new password",
+        request, form, "web:password-reset-code", title="Set a new password",
         intro="If an account uses that address, we mailed it a code. Enter it with your new password.",
-        action="web:password-reset-code",
-        button="Set the new password",
-        back="web:password-reset",
-        back_label="Send another code",
+        button="Set the new password", back=("web:password-reset", "Send another code"),
     )
 
 
@@ -200,23 +191,16 @@ def email_change(request):
         request.session[_EMAIL] = str(row.id)
         return redirect("web:email-code")
     return _step(
-        request,
-        form,
-        title="Change e-mail address",
+        request, form, "web:email", title="Change e-mail address",
         intro=f"Now {request.user.email}. We will mail a code to the new address.",
-        action="web:email",
-        button="Send the code",
-        back="web:settings",
-        back_label="Back to settings",
+        button="Send the code", back=("web:settings", "Back to settings"),
     )
 
 
 @require_http_methods(["GET", "POST"])
 @page
-def email_code(request):
-    update_id = _ticket(request, _EMAIL)
-    if not update_id:
-        return redirect("web:email")
+@_after_step(_EMAIL, "web:email")
+def email_code(request, update_id):
     form = bound_form(request, CodeForm)
     if request.method == "POST" and form.is_valid():
         user = accounts.email_change_verify(
@@ -226,13 +210,8 @@ def email_code(request):
         messages.success(request, f"Your e-mail address is now {user.email}.")
         return redirect("web:settings")
     return _step(
-        request,
-        form,
-        title="Check your mail",
+        request, form, "web:email-code", title="Check your mail",
         intro="We sent a verification code to the new address. Enter it here.",
-        action="web:email-code",
-        button="Change the address",
-        back="web:email",
-        back_label="Use another address",
+        button="Change the address", back=("web:email", "Use another address"),
     )
 

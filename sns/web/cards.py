@@ -1,4 +1,5 @@
-"""The post card: the fragment every timeline, thread and search result repeats.
+"""The post card: the fragment every timeline, thread and search result repeats, and
+the one place its HTML is written.
 
 It is built here with `format_html` rather than in a Django template because a page
 shows twenty to fifty of them: the template engine's variable lookups, includes and
@@ -7,9 +8,12 @@ Every value from users goes through `format_html` / `conditional_escape`, and po
 bodies through sns.markdown.render_html (markdown-it, then the nh3 sanitiser), the
 same as the template did.
 
-Pages build the card from per-process fragments (sns/web/fragments.py, the same HTML);
-this whole-card renderer is the reference they are compared with
-(tests/web/test_page_html.py) and what STGY_PAGE_FRAGMENTS=false serves.
+`card_html` draws a card from the post, the viewer and its per-view parts
+(`view_parts`: the "… ago" time, the reposter, the quoted post, the link cards and the
+forms' CSRF token and `next`). `post_card_html` draws it whole, the reference and what
+STGY_PAGE_FRAGMENTS=false serves; the pages keep `card_html`'s own output per key with
+the per-view parts left as holes (sns/web/fragments.py), compared with the reference by
+tests/web/test_page_html.py.
 """
 
 from __future__ import annotations
@@ -28,10 +32,10 @@ from sns.mentions import mentions_attach, post_mention_links
 from sns.selectors import shares
 from sns.selectors.visibility import hidden_user_ids
 
-from .card_forms import toggle_form_html
+from .card_forms import csrf_token, toggle_form_html
 from .display import ago, hue, is_long, post_url, profile_url, time_title
-from .share_cards import quoted_html, reposted_by_html, share_actions_html
 from .link_cards import link_cards_html, without_macros
+from .share_cards import quoted_html, reposted_by_html, share_actions_html
 
 _REPLY_ICON = mark_safe(
     '<svg class="icon" viewBox="0 0 24 24" aria-hidden="true"><path d="M4 5h16v11H9l-5 4z"/></svg>'
@@ -41,7 +45,7 @@ _REPLY_ICON = mark_safe(
 # What a card says of a parent it cannot link to: a link to a post the reader may not
 # see would only lead to "not found", and calling it deleted would be untrue.
 # Lazy: they are the reader's language when a card is drawn (the cards' visible words
-# are translated here and in sns/web/fragments.py, whose kept cards key on the language).
+# are translated here; the kept cards of sns/web/fragments.py key on the language).
 REPLY_TO_HIDDEN = gettext_lazy("a post not available to you")
 REPLY_TO_DELETED = gettext_lazy("a deleted post")
 IN_REPLY_TO = gettext_lazy("↪ in reply to")
@@ -99,7 +103,7 @@ def user_name_html(user) -> SafeString:
     return name
 
 
-def _time_html(post) -> SafeString:
+def _time_html(post, ago_text: str) -> SafeString:
     local = timezone.localtime(post.created_at)
     title = time_title(local)
     return format_html(
@@ -107,11 +111,11 @@ def _time_html(post) -> SafeString:
         post_url(post.hex_id),
         local.isoformat(),
         title,
-        ago(post.created_at),
+        ago_text,
     )
 
 
-def _body_html(post, *, compact: bool, full: bool) -> SafeString:
+def _body_html(post, *, compact: bool, full: bool, link_cards) -> SafeString:
     # sanitised by render_html; known @nicknames link to the user (sns/mentions.py)
     text = without_macros(post.content)  # link-card lines become the cards below
     body = mark_safe(render_html(text, mentions=post_mention_links(post)))
@@ -121,7 +125,7 @@ def _body_html(post, *, compact: bool, full: bool) -> SafeString:
         " clamped" if long else "",
         post.effective_locale,
         body,
-        "" if compact else link_cards_html(post.content),
+        link_cards,
     )
     if long:
         html += format_html('<a class="read-more" href="{}">{}</a>', post_url(post.hex_id), READ_MORE)
@@ -139,7 +143,7 @@ def _tags_html(post) -> SafeString:
     return format_html('<ul class="tags">{}</ul>', items)
 
 
-def _like_html(post, *, compact: bool, request) -> SafeString:
+def _like_html(post, *, compact: bool, parts) -> SafeString:
     count = post.like_count
     if compact:
         return format_html('<span class="stat" title="Likes">♥ <span class="like-count">{}</span></span>', count)
@@ -150,8 +154,8 @@ def _like_html(post, *, compact: bool, request) -> SafeString:
         )
     action, css, title, mark = ("unlike", "like liked", "Unlike", "♥") if liked else ("like", "like", "Like", "♡")
     return toggle_form_html(
-        request,
         post,
+        parts,
         action=action,
         css=css,
         pressed=liked,
@@ -160,10 +164,9 @@ def _like_html(post, *, compact: bool, request) -> SafeString:
     )
 
 
-def _report_html(post, *, compact: bool, full: bool, request) -> SafeString:
+def _report_html(post, *, compact: bool, full: bool, viewer) -> SafeString:
     """"Report" on someone else's card (docs/pages.md §3); the full card of a post page
     has it in the page's own footer."""
-    viewer = getattr(request, "user", None)
     if compact or full or viewer is None or not viewer.is_authenticated or viewer.id == post.owner_id:
         return mark_safe("")
     return format_html(
@@ -174,13 +177,44 @@ def _report_html(post, *, compact: bool, full: bool, request) -> SafeString:
     )
 
 
+def view_parts(post, request, *, compact: bool) -> dict:
+    """The parts of a card drawn on every view, by name: the "… ago" time, the reposter
+    and the quoted post (set on the instance by the share reads, sns/selectors/shares.py),
+    the link cards (whose previews arrive later) and, on a full-size card (the only one
+    with forms), the forms' CSRF token and the page to come back to."""
+    parts = {
+        "ago": ago(post.created_at),
+        "by": reposted_by_html(post),
+        "quoted": quoted_html(post),
+        "cards": mark_safe("") if compact else link_cards_html(post.content),
+    }
+    if not compact:
+        parts["token"], parts["back"] = csrf_token(request), request.get_full_path()
+    return parts
+
+
 def post_card_html(post, *, request, compact: bool = False, full: bool = False, hide_reply_to: bool = False) -> SafeString:
+    """One post as a card, drawn whole (the reference of the kept cards)."""
+    return card_html(
+        post,
+        viewer=getattr(request, "user", None),
+        parts=view_parts(post, request, compact=compact),
+        compact=compact,
+        full=full,
+        hide_reply_to=hide_reply_to,
+    )
+
+
+def card_html(post, *, viewer, parts, compact: bool = False, full: bool = False, hide_reply_to: bool = False) -> SafeString:
     """One post as a card: author and time, "in reply to", the rendered body (clamped
     with "Read more" when long, unless `full`), tags, and like / replies / thread links
-    (`compact` cards, as for a thread's ancestors, show the like count only)."""
+    (`compact` cards, as for a thread's ancestors, show the like count only). `parts`:
+    the per-view parts (`view_parts`), written in as they are given."""
     classes = "card post" + (" compact" if compact else "") + (" full" if full else "")
     head = format_html(
-        '<header class="post-head"><span class="who">{}</span>{}</header>', user_name_html(post.owner), _time_html(post)
+        '<header class="post-head"><span class="who">{}</span>{}</header>',
+        user_name_html(post.owner),
+        _time_html(post, parts["ago"]),
     )
     reply_to = mark_safe("")
     if post.reply_to and not hide_reply_to:
@@ -196,24 +230,24 @@ def post_card_html(post, *, request, compact: bool = False, full: bool = False, 
     actions = format_html(
         '<footer class="post-actions">{}<a class="stat" href="{}#replies" title="Replies">{} '
         '<span class="reply-count">{}</span></a>{}{}{}</footer>',
-        _like_html(post, compact=compact, request=request),
+        _like_html(post, compact=compact, parts=parts),
         post_url(post.hex_id),
         _REPLY_ICON,
         post.reply_count,
-        mark_safe("") if compact else share_actions_html(post, request=request),
+        mark_safe("") if compact else share_actions_html(post, viewer=viewer, parts=parts),
         mark_safe("") if full else format_html('<a class="thread-link" href="{}">{}</a>', post_url(post.hex_id), OPEN_THREAD),
-        _report_html(post, compact=compact, full=full, request=request),
+        _report_html(post, compact=compact, full=full, viewer=viewer),
     )
     return format_html(
         '<article class="{}" id="post-{}" data-post-id="{}">{}{}{}{}{}{}{}</article>',
         classes,
         post.hex_id,
         post.hex_id,
-        reposted_by_html(post),
+        parts["by"],
         head,
         reply_to,
-        _body_html(post, compact=compact, full=full),
-        quoted_html(post),
+        _body_html(post, compact=compact, full=full, link_cards=parts["cards"]),
+        parts["quoted"],
         _tags_html(post),
         actions,
     )

@@ -13,7 +13,7 @@ from __future__ import annotations
 from django import forms
 from django.conf import settings
 
-from .kept_store import KeptStore
+from .kept import KeptStore
 
 # A page has a handful of widgets and few distinct prefilled values; refused input
 # being typed text, the store is emptied rather than allowed to grow.

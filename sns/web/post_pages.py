@@ -11,12 +11,12 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from sns import selectors, services
-from sns.selectors import post_models, thread_models
-from sns.selectors import publication as selectors_publication
 from sns.access import access_post
 from sns.extensions import page_extras
 from sns.ids import id_to_hex, parse_id
 from sns.reply_tree import reply_tree, reply_tree_nodes
+from sns.selectors import publication as selectors_publication
+from sns.selectors.post_reads import instances, threads
 
 from .cards import cards_attach
 from .forms import LOCALE_CHOICES, PostForm, ReplyForm
@@ -66,17 +66,17 @@ def post_detail(request, post_hex):
 @page
 def _post_detail(request, post_hex):
     viewer = request.user
-    # The post, its replies and its ancestors as written SQL (sns/selectors/post_models.py,
-    # thread_models.py).
-    post = post_models.post_with_neighbours(viewer, _post_id(post_hex), focus_user_id=viewer.id)
+    # The post, its replies and its ancestors through the statement builder
+    # (sns/selectors/post_reads/).
+    post = instances.post_with_neighbours(viewer, _post_id(post_hex), focus_user_id=viewer.id)
     older_id, newer_id = selectors.post_neighbours(post)
     replies = paged(
         request,
-        lambda p: post_models.posts_page(viewer, p, focus_user_id=viewer.id, reply_to=post.id),
+        lambda p: instances.posts_page(viewer, p, focus_user_id=viewer.id, reply_to=post.id),
         size=REPLY_PAGE_SIZE,
         order="asc",
     )
-    ancestors = thread_models.ancestors(post, limit=ANCESTOR_LIMIT, viewer=viewer)
+    ancestors = threads.ancestors(post, limit=ANCESTOR_LIMIT, viewer=viewer)
     # A parent that is not shown is either gone or hidden from the reader (a block, a
     # mute): the page says which, rather than calling a hidden post deleted.
     parent_exists = bool(post.reply_to and not ancestors and selectors.post_exists(post.reply_to))

@@ -29,7 +29,9 @@ _NOTHING = mark_safe("")
 
 
 def reposted_by_html(post) -> SafeString:
-    reposter = getattr(post, "reposted_by", None)
+    # Set on reposts only (sns/selectors/shares.py), as an instance attribute: looked up
+    # there, as for `quoted` below.
+    reposter = post.__dict__.get("reposted_by")
     if reposter is None:
         return _NOTHING
     return format_html(
@@ -65,15 +67,16 @@ def quoted_html(post) -> SafeString:
     )
 
 
-def share_actions_html(post, *, request) -> SafeString:
-    """Repost (with the count), quote (a link to the quote box) and bookmark."""
+def share_actions_html(post, *, viewer, parts) -> SafeString:
+    """Repost (with the count), quote (a link to the quote box) and bookmark; `parts`:
+    the card's per-view parts, which hold the forms' CSRF token and `next`."""
     share = getattr(post, "share", None)
     reposted = bool(share and share.reposted)
     bookmarked = bool(share and share.bookmarked)
     count = format_html(' <span class="repost-count">{}</span>', share.reposts) if share else mark_safe("")
     repost = toggle_form_html(
-        request,
         post,
+        parts,
         action="unrepost" if reposted else "repost",
         css="share repost" + (" on" if reposted else ""),
         pressed=reposted,
@@ -81,15 +84,15 @@ def share_actions_html(post, *, request) -> SafeString:
         inner=_REPOST_ICON + count,
     )
     quote = mark_safe("")
-    if post.allow_replies or request.user.is_admin:
+    if post.allow_replies or viewer.is_admin:
         quote = format_html(
             '<a class="stat share-quote" href="{}" title="Quote">{}<span class="label"> Quote</span></a>',
             reverse("web:post-quote", args=[post.hex_id]),
             _QUOTE_ICON,
         )
     bookmark = toggle_form_html(
-        request,
         post,
+        parts,
         action="unbookmark" if bookmarked else "bookmark",
         css="share bookmark" + (" on" if bookmarked else ""),
         pressed=bookmarked,

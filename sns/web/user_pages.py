@@ -7,17 +7,16 @@ from django.shortcuts import redirect, render
 from django.urls import NoReverseMatch, reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from sns.selectors import post_models
 from sns import selectors, services
-from sns.services import mutes as mute_services
-from sns.selectors import boundaries as selectors_boundaries
 from sns.ids import parse_id
 from sns.privacy import can_see_private
+from sns.selectors import boundaries as selectors_boundaries
+from sns.selectors.post_reads import instances
+from sns.services import mutes as mute_services
 
 from .cards import cards_attach
 from .message_forms import StopForm
 from .pageview import back_url, page, paged
-
 
 
 def _user_id(user_hex: str) -> int:
@@ -46,7 +45,7 @@ def profile(request, user_hex):
     user = selectors.user_get(_user_id(user_hex), focus_user_id=viewer.id)
     private = can_see_private(viewer, user.id)
     posts = paged(
-        request, lambda p: post_models.posts_page(viewer, p, focus_user_id=viewer.id, owned_by=user.id)
+        request, lambda p: instances.posts_page(viewer, p, focus_user_id=viewer.id, owned_by=user.id)
     )
     cards_attach(viewer, posts.items)
     # The profile's count is of all their posts; when none can be shown to this reader

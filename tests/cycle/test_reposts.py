@@ -123,28 +123,21 @@ def test_a_person_who_stopped_the_ai_user_is_not_reposted_by_it(ai_user, alice):
 
 def test_the_hourly_count_read_with_the_posts_is_the_one_read_alone(settings, ai_user, alice):
     """likes_and_replies reads the hourly count as a subquery of its posts' read
-    (`hourly_reposts_subquery`); reposts_write takes it from there, with no query."""
+    (agents/cycle/actions.py `_stage_posts`); reposts_write takes it from there, with no query."""
     from datetime import timedelta
 
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
     from django.utils import timezone
 
-    from agents.rate_limits import hourly_reposts, hourly_reposts_subquery
-    from sns.models import Post
+    from agents.cycle.actions import _stage_posts
+    from agents.rate_limits import hour_before, hourly_reposts
 
     settings.STGY_AI_USER_HOURLY_REPOSTS_LIMIT = 2
     old, recent, target = make_post(alice, "old"), make_post(alice, "recent"), make_post(alice, "target")
     services.repost_add(ai_user, old.id)
     Repost.objects.filter(post=old).update(created_at=timezone.now() - timedelta(hours=2))
-    read = lambda: (  # noqa: E731
-        Post.objects.select_related("owner")
-        .annotate(
-            my_reposts_last_hour=hourly_reposts_subquery(ai_user.id),
-            **ai_contact_annotations(ai_user, "owner_id", "reply"),
-        )
-        .get(pk=target.pk)
-    )
+    read = lambda: _stage_posts(ai_user, timezone.now(), hour_before(), [target.pk])[0]
     assert read().my_reposts_last_hour == hourly_reposts(ai_user.id) == 0
     services.repost_add(ai_user, recent.id)
     assert read().my_reposts_last_hour == hourly_reposts(ai_user.id) == 1

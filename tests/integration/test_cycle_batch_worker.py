@@ -6,22 +6,20 @@ endpoints (tests/llm_server.py)."""
 
 from __future__ import annotations
 
-import pytest
-
 from agents.cycle import STAGES
 from agents.cycle.batches import cycle_batches_tick
 from agents.cycle.tasks import cycle_start
 from agents.models import CycleRun, LlmBatch, PeerImpression, PostImpression
-from tests.conftest import requires_postgres, requires_redis
 from tests.cycle.helpers import answer, assert_all_stages_recorded, make_site
-from tests.integration.worker import celery_worker, sending_to, wait_for
+from tests.integration.worker import (
+    WORKER_TEST_MARKS,
+    celery_worker,
+    model_server_env,
+    sending_to,
+    wait_for,
+)
 
-pytestmark = [
-    requires_postgres,
-    requires_redis,
-    pytest.mark.celery_worker,
-    pytest.mark.django_db(transaction=True),
-]
+pytestmark = WORKER_TEST_MARKS
 
 RUN_TIMEOUT = 120  # a loaded two-core machine has needed more than 60 s
 JUDGING_STAGES = ("post_impressions", "peer_impressions", "interest_update")
@@ -34,17 +32,15 @@ def test_a_judging_stage_waits_on_its_batch_with_no_worker_held_and_the_poll_end
     ai, _ = make_site(cosines=(100, 90))
     for _ in range(40):
         llm_server.push_chat(answer())
-    env = {
-        "STGY_AI_PROVIDER": "openai",
-        "OPENAI_BASE_URL": llm_server.url + "/v1",
-        "OPENAI_API_KEY": "test",
-        "STGY_AI_MAX_RETRIES": "0",
-        "STGY_AI_BATCH": "on",
+    env = model_server_env(
+        llm_server,
+        STGY_AI_MAX_RETRIES="0",
+        STGY_AI_BATCH="on",
         # The crafted vectors of tests.cycle.helpers are unrelated to the embedder's, so
         # the interest's jump guard would refuse the update (as tests/cycle/conftest.py says).
-        "STGY_AI_INTEREST_MIN_SIMILARITY": "-1",
-        "CELERY_TRACE_LOG_LEVEL": "INFO",  # each task's result in the log
-    }
+        STGY_AI_INTEREST_MIN_SIMILARITY="-1",
+        CELERY_TRACE_LOG_LEVEL="INFO",  # each task's result in the log
+    )
     log = tmp_path / "worker.log"
 
     def waiting_on(stage):

@@ -9,7 +9,6 @@ import signal
 import time
 from datetime import timedelta
 
-import pytest
 from django.db.models import Count
 from django.utils import timezone
 
@@ -19,17 +18,18 @@ from agents.models import AgentState, CycleRun, PeerImpression, PostImpression
 from agents.runs.stale import CLAIM_GRACE
 from agents.tasks import sweep_stale_runs
 from sns.models import Like, Post
-from tests.conftest import requires_postgres, requires_redis
 from tests.cycle.helpers import assert_all_stages_recorded, make_site, push_answers
 from tests.factories import make_ai_user, make_post, make_user
-from tests.integration.worker import celery_worker, sending_to, stop, wait_for
+from tests.integration.worker import (
+    WORKER_TEST_MARKS,
+    celery_worker,
+    model_server_env,
+    sending_to,
+    stop,
+    wait_for,
+)
 
-pytestmark = [
-    requires_postgres,
-    requires_redis,
-    pytest.mark.celery_worker,
-    pytest.mark.django_db(transaction=True),
-]
+pytestmark = WORKER_TEST_MARKS
 
 VISIBILITY_TIMEOUT = 5
 RUN_TIMEOUT = 120  # a loaded two-core machine has needed more than 60 s
@@ -92,13 +92,11 @@ def test_a_worker_killed_mid_stage_leaves_no_duplicates_after_redelivery(
     gets the unacknowledged stage again once the visibility timeout has passed."""
     ai, posts = make_site(cosines=(100, 90))
     push_answers(llm_server, count=80, delay=3.0)
-    env = {
-        "STGY_AI_PROVIDER": "openai",
-        "OPENAI_BASE_URL": llm_server.url + "/v1",
-        "OPENAI_API_KEY": "test",
-        "STGY_AI_MAX_RETRIES": "0",
-        "STGY_AI_RPC_TIMEOUT_MS": "30000",
-    }
+    env = model_server_env(
+        llm_server,
+        STGY_AI_MAX_RETRIES="0",
+        STGY_AI_RPC_TIMEOUT_MS="30000",
+    )
     first_log, second_log = tmp_path / "first.log", tmp_path / "second.log"
 
     with celery_worker(first_log, CELERY_VISIBILITY_TIMEOUT=str(VISIBILITY_TIMEOUT), **env) as first:
@@ -152,16 +150,14 @@ def test_a_run_whose_worker_died_is_ended_by_the_sweep_and_the_next_cycle_runs(s
     settings.STGY_AI_PROVIDER = "offline"  # this process only dispatches
     ai, _ = make_site(cosines=(100, 90))
     push_answers(llm_server, count=80, delay=3.0)
-    env = {
-        "STGY_AI_PROVIDER": "openai",
-        "OPENAI_BASE_URL": llm_server.url + "/v1",
-        "OPENAI_API_KEY": "test",
-        "STGY_AI_MAX_RETRIES": "0",
-        "STGY_AI_RPC_TIMEOUT_MS": "30000",
-        "STGY_AI_USER_LOCK_SECONDS": "5",  # the lease lapses 5 s after the last stage's save
-        "CELERY_VISIBILITY_TIMEOUT": str(VISIBILITY_TIMEOUT),
-        "CELERY_TRACE_LOG_LEVEL": "INFO",  # each task's result in the log
-    }
+    env = model_server_env(
+        llm_server,
+        STGY_AI_MAX_RETRIES="0",
+        STGY_AI_RPC_TIMEOUT_MS="30000",
+        STGY_AI_USER_LOCK_SECONDS="5",  # the lease lapses 5 s after the last stage's save
+        CELERY_VISIBILITY_TIMEOUT=str(VISIBILITY_TIMEOUT),
+        CELERY_TRACE_LOG_LEVEL="INFO",  # each task's result in the log
+    )
     first_log, second_log = tmp_path / "first.log", tmp_path / "second.log"
 
     with celery_worker(first_log, **env) as first:

@@ -9,22 +9,21 @@ import contextlib
 import json
 import time
 
-import pytest
-
 from agents.models import LlmUsage
 from agents.tasks import summarize_post
 from sns.models import Post
-from tests.conftest import login_client, requires_postgres, requires_redis
+from tests.conftest import login_client
 from tests.factories import make_ai_user, make_user
-from tests.integration.worker import celery_worker, sending_to, wait_for
+from tests.integration.worker import (
+    WORKER_TEST_MARKS,
+    celery_worker,
+    model_server_env,
+    sending_to,
+    wait_for,
+)
 from tests.respond.helpers import PERSONA, answer_json, post_quietly
 
-pytestmark = [
-    requires_postgres,
-    requires_redis,
-    pytest.mark.celery_worker,
-    pytest.mark.django_db(transaction=True),
-]
+pytestmark = WORKER_TEST_MARKS
 
 DRIBBLE = 0.05  # seconds between bytes: an "ok" answer takes ~17 s to arrive
 
@@ -48,13 +47,11 @@ def hanging_model_run(
     ]
     before = LlmUsage.objects.order_by("-id").values_list("id", flat=True).first() or 0
     llm_server.hang_chat_unless(_answers_a_person, content=answer_json(), dribble=DRIBBLE)
-    env = {
-        "STGY_AI_PROVIDER": "openai",
-        "OPENAI_BASE_URL": llm_server.url + "/v1",
-        "OPENAI_API_KEY": "test",
-        "STGY_AI_CALL_DEADLINE_MS": str(deadline_ms),
-        "STGY_AI_BREAKER_FAILURES": "0",  # every hanging call reaches the model
-    }
+    env = model_server_env(
+        llm_server,
+        STGY_AI_CALL_DEADLINE_MS=str(deadline_ms),
+        STGY_AI_BREAKER_FAILURES="0",  # every hanging call reaches the model
+    )
     one_process = ("--pool=prefork", "--concurrency=1")
     summaries = LlmUsage.objects.filter(task="post-summary", id__gt=before)
     with contextlib.ExitStack() as stack:

@@ -6,21 +6,21 @@ from __future__ import annotations
 
 import time
 
-import pytest
-
 from agents.models import AttentionEvent, CycleRun, LlmUsage
 from sns.models import Post
-from tests.conftest import login_client, requires_postgres, requires_redis
+from tests.conftest import login_client
 from tests.factories import make_ai_user, make_user
-from tests.integration.worker import RESPOND_QUEUE, celery_worker, sending_to, wait_for
+from tests.integration.worker import (
+    RESPOND_QUEUE,
+    WORKER_TEST_MARKS,
+    celery_worker,
+    model_server_env,
+    sending_to,
+    wait_for,
+)
 from tests.respond.helpers import PERSONA, answer_json, post_quietly
 
-pytestmark = [
-    requires_postgres,
-    requires_redis,
-    pytest.mark.celery_worker,
-    pytest.mark.django_db(transaction=True),
-]
+pytestmark = WORKER_TEST_MARKS
 
 ANSWER_WITHIN_SECONDS = 10
 
@@ -32,13 +32,11 @@ def test_a_reply_through_the_api_is_answered_by_the_worker_within_seconds(tmp_pa
     # one the respond parser accepts (the summary parser refuses it, which is harmless).
     for _ in range(4):
         llm_server.push_chat(answer_json(), prompt_tokens=700, completion_tokens=20)
-    env = {
-        "STGY_AI_PROVIDER": "openai",
-        "OPENAI_BASE_URL": llm_server.url + "/v1",
-        "OPENAI_API_KEY": "test",
-        "STGY_AI_MAX_RETRIES": "0",
-        "STGY_AI_RPC_TIMEOUT_MS": "10000",
-    }
+    env = model_server_env(
+        llm_server,
+        STGY_AI_MAX_RETRIES="0",
+        STGY_AI_RPC_TIMEOUT_MS="10000",
+    )
     log = tmp_path / "worker.log"
     with celery_worker(log, **env), sending_to():
         started = time.monotonic()
@@ -83,16 +81,14 @@ def test_a_worker_killed_mid_answer_leaves_one_answer_after_redelivery(tmp_path,
     for _ in range(8):
         llm_server.push_chat(answer_json(), delay=3.0, prompt_tokens=700, completion_tokens=20)
     visibility = 5
-    env = {
-        "STGY_AI_PROVIDER": "openai",
-        "OPENAI_BASE_URL": llm_server.url + "/v1",
-        "OPENAI_API_KEY": "test",
-        "STGY_AI_MAX_RETRIES": "0",
-        "STGY_AI_RPC_TIMEOUT_MS": "30000",
+    env = model_server_env(
+        llm_server,
+        STGY_AI_MAX_RETRIES="0",
+        STGY_AI_RPC_TIMEOUT_MS="30000",
         # The dead run's lease must have lapsed when the task comes back.
-        "STGY_RESPOND_LEASE_SECONDS": "3",
-        "CELERY_VISIBILITY_TIMEOUT": str(visibility),
-    }
+        STGY_RESPOND_LEASE_SECONDS="3",
+        CELERY_VISIBILITY_TIMEOUT=str(visibility),
+    )
     first_log, second_log = tmp_path / "first.log", tmp_path / "second.log"
     with celery_worker(first_log, **env) as first:
         with sending_to():

@@ -14,17 +14,12 @@ from agents.models import AttentionEvent, CycleRun, Relationship
 from agents.respond.stop import ACKNOWLEDGEMENT
 from sns import services
 from sns.models_messages import Message
-from tests.conftest import login_client, requires_postgres, requires_redis
+from tests.conftest import login_client
 from tests.factories import make_ai_user, make_post, make_user
-from tests.integration.worker import celery_worker, sending_to, wait_for
+from tests.integration.worker import WORKER_TEST_MARKS, celery_worker, sending_to, wait_for
 from tests.respond.helpers import PERSONA
 
-pytestmark = [
-    requires_postgres,
-    requires_redis,
-    pytest.mark.celery_worker,
-    pytest.mark.django_db(transaction=True),
-]
+pytestmark = WORKER_TEST_MARKS
 
 
 def from_ai(ai) -> list[Message]:

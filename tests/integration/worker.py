@@ -21,16 +21,37 @@ import uuid
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
+import pytest
 from django.conf import settings as django_settings
 
 from agents.runner import drain_publishes
 from stgy.celery import app as celery_app
+from tests.conftest import requires_postgres, requires_redis
 
 ROOT = Path(__file__).resolve().parents[2]
 QUEUE = f"stgy-test-{uuid.uuid4().hex[:8]}"
 STAGE_QUEUE = f"{QUEUE}-stages"  # the stage tasks' own queue (settings.STGY_CYCLE_STAGE_QUEUE)
 RESPOND_QUEUE = f"{QUEUE}-respond"  # the respond task's own queue (settings.STGY_RESPOND_QUEUE)
 READY_TIMEOUT = 30
+# A test module whose workers write: real PostgreSQL and Redis, rows committed for
+# the worker processes to see.
+WORKER_TEST_MARKS = [
+    requires_postgres,
+    requires_redis,
+    pytest.mark.celery_worker,
+    pytest.mark.django_db(transaction=True),
+]
+
+
+def model_server_env(llm_server, **more: str) -> dict[str, str]:
+    """A worker's environment that sends its model calls to the local OpenAI-compatible
+    test server (tests/conftest.py `llm_server`), with the test's own settings."""
+    return {
+        "STGY_AI_PROVIDER": "openai",
+        "OPENAI_BASE_URL": llm_server.url + "/v1",
+        "OPENAI_API_KEY": "test",
+        **more,
+    }
 LAUNCHER = (
     "import os, sys\n"
     "from stgy.celery import app\n"

@@ -1,5 +1,5 @@
 """The Following tab's read stops below the oldest of its posters' newest posts
-(sns/selectors/timelines.py `_newest_above_sql`): the home timeline's posts and the
+(sns/selectors/post_reads/followees.py `_newest_above_sql`): the home timeline's posts and the
 API's by-followees rows are still those of the ORM read without the bound, on pages
 small enough that the bound applies, for readers a block, blockStrangers, a frozen
 owner, a mute and a muted word hide things from."""
@@ -9,12 +9,14 @@ from __future__ import annotations
 import pytest
 from django.db import connection
 
-from sns import selectors
 from sns.api.post_rows import post_row_json
 from sns.api.presenters import post_json
 from sns.models import Post
-from sns.selectors import Page, post_models, post_rows
-from sns.selectors.timelines import posting_followees
+from sns.selectors import Page
+from sns.selectors.post_reads import instances as post_models
+from sns.selectors.post_reads import tuples as post_rows
+from sns.selectors.post_reads.followees import posting_followees
+from tests.sns import reference_reads
 from tests.sns.test_post_models import _everything
 from tests.sns.test_post_rows import _json, community  # noqa: F401 (the seeded community)
 
@@ -49,7 +51,7 @@ def test_the_home_timeline_is_the_unbounded_read(community):
     cut = 0
     for reader in users:
         for page in PAGES:
-            reference = selectors.posts_by_followees(
+            reference = reference_reads.posts_by_followees(
                 user_id=reader.id, page=page, include_self=True, focus_user_id=reader.id, viewer=reader
             )
             lean = post_models.followee_posts(reader, page)
@@ -67,7 +69,7 @@ def test_the_api_rows_are_the_unbounded_read(community):
             for page in PAGES:
                 for options in ({}, {"include_self": True}, {"include_replies": False}, {"limit_per_user": 1}):
                     args = {"user_id": user.id, "page": page, "focus_user_id": focus, "viewer": viewer, **options}
-                    reference = selectors.posts_by_followees(**args)
+                    reference = reference_reads.posts_by_followees(**args)
                     lean = post_rows.post_rows_by_followees(**args)
                     assert _json([post_row_json(r, focus) for r in lean]) == _json([post_json(p, focus) for p in reference])
                     if viewer is users[0]:

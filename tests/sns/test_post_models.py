@@ -11,9 +11,11 @@ from django.db.models import Q
 from sns import model_rows, services
 from sns.errors import DomainError
 from sns.models import Follow, Post, Repost, User
-from sns.selectors import Page, post_models, posts_by_followees
+from sns.selectors import Page
+from sns.selectors.post_reads import instances as post_models
 from sns.selectors.posts import post_queryset
 from sns.selectors.visibility import viewable_q
+from tests.sns.reference_reads import posts_by_followees, posts_list
 from tests.sns.test_post_rows import community  # noqa: F401 (the seeded community)
 
 pytestmark = pytest.mark.django_db
@@ -99,7 +101,7 @@ def test_the_followees_reposts_are_the_orm_s(reposts):
 def test_the_post_and_user_pages_reads_are_the_orm_s(community):
     users, posts = community
     from sns.errors import NotFound
-    from sns.selectors import post_get, posts_list
+    from sns.selectors import post_get
 
     replied = list(Post.objects.filter(pk__in=Post.objects.values("reply_to")))
     assert replied, "the community has replies"

@@ -1,60 +1,48 @@
-"""Statements compiled once (sns/sql_statements.py `compiled_once`): every later call gives the
-text and parameters Django's own compile of the same arguments gives."""
+"""Plain SQL statements (sns/sql_statements.py and their users): the INSERT writes what
+bulk_create writes, the stage record's saves write their fields and the lease, and the
+hourly writes and back-off reads agree with their ORM references below."""
 
 from datetime import UTC, datetime
 
 import pytest
 from django.db import connection
-from django.db.models import Case, F, Value, When
+from django.db.models import BigIntegerField, Case, Count, F, Q, Value, When
 
-from agents.models import AgentState, CycleRun
-from sns.sql_statements import compiled_once, update_sql
+from agents.models import AgentState, CycleRun, LlmUsage
+from sns.models import Post
+from sns.models_messages import Message
+from sns.sql_statements import fetch, ids_in, insert_rows_sql
+from tests.factories import make_post
 
 pytestmark = pytest.mark.django_db
-# A JSON argument is found again in psycopg's wrapper; elsewhere JSON is compiled to
-# text, so the one user (turn_give_with_record) uses it on PostgreSQL only.
-postgresql_only = pytest.mark.skipif(connection.vendor != "postgresql", reason="JSON marks need psycopg's Jsonb")
 
 
-def _parts(run_id, when, user_id, details):
-    return [
-        update_sql(
-            AgentState.objects.filter(lease_run=run_id, user_id=user_id),
-            {"lease_until": Case(When(lease_run=run_id, then=Value(when)), default=F("lease_until"))},
-        ),
-        update_sql(CycleRun.objects.filter(pk=run_id), {"details": details, "status": "done"}),
-    ]
+def test_the_insert_writes_what_bulk_create_writes(ai_user):
+    run = CycleRun.objects.create(user=ai_user, started_at=datetime(2026, 12, 4, tzinfo=UTC), details={})
+
+    def usage(n):
+        return LlmUsage(
+            user=ai_user, run=run, stage="select_posts", provider="offline", model="m", prompt_tokens=n, completion_tokens=n + 1,
+            cached_tokens=0, cost=0, outcome=next(iter(LlmUsage.Outcome)), created_at=datetime(2026, 12, 4, 10, n, tzinfo=UTC),
+        )
+
+    sql, params = insert_rows_sql(LlmUsage, [usage(1), usage(2)], ["id"])
+    ids = [row[0] for row in fetch(sql, params)]
+    LlmUsage.objects.bulk_create([usage(3)])
+    rows = list(LlmUsage.objects.filter(run=run).order_by("id").values("prompt_tokens", "completion_tokens", "created_at"))
+    assert len(ids) == 2 and [r["prompt_tokens"] for r in rows] == [1, 2, 3]
+    assert rows[1] == {"prompt_tokens": 2, "completion_tokens": 3, "created_at": datetime(2026, 12, 4, 10, 2, tzinfo=UTC)}
 
 
-def _plain(parts):
-    """Parameters as the driver sees them: a JSON wrapper by its value."""
-    return [(sql, [getattr(p, "obj", p) if hasattr(p, "dumps") else p for p in params]) for sql, params in parts]
+def test_ids_in_finds_the_listed_ids(human):
+    posts = [make_post(human, f"post {n}") for n in range(3)]
+    where, params = ids_in('"id"', [posts[0].id, posts[2].id, 10**12])
+    assert sorted(fetch(f'SELECT "id" FROM "sns_post" WHERE {where}', params)) == sorted(
+        [(posts[0].id,), (posts[2].id,)]
+    )
 
 
-@postgresql_only
-def test_a_statement_compiled_once_matches_a_fresh_compile_for_other_arguments():
-    statement = compiled_once("test-statement", ("id", "time", "id", "json"), _parts)
-    for run_id, user_id, details in [(7, 11, {"a": 1}), (12345, 3, {"b": [1, 2]}), (1, 1, {})]:
-        when = datetime(2026, 12, 4, 10, run_id % 60, tzinfo=UTC)
-        assert _plain(statement(run_id, when, user_id, details)) == _plain(_parts(run_id, when, user_id, details))
-
-
-@postgresql_only
-def test_a_none_argument_is_compiled_afresh():
-    statement = compiled_once("test-statement-none", ("id", "time", "id", "json"), _parts)
-    statement(1, datetime(2026, 1, 1, tzinfo=UTC), 2, {})
-    assert _plain(statement(1, None, 2, {})) == _plain(_parts(1, None, 2, {}))
-
-
-def test_an_argument_that_is_not_a_parameter_is_refused():
-    def inline(run_id, user_id):
-        return [update_sql(CycleRun.objects.filter(pk=run_id), {"status": "done"})]
-
-    with pytest.raises(ValueError):
-        compiled_once("test-statement-bad", ("id", "id"), inline)(1, 2)
-
-
-def test_the_record_save_runs_the_compiled_statement_twice(ai_user):
+def test_the_record_save_runs_its_statement_twice(ai_user):
     from agents.cycle.run import cycle_begin
     from agents.runs.lease import respond_lease_claim
     from agents.runs.record import turn_give_with_record
@@ -70,26 +58,74 @@ def test_the_record_save_runs_the_compiled_statement_twice(ai_user):
     assert AgentState.objects.get(user_id=ai_user.id).respond_lease_run is None
 
 
-def test_the_hourly_writes_query_compiled_once_matches_a_fresh_compile():
-    from agents.rate_limits import _load_parts, _load_statement
+def test_the_stage_record_save_writes_its_fields_and_renews_the_lease(ai_user):
+    from agents.cycle.run import cycle_begin
+    from agents.runs.record import run_save_with_lease
 
-    for since, ai_id in [(10, 3), (7_000_000_000_000, 123456)]:
-        assert _plain(_load_statement(since, ai_id)) == _plain(_load_parts(since, ai_id))
+    run = cycle_begin(ai_user.id)
+    before = AgentState.objects.get(user_id=ai_user.id).lease_until
+    run.stages, run.details = {"select_posts": {"outcome": "ok"}}, {"tier": "balanced"}
+    assert run_save_with_lease(run, ["stages", "details"])
+    saved = CycleRun.objects.get(pk=run.pk)
+    assert (saved.stages, saved.details) == (run.stages, run.details)
+    assert AgentState.objects.get(user_id=ai_user.id).lease_until >= before
+    assert run_save_with_lease(run, ["stages"], release=True)
+    state = AgentState.objects.get(user_id=ai_user.id)
+    assert (state.lease_until, state.lease_run) == (None, None)
+    assert not run_save_with_lease(run, ["stages"])  # the lease is no longer the run's
 
 
-def test_the_back_off_pair_compiled_once_matches_a_fresh_compile():
-    from agents.runs.contact import _pair_parts, _pair_statements
+def _hourly_writes_reference(since: int, ai_id: int):
+    mine = Q(owner_id=ai_id)
+    posts = (
+        Post.objects.filter(id__gte=since, owner__ai_model__isnull=False)
+        .annotate(part=Value(0), to=Value(None, output_field=BigIntegerField()))
+        .values("part", "to")
+        .annotate(
+            n=Count("id"),
+            replies=Count("id", filter=mine & Q(reply_to__isnull=False)),
+            roots=Count("id", filter=mine & Q(reply_to__isnull=True)),
+        )
+        .values_list("part", "to", "n", "replies", "roots")
+    )
+    my_recipient = Case(
+        When(sender_id=ai_id, conversation__user_low_id=ai_id, then=F("conversation__user_high_id")),
+        When(sender_id=ai_id, then=F("conversation__user_low_id")),
+        default=None,
+    )
+    messages = (
+        Message.objects.filter(id__gte=since, sender__ai_model__isnull=False)
+        .annotate(part=Value(1), to=my_recipient)
+        .values("part", "to")
+        .annotate(n=Count("id"), replies=Value(0), roots=Value(0))
+        .values_list("part", "to", "n", "replies", "roots")
+    )
+    return sorted(posts.union(messages, all=True), key=repr)
 
-    for ai_id, person_id in [(5, 9), (9, 5), (123456789, 42)]:
-        low, high = sorted((ai_id, person_id))
-        assert _plain(_pair_statements(ai_id, person_id, low, high)) == _plain(_pair_parts(ai_id, person_id, low, high))
+
+def test_the_hourly_writes_read_is_that_of_the_reference(ai_user, human):
+    from agents.rate_limits import _LOAD
+
+    root = make_post(ai_user, "a root post")
+    make_post(ai_user, "a reply", reply_to=root.id)
+    make_post(human, "a person's post")
+    for since, ai_id in [(0, ai_user.id), (0, human.id), (root.id + 1, ai_user.id), (7_000_000_000_000_000, 1)]:
+        got = sorted(fetch(_LOAD, [ai_id, ai_id, since, ai_id, ai_id, ai_id, since]), key=repr)
+        assert got == _hourly_writes_reference(since, ai_id)
 
 
-@postgresql_only
-def test_the_stage_record_save_compiled_once_matches_a_fresh_compile():
-    from agents.runs.record import _record_parts, _record_statements
+@pytest.mark.skipif(
+    not connection.features.supports_slicing_ordering_in_compound, reason="the batch read is PostgreSQL's"
+)
+def test_the_back_off_batch_agrees_with_the_single_reads(ai_user, human, follower):
+    from agents.runs.contact import BACKOFF_WRITES, backoff_refusal, backoff_refusals
 
-    until = datetime(2026, 12, 4, 23, 0, tzinfo=UTC)
-    stages, details = {"select_posts": {"outcome": "ok"}}, {"tier": "balanced"}
-    fresh = _record_parts(4, 77, {"lease_until": until}, {"stages": stages, "details": details})
-    assert _plain(_record_statements(4, 77, until, stages, details)) == _plain(fresh)
+    root = make_post(human, "a root post")
+    for n in range(BACKOFF_WRITES):
+        make_post(ai_user, f"reply {n}", reply_to=root.id)
+    mine = make_post(ai_user, "mine")
+    make_post(follower, "an answer", reply_to=mine.id)
+    people = [human.id, follower.id, ai_user.id]
+    batch = backoff_refusals(ai_user.id, people)
+    assert batch == {p: backoff_refusal(ai_user.id, p) for p in people}
+    assert batch[human.id] is not None and batch[follower.id] is None

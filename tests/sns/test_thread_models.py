@@ -1,4 +1,4 @@
-"""The post page's conversation reads (sns/selectors/thread_models.py) give, in one
+"""The post page's conversation reads (sns/selectors/post_reads/threads.py) give, in one
 recursive statement on PostgreSQL, the posts the per-level reads give: the replies below
 a page's replies, a few levels deep and the first few of each parent, and the ancestors
 above a post — for readers a block, blockStrangers, a frozen owner, a mute and a muted
@@ -9,18 +9,18 @@ from __future__ import annotations
 import pytest
 from django.db import connection
 
-from sns.services import mutes
 from sns.models import Post
-from sns.selectors import post_models, thread_models
+from sns.selectors.post_reads import instances as post_models
+from sns.selectors.post_reads import threads as thread_models
 from sns.selectors.posts import post_queryset
-from tests.sns.test_post_models import _everything
+from sns.services import mutes
 from tests.factories import make_post, make_user
+from tests.sns import reference_reads
+from tests.sns.test_post_models import _everything
 from tests.sns.test_post_rows import community  # noqa: F401 (the seeded community)
 
-pytestmark = [
-    pytest.mark.django_db,
-    pytest.mark.skipif(connection.vendor != "postgresql", reason="elsewhere the per-level reads are the reads"),
-]
+# On SQLite the builder reads level by level (written SQL too): compared all the same.
+pytestmark = pytest.mark.django_db
 
 
 def _readers(users):
@@ -42,7 +42,7 @@ def test_the_replies_below_are_the_per_level_reads(community):
     ids = [p.id for p in posts]
     for reader, parents in _sibling_sets(users, ids):
         for levels, per_parent in ((3, 5), (3, 1), (1, 2), (6, 2)):
-            reference = thread_models._descendants_by_level(
+            reference = reference_reads.descendants_by_level(
                 reader, parents, levels=levels, per_parent=per_parent, focus_user_id=reader.id
             )
             lean = thread_models.reply_descendants(
@@ -60,7 +60,7 @@ def test_the_replies_hidden_from_a_reader_take_no_place(community):
     users, posts = community
     posts = list(Post.objects.filter(pk__in=[p.id for p in posts]))  # their reply counts now
     everyone = thread_models.reply_descendants(None, posts, levels=1, per_parent=100, focus_user_id=users[0].id)
-    reference = thread_models._descendants_by_level(None, posts, levels=1, per_parent=100, focus_user_id=users[0].id)
+    reference = reference_reads.descendants_by_level(None, posts, levels=1, per_parent=100, focus_user_id=users[0].id)
     assert [_everything(p) for p in everyone] == [_everything(p) for p in reference]
     theirs = thread_models.reply_descendants(users[0], posts, levels=1, per_parent=100, focus_user_id=users[0].id)
     assert {p.id for p in theirs} < {p.id for p in everyone}
@@ -104,6 +104,7 @@ def test_a_root_post_has_no_ancestors_and_reads_nothing(community, django_assert
         assert thread_models.ancestors(root, limit=20, viewer=users[0]) == []
 
 
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="prepared on PostgreSQL only")
 def test_the_thread_statements_are_planned_once(community):
     """As the pages' other prepared reads (tests/web/test_page_query_counts.py): a
     statement PostgreSQL plans anew on every execution costs its planning every view."""

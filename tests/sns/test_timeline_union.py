@@ -1,15 +1,15 @@
-"""`timeline_rows` on PostgreSQL runs its union compiled once per viewer kind and
-limits (sns/selectors/timelines.py): for every reader it gives the rows the union's
-queryset gives, and the two lists are the followees' and the site's newest posts."""
+"""`timeline_rows` (sns/selectors/post_reads/ai_timeline.py), the AI users' reading list
+as one statement: for every reader it gives the rows of the ORM reference
+(tests/sns/reference_reads.py), and the two lists are the followees' and the site's
+newest posts."""
 
 import pytest
-from django.db import connection
 from django.utils import timezone
 
-from sns.compiled_read import viewer_variant
 from sns.models import Block, Follow, Mute, MutedWord
-from sns.selectors import timelines
+from sns.selectors import timeline_rows
 from tests.factories import make_post, make_user
+from tests.sns import reference_reads
 
 pytestmark = pytest.mark.django_db
 
@@ -34,25 +34,16 @@ def community():
     return reader, other, admin, people, strict
 
 
-def _expected(user, limit, per_user):
-    variant = (viewer_variant(user), limit, per_user)
-    rows = list(timelines._timeline_union_query(variant, user.id, user.id))
-    parts = {0: [], 1: []}
-    for row in rows:
-        parts[row.pop("src")].append(row)
-    return tuple(sorted(parts[src], key=lambda r: r["id"], reverse=True) for src in (1, 0))
-
-
-@pytest.mark.skipif(connection.vendor != "postgresql", reason="compiled once on PostgreSQL only")
-def test_the_compiled_union_gives_the_querysets_rows_for_each_reader(community):
+def test_the_statement_gives_the_orm_rows_for_each_reader(community):
     reader, other, admin, people, strict = community
-    for limit, per_user in [(20, 3), (4, 2), (20, 3)]:
-        for user in (reader, other, admin):
-            followed, latest = timelines.timeline_rows(user.id, limit=limit, per_followee=per_user, viewer=user)
-            assert (followed, latest) == _expected(user, limit, per_user)
+    for limit, per_user in [(20, 3), (4, 2), (20, 3), (5, 0)]:
+        for user in (reader, other, admin, None):
+            args = {"limit": limit, "per_followee": per_user, "viewer": user}
+            expected = reference_reads.timeline_rows((user or reader).id, **args)
+            assert timeline_rows((user or reader).id, **args) == expected, (user, limit, per_user)
 
     def followed_owners(user):
-        return {r["owner_id"] for r in timelines.timeline_rows(user.id, limit=20, per_followee=3, viewer=user)[0]}
+        return {r["owner_id"] for r in timeline_rows(user.id, limit=20, per_followee=3, viewer=user)[0]}
 
     # The blocker and the blockStrangers user are left out for the reader, the muted
     # person for the other; the admin sees all five.

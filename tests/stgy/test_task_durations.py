@@ -1,4 +1,4 @@
-"""The durations stgy/settings.py says must agree do, for the defaults: the broker's
+"""The durations stgy/settings/tasks.py says must agree do, for the defaults: the broker's
 visibility timeout outlasts every task's hard time limit and the longest countdown (or a
 live task would be delivered twice), and is minutes, not an hour (a killed worker's
 task comes back that soon); a cycle's lease outlasts a killed stage's way back (or the

@@ -1,17 +1,15 @@
-"""The masked CSRF token of the pages' forms (sns/web/csrf_tokens.py): Django's form,
-accepted by Django's check, masked anew on every page, the cookie renewed as before."""
+"""The masked CSRF token of the pages' forms (sns/web/card_forms.py `csrf_token`, Django's
+`get_token` once a response): accepted by Django's check, masked anew on every page, the
+cookie renewed as before."""
 
 from __future__ import annotations
 
 import re
-from collections import Counter
 
 import pytest
 from django.middleware.csrf import CSRF_ALLOWED_CHARS, _unmask_cipher_token
-from django.test import RequestFactory
 
 from sns.models import Like
-from sns.web.csrf_tokens import masked_token
 from tests.factories import make_post
 from tests.web.conftest import text_of
 
@@ -42,15 +40,3 @@ def test_a_pages_token_is_djangos_and_a_post_with_it_passes_the_check(page_clien
     assert not Like.objects.filter(post=post).exists()
     assert client.post(like, {"csrfmiddlewaretoken": token}).status_code == 302
     assert Like.objects.filter(post=post, user=human).exists()
-
-
-def test_the_mask_uses_every_character_and_a_request_without_secret_gets_one():
-    request = RequestFactory().get("/")
-    token = masked_token(request)  # no CSRF cookie yet: Django makes the secret
-    assert request.META["CSRF_COOKIE_NEEDS_UPDATE"] is True
-    assert _unmask_cipher_token(token) == request.META["CSRF_COOKIE"]
-    masks = Counter(char for _ in range(4000) for char in masked_token(request)[:32])
-    assert set(masks) == set(CSRF_ALLOWED_CHARS)
-    # 128,000 draws over 62 characters: 2,065 each give or take 45. Bytes taken modulo 62
-    # without the cut at 248 would give the first eight characters a quarter more (≈ 2,500).
-    assert 1830 < min(masks.values()) and max(masks.values()) < 2300

@@ -1,4 +1,4 @@
-"""The kept site header and footer (sns/web/kept_chrome.py) write the templates' bytes:
+"""The kept site header and footer (sns/web/kept_parts.py) write the templates' bytes:
 for an anonymous reader, a member and an admin of two languages one after the other,
 cold and warm, with a nickname and a page path that need escaping, each response's own
 CSRF token and themes; and a count that changes shows on the next view."""
@@ -10,7 +10,7 @@ import re
 import pytest
 
 from sns.services import reports
-from sns.web import fragments, kept_chrome
+from sns.web import fragments, kept_parts
 from tests.factories import make_post, make_user
 
 pytestmark = pytest.mark.django_db
@@ -51,7 +51,7 @@ def test_same_bytes_as_the_templates_cold_and_warm(page_client, settings):
                     continue
                 assert len(set(_TOKEN.findall(_chrome(kept)))) == 1  # the logout and theme forms share it
                 assert "\ue000" not in kept
-    assert kept_chrome._kept  # kept, not rendered every time
+    assert len(kept_parts._header) and len(kept_parts._footer)  # kept, not rendered every time
     assert 'title="Amy&amp;&lt;Co&gt;">Amy&amp;&lt;Co&gt;</a>' in kept_view(clients["member"], settings)
     assert 'data-testid="open-reports">1<' in kept_view(clients["admin"], settings)
     assert '<option value="dark" selected>' in kept_view(clients["admin-dark"], settings)
@@ -84,7 +84,7 @@ def test_the_kept_head_assets_follow_the_static_url_and_the_map_settings(page_cl
     fragments.clear()
     first = _head(client.get("/").content.decode())
     assert '<link rel="stylesheet" href="/static/stgy.css">' in first
-    assert any(key[0] == kept_chrome.ASSETS for key in kept_chrome._kept._items)  # kept, not rendered each view
+    assert len(kept_parts._assets) == 1  # kept, not rendered each view
     assert _head(client.get("/").content.decode()) == first
 
     settings.STATIC_URL = "/assets/"
@@ -94,3 +94,15 @@ def test_the_kept_head_assets_follow_the_static_url_and_the_map_settings(page_cl
     assert '<link rel="stylesheet" href="/assets/stgy.css">' in kept and "/static/" not in kept
     assert '"leafletJs": "/assets/leaflet/leaflet.js"' in kept
     assert '"tileUrl": "https://tiles.example/{z}/{x}/{y}.png"' in kept
+
+
+def test_a_nickname_holding_a_holes_marker_is_written_as_it_is(page_client, settings):
+    """The holes are filled in one pass (sns/web/kept.py `KeptInclude`): a value that
+    holds another hole's marker is not filled again."""
+    member = make_user("Amy\ue000csrf_token\ue001\ue000page_path\ue001")
+    client = page_client(member)
+    fragments.clear()
+    for _ in range(2):  # cold, then warm
+        reference, kept = _views(client, "/", settings)
+        assert _TOKEN.sub("", kept) == _TOKEN.sub("", reference)
+        assert "Amy\ue000csrf_token\ue001\ue000page_path\ue001</a>" in _chrome(kept)

@@ -1,4 +1,4 @@
-"""The home page's kept compose box (sns/web/kept_compose.py) writes the include's bytes:
+"""The home page's kept compose box (sns/web/kept_parts.py) writes the include's bytes:
 for viewers of different languages one after the other, cold and warm, with a `next`
 path that needs escaping, each response's own CSRF token; and a form prefilled with
 refused input is not the kept fresh one."""
@@ -10,7 +10,7 @@ import re
 import pytest
 from django.template import engines
 
-from sns.web import fragments, kept_compose
+from sns.web import fragments, kept_parts
 from sns.web.forms import PostForm
 from tests.factories import make_user
 
@@ -42,7 +42,7 @@ def test_same_bytes_as_the_include_for_each_viewer(page_client, settings):
                 box = _compose(kept)
                 assert f"/api/media/{user.hex_id}/images" in box and f'value="{user.locale}"' in box
                 assert "\ue000" not in kept
-    assert kept_compose._kept  # the box was kept, not rendered every time
+    assert len(kept_parts._compose)  # the box was kept, not rendered every time
     assert '<input type="hidden" name="next" value="/?tab=everyone&amp;q=%3C%22a&amp;b%22%3E">' in kept
 
 
@@ -72,10 +72,10 @@ def test_kept_per_locale_choices_not_per_list(settings, rf):
     def box(choices) -> str:
         return template.render({"form": PostForm(initial={"locale": alice.locale}), "locale_choices": choices}, request)
 
-    kept_compose.clear()
+    kept_parts.clear()
     choices = [("en-US", "English (US)")]
     assert '<option value="en-US">English (US)</option>' in box(choices)
     choices.append(("eo", "Esperanto"))
     changed = box(choices)
     assert '<option value="eo">Esperanto</option>' in changed
-    assert _TOKEN.sub("", box(list(choices))) == _TOKEN.sub("", changed) and len(kept_compose._kept) == 2
+    assert _TOKEN.sub("", box(list(choices))) == _TOKEN.sub("", changed) and len(kept_parts._compose) == 2

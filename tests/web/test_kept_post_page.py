@@ -1,4 +1,4 @@
-"""A post page's kept parts (sns/web/kept_post_page.py) write the includes' bytes. The
+"""A post page's kept parts (sns/web/kept_parts.py) write the includes' bytes. The
 times and links: for the author, another user, an admin and a reader in another time
 zone, on a public post, an edited reply and posts with and without neighbours, cold and
 warm; an edit, a publication and a new neighbour show at once. The reply box: with
@@ -14,7 +14,7 @@ import pytest
 from django.utils import timezone
 
 from sns import services
-from sns.web import fragments, kept_post_page
+from sns.web import fragments, kept_parts
 from tests.factories import make_post, make_user
 
 pytestmark = pytest.mark.django_db
@@ -52,7 +52,7 @@ def test_same_bytes_as_the_include_for_each_viewer(page_client, settings):
         for reader in readers:
             for post in (public, middle, reply):
                 _same_as_the_include(page_client(reader), post, settings)
-    assert len(kept_post_page._meta) == 9
+    assert len(kept_parts._meta) == 9
     bob_sees = _same_as_the_include(page_client(readers[1]), reply, settings)
     assert "edited" in bob_sees and "Edit</a>" in bob_sees and "Report" not in bob_sees
 
@@ -87,7 +87,7 @@ def test_the_reply_box_is_the_includes_with_this_responses_token(page_client, se
     for _ in range(2):  # cold, then warm
         for post in (open_post, closed):
             _same_as_the_include(client, post, settings)
-    assert len(kept_post_page._reply_box) == 2
+    assert len(kept_parts._reply_box) == 2
     html = client.get(f"/posts/{open_post.hex_id}").content.decode()
     box_tokens = _TOKENS.findall(_reply_box(html))
     assert len(box_tokens) == 1 and box_tokens[0] in _TOKENS.findall(html[:html.index('<section class="replies"')])

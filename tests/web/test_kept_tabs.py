@@ -1,4 +1,4 @@
-"""The home timeline's kept tabs (sns/web/kept_tabs.py) write the include's bytes: for
+"""The home timeline's kept tabs (sns/web/kept_parts.py) write the include's bytes: for
 each tab, with and without posts, for a tag that needs escaping and one holding the
 kept HTML's marker character, cold and warm; and the live check's newest id is the
 page's own, never a kept one."""
@@ -10,7 +10,7 @@ import re
 import pytest
 
 from sns import services
-from sns.web import fragments, kept_tabs
+from sns.web import fragments, kept_parts
 from tests.factories import make_post, make_user
 
 pytestmark = pytest.mark.django_db
@@ -44,7 +44,7 @@ def test_same_bytes_as_the_include_cold_and_warm(page_client, settings):
                 reference = _page(client, path)
                 settings.STGY_PAGE_FRAGMENTS = True
                 assert _page(client, path) == reference, (user.nickname, path)
-    assert len(kept_tabs._tabs) >= 4  # kept, not rendered every time
+    assert len(kept_parts._tabs) >= 4  # kept, not rendered every time
     assert "#&lt;&quot;a&amp;b&quot;&gt;" in _tabs(_page(page_client(alice), "/?tag=%3C%22a%26b%22%3E"))
 
 

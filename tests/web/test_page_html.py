@@ -1,6 +1,7 @@
-"""The pages' HTML is the same with the fragment-built cards (sns/web/fragments.py) as
-with the reference, the whole-card renderer of sns/web/cards.py (STGY_PAGE_FRAGMENTS
-off): for several readers, with the fragment caches cold and warm, on a community with
+"""The pages' HTML is the same with the kept cards (sns/web/fragments.py: the output of
+sns/web/cards.py `card_html` kept by key, the per-view parts filled in) as with the
+reference, every card drawn whole (STGY_PAGE_FRAGMENTS off): for several readers, with
+the kept cards cold and warm, on a community with
 mentions, tags, link cards, long posts, quotes, reposts, likes, bookmarks, an AI user,
 a block, a mute and an edit. And the caches never show what has changed: an edit, a
 like, a block, a mute, a delete, a rename are on the next view."""
@@ -94,7 +95,7 @@ def _render(client, path: str) -> str:
 
 
 @pytest.mark.parametrize("reader", [None, "alice", "bob", "dave", "root"])
-def test_fragment_cards_give_the_reference_html_cold_and_warm(community, page_client, settings, reader):
+def test_kept_cards_give_the_reference_html_cold_and_warm(community, page_client, settings, reader):
     users = community[0]
     client = page_client(users[reader] if reader else None)
     paths = _paths(*community)
@@ -103,6 +104,8 @@ def test_fragment_cards_give_the_reference_html_cold_and_warm(community, page_cl
     settings.STGY_PAGE_FRAGMENTS = True
     fragments.clear()
     cold = {path: _render(client, path) for path in paths}
+    if reader:  # the warm pages below are drawn from kept cards
+        assert len(fragments._kept_cards) >= 4
     warm = {path: _render(client, path) for path in paths}
     for path in paths:
         assert cold[path] == reference[path], path
@@ -113,7 +116,7 @@ def test_fragment_cards_give_the_reference_html_cold_and_warm(community, page_cl
 
 
 def _changes_show(client, path: str, settings) -> str:
-    """Render `path` with warm fragments and check it against the reference."""
+    """Render `path` with warm kept cards and check it against the reference."""
     settings.STGY_PAGE_FRAGMENTS = True
     fast = _render(client, path)
     settings.STGY_PAGE_FRAGMENTS = False
@@ -142,7 +145,7 @@ def test_an_edit_a_like_a_delete_show_at_once(community, page_client, settings):
 
 
 def test_a_block_and_a_mute_hide_at_once(community, page_client, settings):
-    users, first, reply, carol_post = community
+    users, first, _reply, _carol_post = community
     alice, bob, carol = users["alice"], users["bob"], users["carol"]
     client = page_client(bob)
     home = _changes_show(client, "/?tab=everyone", settings)
@@ -160,7 +163,7 @@ def test_a_block_and_a_mute_hide_at_once(community, page_client, settings):
 
 
 def test_a_rename_and_a_new_mention_show_at_once(community, page_client, settings):
-    users, first, reply, _carol = community
+    users, _first, reply, _carol = community
     client = page_client(users["bob"])
     mention = re.compile(rf'href="/users/{users["alice"].hex_id}"[^>]*>@alice</a>')
     page = _changes_show(client, f"/posts/{reply.hex_id}", settings)

@@ -13,8 +13,9 @@ from django.test.utils import CaptureQueriesContext
 
 from sns import services
 from sns.reply_tree import DEPTH, PER_PARENT, reply_tree
-from sns.selectors import posts_list, Page
+from sns.selectors import Page
 from tests.factories import make_post, make_user
+from tests.sns.reference_reads import posts_list
 
 pytestmark = pytest.mark.django_db
 

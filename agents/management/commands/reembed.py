@@ -58,6 +58,21 @@ class Command(BaseCommand):
         elapsed = max(time.monotonic() - started, 1e-6)
         self.stdout.write(f"{label}: {done}/{total} ({done / elapsed:.1f}/s)")
 
+    def _in_batches(self, stale, key: str, batch: int, label: str, write) -> int:
+        """Walk `stale` in `key` order, `batch` rows a page, each page after the last key
+        seen: rows written leave `stale` and a row left unwritten (changed meanwhile) is
+        not read again. `write(rows)` embeds and stores one page, answering how many rows
+        it wrote."""
+        total, done, last, started = stale.count(), 0, None, time.monotonic()
+        page = stale.order_by(key)
+        while True:
+            rows = list((page.filter(**{f"{key}__gt": last}) if last is not None else page)[:batch])
+            if not rows:
+                return done
+            last = getattr(rows[-1], key)
+            done += write(rows)
+            self._progress(label, done, total, started)
+
     def _summaries(self, current: str, batch: int) -> int:
         stale = (
             PostSummary.objects.filter(summary__isnull=False)
@@ -68,30 +83,23 @@ class Command(BaseCommand):
                 Prefetch("post__ai_tags", queryset=AiPostTag.objects.order_by("name")),
             )
         )
-        total, done, last, started = stale.count(), 0, None, time.monotonic()
-        while True:
-            page = stale.order_by("post_id")
-            rows = list((page.filter(post_id__gt=last) if last is not None else page)[:batch])
-            if not rows:
-                return done
-            last = rows[-1].post_id
+
+        def write(rows) -> int:
             texts = [post_embedding_input(r.summary, _post_keywords(r), r.post.content) for r in rows]
             matrix, name = embed_texts(texts, stage="reembed")
-            for row, vector in zip(rows, matrix):
-                done += PostSummary.objects.filter(
+            return sum(
+                PostSummary.objects.filter(
                     post_id=row.post_id, summary=row.summary, source_updated_at=row.source_updated_at
                 ).update(features=encode_features(vector), embedding_model=name)
-            self._progress("post summaries", done, total, started)
+                for row, vector in zip(rows, matrix)
+            )
+
+        return self._in_batches(stale, "post_id", batch, "post summaries", write)
 
     def _interests(self, current: str, batch: int) -> int:
         stale = Interest.objects.exclude(embedding_model=current).select_related("user")
-        total, done, last, started = stale.count(), 0, None, time.monotonic()
-        while True:
-            page = stale.order_by("user_id")
-            rows = list((page.filter(user_id__gt=last) if last is not None else page)[:batch])
-            if not rows:
-                return done
-            last = rows[-1].user_id
+
+        def write(rows) -> int:
             texts = [interest_embedding_input(r.interest, r.tags or [], r.user.introduction) for r in rows]
             matrix, name = embed_texts(texts, stage="reembed")
             versions = []
@@ -100,11 +108,12 @@ class Command(BaseCommand):
                 if Interest.objects.filter(user_id=row.user_id, updated_at=row.updated_at).update(
                     features=features, embedding_model=name
                 ):
-                    done += 1
                     # The vector is part of the interest: its new value is a version too.
                     versions.append(version_row(
                         row.user_id, MemoryVersion.Kind.INTEREST, ADMIN, at=timezone.now(), text=row.interest,
                         tags=row.tags or [], features=features, embedding_model=name,
                     ))
             versions_add(versions)
-            self._progress("interests", done, total, started)
+            return len(versions)
+
+        return self._in_batches(stale, "user_id", batch, "interests", write)

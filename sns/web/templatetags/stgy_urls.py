@@ -6,7 +6,7 @@ patterns was about a twelfth of the view's CPU (bench/page_cpu).
 The parsing and the output are Django's own tag's (a failed reverse is not kept and
 raises, or gives "" with `as`, as before); only `reverse` is remembered, keyed by
 everything it depends on: the name, the arguments, the current app and the request's
-configuration (its URLconf and script prefix, sns/web/kept_store.py `configuration`); a
+configuration (its URLconf and script prefix, sns/web/kept.py `configuration`); a
 changed ROOT_URLCONF (a test's) empties the store."""
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from django.template import defaulttags
 from django.urls import reverse
 from django.utils.html import conditional_escape
 
-from ..kept_store import KeptStore, configuration
+from ..kept import KeptStore, configuration
 
 register = template.Library()
 
@@ -30,7 +30,7 @@ _UNSET = object()
 
 def kept_reverse(view_name, args, kwargs, current_app, request=None) -> str:
     """`reverse`, kept; `request` is the one being served, whose configuration
-    (kept_store.configuration) is read once."""
+    (kept.configuration) is read once."""
     if not (
         isinstance(view_name, str)
         and all(type(a) in _PLAIN for a in args)

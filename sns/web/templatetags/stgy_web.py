@@ -18,10 +18,10 @@ from django.utils.safestring import mark_safe
 from django.utils.text import Truncator
 
 from sns import selectors
-from sns.selectors import reports as selectors_reports
 from sns.ids import id_to_hex
 from sns.markdown import render_html
-from sns.web import cards, display, fragments, kept_chrome, kept_compose, kept_post_page, kept_tabs, theme
+from sns.selectors import reports as selectors_reports
+from sns.web import cards, display, fragments, kept_parts, theme
 
 register = template.Library()
 for _helper in (display.is_long, display.post_url, display.profile_url, display.hue, display.ago):
@@ -104,15 +104,15 @@ def page_url(context, param: str, number) -> str:
 
 @register.simple_tag(takes_context=True)
 def post_card(context, post, compact=False, full=False, hide_reply_to=False) -> str:
-    """`{% post_card post compact=True %}`: the card of sns/web/cards.py, put together
-    from per-process fragments (sns/web/fragments.py) unless STGY_PAGE_FRAGMENTS is off."""
+    """`{% post_card post compact=True %}`: the card of sns/web/cards.py, kept per process
+    by key (sns/web/fragments.py) unless STGY_PAGE_FRAGMENTS is off."""
     request = context["request"]
     build = _card_builder(request)
     return build(post, request=request, compact=bool(compact), full=bool(full), hide_reply_to=bool(hide_reply_to))
 
 
 def _card_builder(request):
-    """The fragment-built card, or with STGY_PAGE_FRAGMENTS off sns/web/cards.py's reference."""
+    """The kept card, or with STGY_PAGE_FRAGMENTS off sns/web/cards.py's reference."""
     return fragments.post_card_html if fragments.fragments_on(request) else cards.post_card_html
 
 
@@ -179,46 +179,46 @@ def map_config() -> str:
 @register.simple_tag(takes_context=True)
 def compose_box(context, next_path) -> str:
     """`{% compose_box request.get_full_path %}`: the include of posts/_compose.html
-    with `next`, kept rendered when the form is fresh (sns/web/kept_compose.py)."""
-    return kept_compose.compose_box(context, next_path)
+    with `next`, kept rendered when the form is fresh (sns/web/kept_parts.py)."""
+    return kept_parts.compose_box(context, next_path)
 
 
 @register.simple_tag(takes_context=True)
 def timeline_tabs(context) -> str:
     """`{% timeline_tabs %}`: the include of timeline/_tabs.html (the home timeline's
-    tabs and the opening of its section), kept rendered (sns/web/kept_tabs.py)."""
-    return kept_tabs.timeline_tabs(context)
+    tabs and the opening of its section), kept rendered (sns/web/kept_parts.py)."""
+    return kept_parts.timeline_tabs(context)
 
 
 @register.simple_tag(takes_context=True)
 def post_meta(context) -> str:
     """`{% post_meta %}`: the include of posts/_meta.html (a post page's times and
-    links), kept rendered (sns/web/kept_post_page.py)."""
-    return kept_post_page.post_meta(context)
+    links), kept rendered (sns/web/kept_parts.py)."""
+    return kept_parts.post_meta(context)
 
 
 @register.simple_tag(takes_context=True)
 def reply_box(context) -> str:
     """`{% reply_box %}`: the include of posts/_reply_box.html (a post page's reply
-    form, or the note that replies are off), kept rendered (sns/web/kept_post_page.py)."""
-    return kept_post_page.reply_box(context)
+    form, or the note that replies are off), kept rendered (sns/web/kept_parts.py)."""
+    return kept_parts.reply_box(context)
 
 
 @register.simple_tag(takes_context=True)
 def page_assets(context) -> str:
     """The head's icon, stylesheets, scripts and map configuration of templates/base.html,
-    kept rendered per process (sns/web/kept_chrome.py)."""
-    return kept_chrome.page_assets(context)
+    kept rendered per process (sns/web/kept_parts.py)."""
+    return kept_parts.page_assets(context)
 
 
 @register.simple_tag(takes_context=True)
 def site_header(context) -> str:
     """The site header of templates/base.html, kept rendered per kind of viewer with
-    the counts, nickname and CSRF token filled in (sns/web/kept_chrome.py)."""
-    return kept_chrome.site_header(context)
+    the counts, nickname and CSRF token filled in (sns/web/kept_parts.py)."""
+    return kept_parts.site_header(context)
 
 
 @register.simple_tag(takes_context=True)
 def site_footer(context) -> str:
-    """The site footer with the theme form, kept per theme (sns/web/kept_chrome.py)."""
-    return kept_chrome.site_footer(context)
+    """The site footer with the theme form, kept per theme (sns/web/kept_parts.py)."""
+    return kept_parts.site_footer(context)
