@@ -324,17 +324,14 @@ def in_process_login(args: argparse.Namespace) -> InProcess:
     redis_flush()
     django_setup(args.db, ALLOWED_HOSTS="127.0.0.1", CONN_MAX_AGE="60")
     from django.conf import settings
-    try:  # what gunicorn serves (stgy/wsgi.py); a tree from before it had Django's handler
-        from stgy.lean_handler import LeanHandler as handler_class
-    except ImportError:
-        from django.core.handlers.wsgi import WSGIHandler as handler_class
+    from django.core.handlers.wsgi import WSGIHandler  # what gunicorn serves (stgy/wsgi.py)
 
     # The user's "For you" ranking, made as a deployment's task worker makes it after
     # the first home view (bench/web.py `rank_recommendations`).
     from agents.tasks import warm_recommendations
 
     warm_recommendations(int(inputs["user_hex"], 16))
-    application = handler_class()
+    application = WSGIHandler()
     status, _headers, body = wsgi_call(application, "POST", "/api/auth", None,
                                        json.dumps({"email": inputs["email"], "password": BENCH_PASSWORD}).encode())
     assert status.startswith("200"), body

@@ -12,17 +12,19 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
-    # The API's hot reads answer here; the rest go on (sns/api/hot_reads.py).
+    # The API's hot reads answer here, after every middleware above (each leaves its mark
+    # on their answers) and before every one below (none does); the rest go on
+    # (sns/api/hot_reads.py, docs/architecture.md §9 "The lean path"). A middleware added
+    # above costs every hot read: tests/sns/test_hot_reads_served.py lists those expected.
     "sns.api.hot_reads.HotReadsMiddleware",
-    # The API at the root of the hosts in STGY_API_ROOT_HOSTS (stgy/api_root.py); after
-    # the hot reads, which the lean path (stgy/lean_handler.py) answers before it.
+    # The API at the root of the hosts in STGY_API_ROOT_HOSTS (stgy/api_root.py); the hot
+    # reads' paths, under /api/ and /backend/, are the same views on those hosts.
     "stgy.api_root.ApiRootHostMiddleware",
     "sns.auth.session.SessionAuthenticationMiddleware",
     # The member's language of the interface (sns/web/language.py).
     "sns.web.language.InterfaceLanguageMiddleware",
     # Our pages for Django's own 405 and, under DEBUG, 404 (sns/web/error_pages.py): inside
-    # the chain, after the user and the language are known (and out of the way of the
-    # outer steps the lean path takes, stgy/lean_handler.py).
+    # the chain, after the user and the language are known.
     "sns.web.error_pages.ErrorPagesMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "sns.input_limits.InputLimitsMiddleware",
