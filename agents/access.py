@@ -4,7 +4,7 @@ features and interest routes share, so their rule and its message are written on
 from __future__ import annotations
 
 from agents.llm import gateway
-from sns.errors import Forbidden, InvalidInput
+from sns.core.errors import Forbidden, InvalidInput
 
 
 def access_ai_model(user) -> None:

@@ -15,8 +15,8 @@ from django.contrib import admin
 from django.utils.html import format_html, linebreaks
 from django.utils.safestring import mark_safe
 
-from sns.admin_base import ReadOnlyAdmin
-from sns.ids import id_to_hex
+from sns.admin.base import ReadOnlyAdmin
+from sns.core.ids import id_to_hex
 
 from . import memory_history
 from .models import (

@@ -18,12 +18,12 @@ from django.utils import timezone
 from agents.memory_versions import VersionSource, upsert_with_versions, version_row
 from agents.models import Interest, MemoryVersion, PeerImpression, PostImpression, Relationship
 from agents.relationships import relationship_now
-from sns.access import access_writable
-from sns.errors import Forbidden, InvalidInput, NotFound
+from sns.core.errors import Forbidden, InvalidInput, NotFound
+from sns.core.textguard import refuse_invalid
 from sns.models import Post, User
+from sns.reads.access import access_writable
 from sns.selectors import Page
 from sns.selectors.boundaries import ai_memory_withheld
-from sns.textguard import refuse_invalid
 
 # The payload of a post impression that is only an "already read" marker: no text
 # about the post or its author (a forgotten person's posts, or those of a person who

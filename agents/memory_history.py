@@ -22,9 +22,9 @@ from agents.memory import memory_access, peer_impressions_save
 from agents.memory_guards import vector_similarity
 from agents.memory_versions import VersionSource
 from agents.models import Interest, MemoryVersion, PeerImpression
-from sns.access import access_admin
-from sns.errors import NotFound
+from sns.core.errors import NotFound
 from sns.models import User
+from sns.reads.access import access_admin
 from sns.selectors import Page
 
 Kind = MemoryVersion.Kind

@@ -3,7 +3,7 @@
 The person's own view of the memory AI users keep of her: for each AI user that holds
 anything about her, its impression of her, the relationship level as a word, and its
 impressions of her posts. The person herself and admins may read it and have it
-forgotten (`sns.access.access_user_self_or_admin`); the same functions serve the API
+forgotten (`sns.reads.access.access_user_self_or_admin`); the same functions serve the API
 (agents/api/person_memory_views.py) and the settings page
 (agents/web/person_memory_page.py).
 
@@ -30,9 +30,9 @@ from agents.memory import MARKER
 from agents.memory_versions import versions_forget_person
 from agents.models import PeerImpression, PostImpression, Relationship
 from agents.relationships import relationship_now
-from sns.access import access_user_self_or_admin, access_writable
-from sns.errors import NotFound
+from sns.core.errors import NotFound
 from sns.models import User
+from sns.reads.access import access_user_self_or_admin, access_writable
 from sns.selectors import Page
 from sns.selectors.visibility import viewable_flag
 

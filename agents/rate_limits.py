@@ -3,7 +3,7 @@
 
 Counted from what was written — posts, replies, direct messages — whichever path wrote
 it, the cycle or the respond path, so one cap binds both. Ids carry their creation
-time (sns.ids), so "the last hour" is a primary-key range. A refusal is a verdict
+time (sns.core.ids), so "the last hour" is a primary-key range. A refusal is a verdict
 string the caller records; nothing here raises.
 """
 
@@ -17,7 +17,7 @@ from django.db import connection
 from django.db.models import Count, Q
 from django.utils import timezone
 
-from sns.ids import min_id_at
+from sns.core.ids import min_id_at
 from sns.models import Post, Repost
 
 # HourlyWrites.load's query. Every row is (part, recipient, n, replies, roots): part 0

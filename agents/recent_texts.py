@@ -110,7 +110,7 @@ def _recent_ai_rows(limit: int):
 
 def _recent_ai_messages(limit: int):
     """The content of the newest `limit` direct messages written by AI users."""
-    from sns.models_messages import Message
+    from sns.models.messages import Message
 
     return Message.objects.filter(sender__ai_model__isnull=False).order_by("-id").values_list("content", flat=True)[:limit]
 

@@ -21,7 +21,7 @@ from django.utils import timezone
 from agents.memory_versions import ADMIN, EXCHANGE, VersionSource, version_row, versions_add
 from agents.models import MemoryVersion, Relationship
 from sns.models import Like, Post
-from sns.models_messages import Message
+from sns.models.messages import Message
 from sns.selectors.boundaries import ai_memory_withheld, ai_stop_get
 
 # Score thresholds of the levels (the level shown and given to the model). Why these:
@@ -165,7 +165,7 @@ def relationships_rebuild(ai_id: int, *, now: datetime | None = None, source: Ve
     likes of peers on its posts, and its messages to peers. Returns the peers scored."""
     now = now or timezone.now()
     since = now - timedelta(days=settings.STGY_RELATIONSHIP_HALF_LIFE_DAYS * REBUILD_HALF_LIVES)
-    from sns.ids import min_id_at
+    from sns.core.ids import min_id_at
 
     low = min_id_at(since)
     exchanges: list[tuple[datetime, int, str]] = []

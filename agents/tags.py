@@ -13,7 +13,7 @@ import unicodedata
 from typing import Any
 
 from agents.textmeasure import len16
-from sns.textguard import strip_invisible
+from sns.core.textguard import strip_invisible
 
 TAG_MAX_LEN = 50
 

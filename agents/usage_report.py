@@ -111,7 +111,7 @@ def usage_by_user(
     today's cost, and the days since each one's first call in the window, for the cost
     per day (a count of distinct days would make PostgreSQL sort every row: ≈ 3× the
     time at 640k rows). One query."""
-    from sns.ids import id_to_hex
+    from sns.core.ids import id_to_hex
 
     start = window_start(days, now)
     today = utc_day_start(now)

@@ -44,11 +44,11 @@ def main(argv: list[str] | None = None) -> dict:
     from rest_framework.settings import api_settings
 
     from sns import selectors
-    from sns.ids import parse_id
+    from sns.core.ids import parse_id
 
     try:  # the tree being measured may predate the lean reads: then time what it has
         from sns.api.post_rows import post_row_detail_json, post_row_json
-        from sns.session_auth import session_user
+        from sns.auth.session import session_user
 
         try:
             from sns.selectors.post_reads import tuples as post_rows

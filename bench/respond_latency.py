@@ -112,7 +112,7 @@ def measure(db: str, *, pool: Pool, latency: float, conversations: int, minutes:
                     conv.resume_at = now + think * rng.uniform(0.5, 1.5)
                     answer = outcome if status == "answered" else ""
                     if answer and conv.turns < turns:
-                        from sns.ids import parse_id
+                        from sns.core.ids import parse_id
 
                         conv.target = parse_id(answer)
                     else:

@@ -1,5 +1,5 @@
 """Who a tool call acts as: the personal access token's user, looked up again on every
-call (sns/token_auth.py), so a revoked token, a freeze or a deleted account takes
+call (sns/auth/token.py), so a revoked token, a freeze or a deleted account takes
 effect on the next call. Over HTTP the token is the request's `Authorization: Bearer`
 header; over stdio it is STGY_MCP_TOKEN, given to the process by the desktop assistant
 that starts it. There is no other way in: no token, no user."""
@@ -9,8 +9,8 @@ from __future__ import annotations
 from django.conf import settings
 from mcp.server.mcpserver.exceptions import ToolError
 
+from sns.auth.token import token_user
 from sns.models import User
-from sns.token_auth import token_user
 
 
 def bearer(headers) -> str | None:

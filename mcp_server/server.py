@@ -10,7 +10,7 @@ from mcp.server.mcpserver import MCPServer
 from mcp.types import ToolAnnotations
 from starlette.responses import JSONResponse
 
-from sns.token_auth import token_user
+from sns.auth.token import token_user
 
 from .acting import bearer
 from .tools import READ_TOOLS, WRITE_TOOLS

@@ -24,13 +24,13 @@ from agents.recommend import posts_in_order, recommended_posts_for_user, user_re
 from agents.recommend.feeds import page_ids
 from agents.summaries import digest
 from sns import selectors, services
-from sns.access import access_user_self_or_admin
 from sns.api.post_rows import post_row_detail_json, post_row_json
 from sns.api.presenters import notification_json, post_json, user_lite_json
-from sns.errors import DomainError, InvalidInput
-from sns.ids import id_to_hex, parse_id
-from sns.isotime import iso
-from sns.models_reports import POST_REPORT_REASONS
+from sns.core.errors import DomainError, InvalidInput
+from sns.core.ids import id_to_hex, parse_id
+from sns.core.isotime import iso
+from sns.models.reports import POST_REPORT_REASONS
+from sns.reads.access import access_user_self_or_admin
 from sns.search import engine
 from sns.search.query import parse_query, search_owner
 from sns.selectors import Page

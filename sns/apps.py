@@ -11,6 +11,6 @@ class SnsConfig(AppConfig):
         # database until it has them (docs/architecture.md §9).
         from stgy.cache import register_durable_deletes
 
-        from .cache_tombstones import PREFIXES, tombstones_apply, tombstones_record
+        from .auth.tombstones import PREFIXES, tombstones_apply, tombstones_record
 
         register_durable_deletes(prefixes=PREFIXES, record=tombstones_record, apply=tombstones_apply)

@@ -21,10 +21,10 @@ from django.core.exceptions import TooManyFieldsSent
 from django.http import JsonResponse
 from django.shortcuts import render
 
-from .api.parsers import json_depth
+from .core.textguard import json_depth
 
 _API_PREFIX = "/api/"
-LOCAL_UPLOAD_PATH = "/storage/upload"  # sns/media/urls.py
+LOCAL_UPLOAD_PATH = "/storage/upload"  # sns/api/storage_urls.py
 
 
 def local_upload_body_limit() -> int:

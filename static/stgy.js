@@ -65,7 +65,7 @@ document.addEventListener("DOMContentLoaded", function () {
           return response.text();
         })
         .then(function (html) {
-          // The server's sanitised HTML (sns.markdown.render_html), never the raw text.
+          // The server's sanitised HTML (sns.reads.markdown.render_html), never the raw text.
           target.innerHTML = html || "<p class=\"muted\">Nothing to preview.</p>";
           target.hidden = false;
           source.hidden = true;

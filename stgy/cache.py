@@ -16,7 +16,7 @@ can go on using the site without it (docs/operations.md, "When Redis is down"):
   an outdated auth record: the prefixes `register_durable_deletes` was given) is also
   recorded in the database, because the process that remembers it may die before
   Redis returns; every process applies those records before its first read of Redis
-  and after each outage it saw (sns/cache_tombstones.py, docs/architecture.md §9).
+  and after each outage it saw (sns/auth/tombstones.py, docs/architecture.md §9).
 
 Any failure of Redis itself is absorbed (unreachable, timed out, out of memory,
 read-only); a value that cannot be pickled still raises.
@@ -287,7 +287,7 @@ class FailSoftRedisCache(RedisCache):
     def read_counts(self, keys, version=None) -> list[int]:
         """The counters at `keys` (as `count_up` keeps them), 0 where missing, in order:
         one MGET. `get_many` makes each key through three calls and builds a dict; the
-        throttle windows read 60 or 120 buckets per write (sns/throttle.py), so that was
+        throttle windows read 60 or 120 buckets per write (sns/core/throttle.py), so that was
         most of a window's cost. Counters are stored as plain integers (Django's Redis
         serializer keeps ints unpickled). All zeros when Redis is away, as `get_many`'s
         empty dict reads."""

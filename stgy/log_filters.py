@@ -17,7 +17,7 @@ class PlainRefusals(logging.Filter):
         return True
 
 
-# A personal access token (sns/token_auth.py TOKEN_PREFIX and its urlsafe secret).
+# A personal access token (sns/auth/token.py TOKEN_PREFIX and its urlsafe secret).
 _TOKEN = re.compile(r"stgy_pat_[A-Za-z0-9_-]+")
 
 

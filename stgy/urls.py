@@ -46,7 +46,7 @@ urlpatterns = [
         memory_versions_page.peer_restore, name="ai-memory-peer-restore",
     ),
     path("api/", include(api_patterns)),
-    path("storage/", include("sns.media.urls")),  # the local store's uploads and files (docs/media.md)
+    path("storage/", include("sns.api.storage_urls")),  # the local store's uploads and files (docs/media.md)
     # The same API under the path the original's frontend and import tools use behind
     # their proxy; names namespaced, so reverse() keeps giving /api/ URLs.
     path("backend/", include((api_patterns, "backend"))),

@@ -9,18 +9,12 @@ from agents.models import Interest, PeerImpression, PostImpression, PostSummary
 from sns.models import (
     AgreementTerm, Block, Bookmark, Follow, Like, MediaImage, Notification, Post, PostTag, Quote, Repost, User,
 )
-from sns.models_accounts import EmailVerification
-from sns.models_publication import PostPubView, PubConfig
-from sns.models_mutes import Mute, MutedWord
-from sns.models_tokens import AccessToken
-from sns.models_messages import (
-    AiBoundaries,
-    AiStop,
-    Conversation,
-    ConversationMember,
-    Message,
-)
-from sns.models_reports import Report
+from sns.models.accounts import EmailVerification
+from sns.models.publication import PostPubView, PubConfig
+from sns.models.mutes import Mute, MutedWord
+from sns.models.tokens import AccessToken
+from sns.models.messages import AiBoundaries, AiStop, Conversation, ConversationMember, Message
+from sns.models.reports import Report
 
 SOCIAL_TABLES = [
     User, Post, PostTag, Like, Follow, Block, Notification, AgreementTerm,

@@ -11,7 +11,7 @@ import pytest
 
 from agents.llm import gateway
 from agents.llm.errors import LlmTransientError
-from sns import ids
+from sns.core import ids
 
 HELLO = [{"role": "user", "content": "hello"}]
 
@@ -32,7 +32,7 @@ def wall_clock(monkeypatch) -> WallClock:
     """`time.time()` frozen at the start of the test; `wall_clock.advance(s)` moves it.
 
     Ids issued meanwhile carry the moved clock's milliseconds, and the process's id
-    issuer never goes back (sns/ids.py): left in place, it would give every id of the
+    issuer never goes back (sns/core/ids.py): left in place, it would give every id of the
     tests that follow, until the real clock caught up, one and the same millisecond, so
     rows made one after the other would share their creation time. The test gets an
     issuer of its own, and the process's comes back untouched after it."""

@@ -9,13 +9,13 @@ from rest_framework import serializers
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from sns.access import access_user_self_or_admin
 from sns.api import schema
 from sns.api import shapes as sns_shapes
 from sns.api.params import flag, int_value, optional_datetime, page_params
 from sns.api.presenters import iso, post_json
-from sns.errors import Forbidden
-from sns.ids import id_to_hex, parse_id
+from sns.core.errors import Forbidden
+from sns.core.ids import id_to_hex, parse_id
+from sns.reads.access import access_user_self_or_admin
 
 from ..keyword_hash import unpack_hashes
 from ..recommend import (

@@ -16,7 +16,7 @@ from agents.vectors import features_to_b64
 from sns.api import schema
 from sns.api.params import optional_id
 from sns.api.permissions import LoginRequired, Public
-from sns.errors import InvalidInput, NotFound
+from sns.core.errors import InvalidInput, NotFound
 
 from .common import (
     AiDisabled,

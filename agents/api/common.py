@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import replace
 
 from sns.api.params import page_params
-from sns.errors import DomainError, InvalidInput
-from sns.ids import parse_id
+from sns.core.errors import DomainError, InvalidInput
+from sns.core.ids import parse_id
 from sns.selectors import Page
 
 MEMORY_MAX_LIMIT = 200

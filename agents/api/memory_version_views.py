@@ -10,7 +10,7 @@ from rest_framework.views import APIView
 
 from agents import memory_history
 from sns.api import schema
-from sns.errors import InvalidInput
+from sns.core.errors import InvalidInput
 
 from . import shapes
 from .common import clamped_page, path_id

@@ -20,7 +20,7 @@ from agents.tags import normalize_interest_tags
 from agents.vectors import DIM, features_from_b64
 from sns.api import schema
 from sns.api.params import optional_id
-from sns.errors import InvalidInput, NotFound
+from sns.core.errors import InvalidInput, NotFound
 
 from . import shapes
 from .ai_views import embed_for_api

@@ -12,7 +12,7 @@ from agents import person_memory
 from sns.api import schema
 from sns.api.params import optional_id, page_params
 from sns.api.presenters import iso
-from sns.ids import id_to_hex, parse_id
+from sns.core.ids import id_to_hex, parse_id
 
 from . import shapes
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from agents.vectors import features_to_b64
 from sns.api.presenters import iso
-from sns.ids import id_to_hex
-from sns.markdown import folded_plain_text
-from sns.privacy import can_see_private, mask_email
+from sns.core.ids import id_to_hex
+from sns.core.privacy import can_see_private, mask_email
+from sns.reads.markdown import folded_plain_text
 
 SNIPPET_CODE_POINTS = 150
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from sns.errors import NotFound
+from sns.core.errors import NotFound
 from sns.models import User
 from sns.selectors import Page
 

@@ -27,11 +27,11 @@ from agents.runs.language import answer_locale
 from agents.runs.llm_calls import LlmJob, fluctuated_length, run_jobs
 from agents.runs.near_duplicate import RecentWrites
 from sns import services
-from sns.errors import Conflict, DomainError
-from sns.ids import parse_id
+from sns.core.errors import Conflict, DomainError
+from sns.core.ids import parse_id
 from sns.model_rows import RowParts
 from sns.models import Post, PostTag, Repost, User
-from sns.models_messages import AiStop
+from sns.models.messages import AiStop
 from sns.selectors.boundaries import ai_contact_annotated
 from sns.selectors.visibility import viewable_sql
 from sns.sql_statements import columns, fetch, ids_in, prepared

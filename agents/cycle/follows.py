@@ -21,8 +21,8 @@ from agents.recommend.batch import decode_by_length, unit_rows
 from agents.runs import inputs
 from agents.vectors import cosine, decode_features
 from sns import services
-from sns.errors import Conflict, DomainError, NotFound
-from sns.ids import id_to_datetime, id_to_hex, parse_id
+from sns.core.errors import Conflict, DomainError, NotFound
+from sns.core.ids import id_to_datetime, id_to_hex, parse_id
 from sns.models import Follow, User
 from sns.selectors import newest_posts_q, viewable_posts
 

@@ -28,7 +28,7 @@ from agents.prompt_text import post_prompt_text
 from agents.runs import inputs
 from agents.runs.llm_calls import LlmJob, run_jobs, scaled
 from agents.textmeasure import truncate_pt
-from sns.ids import id_to_datetime, id_to_hex, parse_id
+from sns.core.ids import id_to_datetime, id_to_hex, parse_id
 from sns.models import User
 from sns.selectors import newest_posts_q, viewable_posts
 from sns.selectors.boundaries import ai_memory_withheld

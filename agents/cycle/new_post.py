@@ -22,7 +22,7 @@ from agents.runs.llm_calls import LlmJob, fluctuated_length, run_jobs
 from agents.runs.near_duplicate import RecentWrites
 from agents.tags import parse_tags_field
 from sns import services
-from sns.ids import id_to_datetime, id_to_hex
+from sns.core.ids import id_to_datetime, id_to_hex
 from sns.models import Post
 from sns.sql_statements import fetch
 

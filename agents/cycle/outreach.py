@@ -32,10 +32,10 @@ from agents.runs.contact import backoff_refusal
 from agents.runs.llm_calls import LlmJob, fluctuated_length, run_job
 from agents.runs.near_duplicate import RecentWrites
 from agents.runs.viewable import viewable_by_id
-from sns.errors import DomainError
-from sns.ids import id_to_datetime, id_to_hex
+from sns.core.errors import DomainError
+from sns.core.ids import id_to_datetime, id_to_hex
 from sns.models import Follow, Post
-from sns.models_messages import Message
+from sns.models.messages import Message
 from sns.selectors.boundaries import ai_contact_allowed, ai_quiet_hours_refusal
 from sns.services import messages
 

@@ -16,7 +16,7 @@ from django.conf import settings
 
 from agents.rate_limits import hourly_reposts
 from sns import services
-from sns.errors import Conflict, DomainError
+from sns.core.errors import Conflict, DomainError
 from sns.selectors.boundaries import ai_contact_annotated
 
 

@@ -21,11 +21,11 @@ from agents.embeddings.calibration import calibrated_similarity
 from agents.recommend.batch import cosines, decode_by_length, similarity_scores
 from agents.vectors import decode_features
 from sns import services
-from sns.errors import DomainError
-from sns.ids import id_to_hex, parse_id
+from sns.core.errors import DomainError
+from sns.core.ids import id_to_hex, parse_id
 from sns.models import Follow, Post
 from sns.selectors import newest_posts_q, notification_rows, timeline_rows
-from sns.text import language_of
+from sns.core.text import language_of
 
 from . import sources
 from .context import StageContext

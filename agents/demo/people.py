@@ -15,7 +15,7 @@ from django.db import IntegrityError
 from django.db.models import Exists, OuterRef
 
 from sns import services
-from sns.errors import DomainError
+from sns.core.errors import DomainError
 from sns.models import Post, User
 
 from . import people_data, seed_data

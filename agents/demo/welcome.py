@@ -16,7 +16,7 @@ from datetime import UTC, datetime
 from django.db import IntegrityError, transaction
 
 from sns import services
-from sns.errors import InvalidInput
+from sns.core.errors import InvalidInput
 from sns.models import Post, User
 
 PUBLISHED_AT = datetime(2025, 1, 1, 0, 0, 1, tzinfo=UTC)  # as the original's seed data

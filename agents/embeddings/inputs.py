@@ -8,7 +8,7 @@ from collections.abc import Iterable
 from django.conf import settings
 
 from agents.textmeasure import truncate_pt
-from sns.markdown import folded_plain_text
+from sns.reads.markdown import folded_plain_text
 
 
 def _join(head: str, tags: Iterable[str], tail: str) -> str:

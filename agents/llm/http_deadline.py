@@ -8,7 +8,7 @@ wait only for the time left before the end set by `request_ends_at` (the retry l
 attempt time, itself within STGY_AI_CALL_DEADLINE_MS; agents/llm/retry.py), and past it
 fails as httpcore's own timeouts do, so the SDK reports a timeout like any other.
 Only the name lookup is outside it (the system resolver's own timeouts), as in
-sns/netfetch.py, which keeps the same kind of deadline for fetches of users' URLs.
+sns/core/netfetch.py, which keeps the same kind of deadline for fetches of users' URLs.
 """
 
 from __future__ import annotations

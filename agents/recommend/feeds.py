@@ -14,8 +14,8 @@ from django.conf import settings
 from django.contrib.auth.models import AnonymousUser
 from django.core.cache import cache
 
-from sns.errors import NotFound
-from sns.ids import parse_id
+from sns.core.errors import NotFound
+from sns.core.ids import parse_id
 from sns.models import Post, PostTag
 from sns.selectors.post_reads.instances import posts_by_ids
 

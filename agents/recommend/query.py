@@ -7,8 +7,8 @@ import math
 from dataclasses import dataclass, field
 from typing import Any
 
-from sns.errors import InvalidInput
-from sns.ids import parse_id
+from sns.core.errors import InvalidInput
+from sns.core.ids import parse_id
 
 from ..tags import normalize_keyword
 from ..vectors import DIM, decode_features, features_from_b64

@@ -17,7 +17,7 @@ from django.conf import settings
 from django.db.models import F, OuterRef, Subquery, Window
 from django.db.models.functions import RowNumber
 
-from sns.ids import id_to_hex
+from sns.core.ids import id_to_hex
 from sns.models import Follow, Like, Post, PostTag, User
 
 from ..keyword_hash import unpack_hashes

@@ -90,7 +90,7 @@ def attention_record_message(message) -> None:
 
 def _answers(message, other_id: int) -> bool:
     """Is the message before this one in its conversation the other member's?"""
-    from sns.models_messages import Message
+    from sns.models.messages import Message
 
     previous = (
         Message.objects.filter(conversation_id=message.conversation_id, id__lt=message.id)

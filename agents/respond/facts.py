@@ -11,8 +11,8 @@ from django.db.models import Exists, OuterRef, Subquery
 from agents.models import AttentionEvent, PeerImpression, PostImpression, PostSummary
 from agents.relationships import relationship_annotations
 from agents.runs import inputs
-from sns.access import block_annotations
 from sns.models import Block, Follow, Post, User
+from sns.reads.access import block_annotations
 from sns.selectors.boundaries import ai_contact_annotations
 from sns.threads import thread_authors
 

@@ -11,9 +11,9 @@ from django.db.models import Exists, OuterRef, Subquery
 
 from agents.models import AttentionEvent, PeerImpression
 from agents.relationships import relationship_annotations
-from sns.access import block_annotations
 from sns.models import Block, Follow, User
-from sns.models_messages import ConversationMember, Message
+from sns.models.messages import ConversationMember, Message
+from sns.reads.access import block_annotations
 
 # Messages shown to the model, the one answered included: a conversation's recent turns,
 # bounded whatever its length.

@@ -2,7 +2,7 @@
 
 Each gate returns None (pass) or why it refuses; `gates_check` records every gate it
 ran with its verdict and stops at the first refusal. The rulebook's own checks decide
-blocks (sns.access), the daily budgets are agents.budget's; nothing here is an error:
+blocks (sns.reads.access), the daily budgets are agents.budget's; nothing here is an error:
 a refusal closes the event as refused.
 """
 
@@ -19,8 +19,8 @@ from agents.llm.gateway import ai_enabled
 from agents.rate_limits import HourlyWrites
 from agents.runs.ai_thread import ai_exchange_refusal
 from agents.runs.contact import backoff_refusal
-from sns.access import is_blocked_annotated
 from sns.models import User
+from sns.reads.access import is_blocked_annotated
 from sns.selectors.boundaries import ai_contact_allowed, ai_contact_annotated
 
 from .facts import EventFacts

@@ -21,8 +21,8 @@ from agents.runs.lease import respond_lease_claim, respond_lease_held, respond_l
 from agents.runs.llm_calls import run_job
 from agents.runs.near_duplicate import RecentWrites
 from agents.runs.owed import events_owed, respond_enqueue
-from sns.errors import DomainError
-from sns.ids import id_to_hex
+from sns.core.errors import DomainError
+from sns.core.ids import id_to_hex
 from sns.models import User
 from sns.selectors.boundaries import ai_memory_refused
 

@@ -4,7 +4,7 @@ user answers it once with a short fixed line â€” no model call, no guilt-trip â€
 neither answers nor reaches out until the stop ends (the `boundaries` gates and
 outreach read the stop).
 
-Detected by `sns.stop_words.stop_request` before the model call, or by the model's
+Detected by `sns.core.stop_words.stop_request` before the model call, or by the model's
 `stop` field after it (the model may add a stop, never lift one). The stop is recorded
 whatever the gates say (a person's "leave me alone" counts even when the AI user could
 not have answered); the acknowledgement is written only when the gates let an answer
@@ -23,10 +23,10 @@ from agents.models import AttentionEvent
 from agents.runs import inputs
 from agents.runs.language import answer_locale
 from sns.api.presenters import iso
-from sns.errors import DomainError
+from sns.core.errors import DomainError
+from sns.core.stop_words import stop_request
 from sns.models import User
 from sns.services.boundaries import ai_stop_from_words
-from sns.stop_words import stop_request
 
 from .events import event_close
 from .facts import EventFacts

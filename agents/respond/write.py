@@ -13,9 +13,9 @@ from agents.memory_versions import respond_source
 from agents.models import AttentionEvent, CycleRun
 from agents.relationships import relationship_bump
 from sns import services
-from sns.errors import Conflict
+from sns.core.errors import Conflict
 from sns.models import Post, User
-from sns.models_messages import Message
+from sns.models.messages import Message
 from sns.services import messages
 
 

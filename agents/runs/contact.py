@@ -14,7 +14,7 @@ from django.db import connection
 from django.db.models import Exists, OuterRef, Q
 
 from sns.models import Post, User
-from sns.models_messages import Message
+from sns.models.messages import Message
 from sns.selectors.boundaries import ai_contact_allowed, ai_contact_annotated
 from sns.selectors.paging import union_all
 

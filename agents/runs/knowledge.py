@@ -37,7 +37,7 @@ from agents.llm.parsing import parse_new_post
 from agents.models import KnowledgeSource
 from agents.prompt_text import post_prompt_text
 from agents.vectors import cosine, decode_features
-from sns.ids import id_to_hex
+from sns.core.ids import id_to_hex
 from sns.models import Post, PostTag, User
 from sns.search.query import fold
 from sns.selectors import viewable_posts

@@ -34,7 +34,7 @@ from agents.llm.errors import LlmError
 from agents.recent_texts import sentence_keys, strip_markers
 from agents.vectors import decode_features, encode_features
 from sns.models import Post
-from sns.models_messages import Message
+from sns.models.messages import Message
 from sns.selectors.paging import union_all
 
 log = logging.getLogger(__name__)

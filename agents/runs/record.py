@@ -15,7 +15,7 @@ from django.db import connection
 
 from agents.models import AgentState, AttentionEvent, CycleRun
 from sns.api.presenters import iso
-from sns.ids import id_to_hex
+from sns.core.ids import id_to_hex
 from sns.sql_statements import prepared, set_clause
 
 from .lease import lease_values

@@ -9,7 +9,7 @@ from datetime import datetime
 
 from django.db.models import Count
 
-from sns.ids import max_id_at, min_id_at
+from sns.core.ids import max_id_at, min_id_at
 from sns.models import Post, PostTag
 from sns.selectors.visibility import viewable_posts
 

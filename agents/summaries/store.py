@@ -13,9 +13,9 @@ from datetime import datetime
 from django.db import transaction
 from django.utils import timezone
 
-from sns.access import access_admin, access_writable
-from sns.errors import InvalidInput, NotFound
+from sns.core.errors import InvalidInput, NotFound
 from sns.models import Post
+from sns.reads.access import access_admin, access_writable
 from sns.selectors import Page
 
 from ..keyword_hash import fnv1a32, pack_hashes

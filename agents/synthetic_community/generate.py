@@ -71,7 +71,7 @@ def _post_chunk(job: dict) -> dict:
     from agents.summaries.store import keyword_hashes
     from agents.tags import normalize_tag_list
     from agents.vectors import encode_features
-    from sns.text import normalize_post_tags
+    from sns.core.text import normalize_post_tags
 
     rng = random.Random(f"{job['seed']}:posts:{job['index']}")
     posts, post_tags, summaries, ai_tags, inputs = [], [], [], [], []

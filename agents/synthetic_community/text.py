@@ -179,7 +179,7 @@ def nickname(rng: random.Random, *, lang: str, index: int) -> str:
 
 
 # The generated Markdown uses only paragraphs, "#"/"##" headings and "- " lists, and
-# `PostText.plain` is exactly what `sns.markdown.to_plain_text` makes of it; so the
+# `PostText.plain` is exactly what `sns.reads.markdown.to_plain_text` makes of it; so the
 # function below gives what `post_embedding_input` would, without parsing a million posts
 # as Markdown (tests/bench checks the equivalence). Snippets are made by the site's own
 # `sns.mdtree.make_snippet` (about 0.1 ms a post).

@@ -8,7 +8,7 @@ from django.views.decorators.http import require_GET
 
 from agents.memory import memory_page_read
 from agents.memory_history import drift_chart, interest_drift
-from sns.ids import parse_id
+from sns.core.ids import parse_id
 from sns.selectors import Page
 from sns.web.pageview import Paged, page, page_number
 

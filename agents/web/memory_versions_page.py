@@ -15,8 +15,8 @@ from django.views.decorators.http import require_GET, require_POST
 
 from agents import memory_history
 from agents.memory import memory_access
-from sns.errors import DomainError
-from sns.ids import id_to_hex, parse_id
+from sns.core.errors import DomainError
+from sns.core.ids import id_to_hex, parse_id
 from sns.models import User
 from sns.selectors import Page
 from sns.web.pageview import page

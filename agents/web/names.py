@@ -9,10 +9,10 @@ from typing import Any
 
 from django.db.models.functions import Substr
 
-from sns.errors import InvalidInput
-from sns.ids import id_to_hex, parse_id
-from sns.markdown import to_plain_text
+from sns.core.errors import InvalidInput
+from sns.core.ids import id_to_hex, parse_id
 from sns.models import Post, User
+from sns.reads.markdown import to_plain_text
 
 POST_KEYS = ("postId", "replyId")
 USER_KEYS = ("ownerId", "userId")

@@ -13,7 +13,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from agents import person_memory
 from sns import services
-from sns.ids import parse_id
+from sns.core.ids import parse_id
 from sns.models import AiMemory
 from sns.selectors import Page
 from sns.web.pageview import Paged, bound_form, page, page_number

@@ -24,8 +24,8 @@ from agents.memory_history import interests_drifted
 from agents.models import AgentState, CycleRun, FleetPause, LlmBatch, LlmUsage
 from agents.respond.run import STAGE as RESPOND_STAGE
 from agents.usage_report import ai_user_daily_cost, usage_by_day, usage_by_task_model, usage_by_user
-from sns.errors import InvalidInput
-from sns.ids import parse_id
+from sns.core.errors import InvalidInput
+from sns.core.ids import parse_id
 from sns.models import User
 
 from .call_traces import run_call_traces

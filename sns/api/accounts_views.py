@@ -10,12 +10,12 @@ from rest_framework import serializers, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from sns.errors import InvalidInput
-from sns.ids import id_to_hex, parse_id
-from sns.mail_limits import client_of
+from sns.core.errors import InvalidInput
+from sns.core.ids import id_to_hex, parse_id
+from sns.core.mail_limits import client_of
+from sns.core.textguard import refuse_invalid
 from sns.services import accounts
 from sns.services.sessions import session_is_actors, session_logged_in_at
-from sns.textguard import refuse_invalid
 
 from . import shapes
 from .params import BodySerializer, LocaleField, StringField, body

@@ -8,9 +8,9 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from sns.selectors import agreements as selectors_agreements
-from sns.access import access_admin
-from sns.errors import NotFound
-from sns.ids import id_to_hex, parse_id
+from sns.reads.access import access_admin
+from sns.core.errors import NotFound
+from sns.core.ids import id_to_hex, parse_id
 from sns.services import agreements
 
 from . import schema

@@ -10,11 +10,11 @@ from rest_framework.settings import api_settings
 from rest_framework.throttling import ScopedRateThrottle
 from rest_framework.views import APIView
 
-from sns.access import access_admin
-from sns.errors import Forbidden, InvalidInput, LoginRequired
-from sns.ids import parse_id
+from sns.auth.token import TokenGrant
+from sns.core.errors import Forbidden, InvalidInput, LoginRequired
+from sns.core.ids import parse_id
+from sns.reads.access import access_admin
 from sns.services.sessions import session_login, session_logout, session_switch_user
-from sns.token_auth import TokenGrant
 
 from . import schema, shapes
 from .params import BodySerializer

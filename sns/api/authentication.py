@@ -21,7 +21,7 @@ is empty — the shape a cross-site form or beacon takes; without a session ther
 nothing to forge, and a login-only route answers 401 as before. A non-JSON body is 415
 for everyone.
 
-A request with `Authorization: Bearer …` is a personal access token's (sns/token_auth.py)
+A request with `Authorization: Bearer …` is a personal access token's (sns/auth/token.py)
 and is judged by the token alone, whatever cookie it carries: it needs no cross-site
 check, since a browser never adds the header by itself. A read token may only read.
 """
@@ -33,7 +33,7 @@ from urllib.parse import urlsplit
 from rest_framework import exceptions
 from rest_framework.authentication import BaseAuthentication
 
-from sns.token_auth import TOKEN_PREFIX, token_user
+from sns.auth.token import TOKEN_PREFIX, token_user
 
 from .cors import origin_allowed
 

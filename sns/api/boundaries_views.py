@@ -14,9 +14,9 @@ from rest_framework import serializers, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from sns.access import access_user_self_or_admin
-from sns.errors import InvalidInput
-from sns.ids import parse_id
+from sns.core.errors import InvalidInput
+from sns.core.ids import parse_id
+from sns.reads.access import access_user_self_or_admin
 from sns.selectors import boundaries as selectors_boundaries
 from sns.services import boundaries as boundary_services
 

@@ -10,7 +10,7 @@ from django.views.decorators.csrf import csrf_exempt
 from rest_framework import exceptions
 from rest_framework.response import Response
 
-from sns.errors import DomainError
+from sns.core.errors import DomainError
 
 log = logging.getLogger(__name__)
 

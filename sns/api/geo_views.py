@@ -10,7 +10,7 @@ from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_sche
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from sns.errors import InvalidInput, NotFound
+from sns.core.errors import InvalidInput, NotFound
 from sns.geo import service
 
 from . import schema

@@ -31,8 +31,8 @@ from django.http import HttpResponse
 from django.urls import resolve
 from rest_framework.settings import api_settings
 
+from sns.auth.session import session_user
 from sns.input_limits import query_problem
-from sns.session_auth import session_user
 
 from . import posts_views
 from .errors import api_exception_handler, api_refusal

@@ -11,9 +11,9 @@ from rest_framework.response import Response
 from rest_framework.throttling import BaseThrottle
 from rest_framework.views import APIView
 
-from sns.errors import InvalidInput
+from sns.core.errors import InvalidInput
+from sns.core.textguard import refuse_invalid
 from sns.linksnippets.service import link_snippet_resolve
-from sns.textguard import refuse_invalid
 
 from . import schema
 from .params import BodySerializer, PassedText

@@ -15,7 +15,7 @@ from rest_framework import serializers
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from sns.ids import parse_id
+from sns.core.ids import parse_id
 from sns.services import media
 
 from . import schema

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from sns.ids import id_to_datetime, id_to_hex
+from sns.core.ids import id_to_datetime, id_to_hex
 from sns.selectors.boundaries import person_zone
 
 from .presenters import iso

@@ -11,7 +11,7 @@ from rest_framework import serializers, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from sns.ids import parse_id
+from sns.core.ids import parse_id
 from sns.selectors import messages as selectors_messages
 from sns.services import messages as message_services
 

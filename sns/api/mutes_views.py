@@ -9,8 +9,8 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from sns import selectors
-from sns.access import access_user_self_or_admin
-from sns.ids import parse_id
+from sns.core.ids import parse_id
+from sns.reads.access import access_user_self_or_admin
 from sns.services import mutes as mute_services
 
 from . import schema, shapes

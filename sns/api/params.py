@@ -11,8 +11,8 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from sns.errors import InvalidInput
-from sns.ids import id_to_hex, parse_id
+from sns.core.errors import InvalidInput
+from sns.core.ids import id_to_hex, parse_id
 from sns.selectors import Page
 from sns.selectors.authors import authors_parse
 

@@ -1,7 +1,8 @@
 """The API's one JSON parser: strict JSON, no unstorable characters.
 
 The nesting depth was measured before any view ran (sns.input_limits, with
-`json_depth` below); a RecursionError is still a parse error here, never a 500.
+`sns.core.textguard.json_depth`); a RecursionError is still a parse error here, never
+a 500.
 NUL and lone surrogates (`"\\u0000"`, `"\\ud800"`) are refused once here for every
 route, named by the top-level key they were sent under.
 """
@@ -9,34 +10,14 @@ route, named by the top-level key they were sent under.
 from __future__ import annotations
 
 import codecs
-import re
 
 from django.conf import settings
 from rest_framework.exceptions import ParseError
 from rest_framework.parsers import JSONParser
 from rest_framework.utils import json
 
-from sns.errors import InvalidInput
-from sns.textguard import first_invalid_key
-
-# Strings are skipped whole (escapes included), so brackets inside them never count.
-_TOKENS = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}]', re.DOTALL)
-
-
-def json_depth(text: str, limit: int) -> int:
-    """The nesting depth of a JSON text, counting stops once it passes `limit`."""
-    depth = deepest = 0
-    for match in _TOKENS.finditer(text):
-        token = match.group()
-        if token in "[{":
-            depth += 1
-            if depth > deepest:
-                deepest = depth
-                if deepest > limit:
-                    return deepest
-        elif token in "]}":
-            depth -= 1
-    return deepest
+from sns.core.errors import InvalidInput
+from sns.core.textguard import first_invalid_key
 
 
 class BoundedJSONParser(JSONParser):

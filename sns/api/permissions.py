@@ -1,6 +1,6 @@
 from rest_framework.permissions import BasePermission
 
-from sns.errors import LoginRequired as LoginRequiredError
+from sns.core.errors import LoginRequired as LoginRequiredError
 
 
 class LoginRequired(BasePermission):

@@ -4,9 +4,9 @@ instances, read straight off the tuple (its column order is tuples.COLUMNS)."""
 
 from __future__ import annotations
 
-from sns.ids import id_to_datetime as _created_at, id_to_hex
-from sns.isotime import iso
-from sns.access import owner_refuses_facts
+from sns.core.ids import id_to_datetime as _created_at, id_to_hex
+from sns.core.isotime import iso
+from sns.reads.access import owner_refuses_facts
 
 
 def post_row_json(row: tuple, focus_user_id: int | None = None) -> dict:

@@ -10,8 +10,8 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from sns import selectors, services
-from sns.access import access_admin
-from sns.ids import parse_id
+from sns.core.ids import parse_id
+from sns.reads.access import access_admin
 from sns.selectors.post_reads import tuples as post_rows
 
 from . import schema, shapes

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
-from sns.ids import id_to_hex
-from sns.isotime import iso  # noqa: F401  (re-exported: the presenters' callers import it from here)
-from sns.privacy import can_see_private, mask_email, masked_personality
+from sns.core.ids import id_to_hex
+from sns.core.isotime import (  # noqa: F401  (re-exported: the presenters' callers import it from here)
+    iso,
+)
+from sns.core.privacy import can_see_private, mask_email, masked_personality
 from sns.selectors import notification_public_payload, post_is_blocking_focus
 
 

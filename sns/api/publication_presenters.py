@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from rest_framework import serializers
 
-from sns.ids import id_to_hex
+from sns.core.ids import id_to_hex
 from sns.selectors.publication import digest
 
 from .presenters import iso

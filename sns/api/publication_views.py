@@ -9,8 +9,8 @@ from rest_framework import serializers
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from sns.errors import Forbidden, InvalidInput
-from sns.ids import parse_id
+from sns.core.errors import Forbidden, InvalidInput
+from sns.core.ids import parse_id
 from sns.models import User
 from sns.selectors import Page
 from sns.selectors import publication as pub

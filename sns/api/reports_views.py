@@ -11,7 +11,7 @@ from rest_framework import serializers, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from sns.ids import id_to_hex, parse_id
+from sns.core.ids import id_to_hex, parse_id
 from sns.services import reports as report_services
 
 from . import schema

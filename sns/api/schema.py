@@ -26,7 +26,7 @@ from rest_framework import serializers
 
 from .permissions import LoginRequired
 
-# What sns.ids.parse_id reads; anything else is 400 `invalid <name>`.
+# What sns.core.ids.parse_id reads; anything else is 400 `invalid <name>`.
 HEX_ID_PATTERN = r"^(0x)?[0-9a-fA-F]{1,16}$"
 HEX_ID = {"type": "string", "pattern": HEX_ID_PATTERN}
 _SAFE_METHODS = ("GET", "HEAD", "OPTIONS")

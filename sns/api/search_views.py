@@ -11,10 +11,10 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from sns import selectors
-from sns.access import access_admin
-from sns.errors import InvalidInput
+from sns.core.errors import InvalidInput
+from sns.core.ids import parse_id
 from sns.geo.service import QUERY_HASH_HEADER
-from sns.ids import parse_id
+from sns.reads.access import access_admin
 from sns.search import engine, excerpts
 from sns.search.friends import friends_by_nickname_prefix
 from sns.search.query import ParsedQuery, parse_query, search_owner

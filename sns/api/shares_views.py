@@ -12,7 +12,7 @@ from rest_framework.views import APIView
 
 from sns import selectors, services
 from sns.selectors import shares as selectors_shares
-from sns.ids import id_to_hex, parse_id
+from sns.core.ids import id_to_hex, parse_id
 
 from . import schema, shapes
 from .params import optional_datetime

@@ -9,12 +9,12 @@ from rest_framework import serializers, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from sns.errors import Forbidden
-from sns.ids import id_to_hex, parse_id
-from sns.isotime import iso
+from sns.auth.token import TokenGrant
+from sns.core.errors import Forbidden
+from sns.core.ids import id_to_hex, parse_id
+from sns.core.isotime import iso
 from sns.selectors.tokens import user_tokens
 from sns.services.tokens import token_create, token_revoke
-from sns.token_auth import TokenGrant
 
 from . import schema, shapes
 from .params import BodySerializer, PassedStrings, PassedText, body

@@ -9,7 +9,7 @@ from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from sns.ids import parse_id
+from sns.core.ids import parse_id
 from sns.services import tracks
 
 from . import schema

@@ -8,8 +8,8 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from sns import selectors, services
-from sns.access import access_admin
-from sns.ids import parse_id
+from sns.core.ids import parse_id
+from sns.reads.access import access_admin
 from sns.services.sessions import session_password_change
 
 from . import schema, shapes

@@ -24,7 +24,7 @@ from zoneinfo import ZoneInfo
 from django.conf import settings
 from django.core.cache import cache
 
-from sns.errors import Forbidden
+from sns.core.errors import Forbidden
 
 from .geocoder import GeoCoder
 

@@ -1,5 +1,5 @@
 """A link preview's fetch (docs/api.md, "Link previews"), the work of the task
-`sns.fetch_link_snippet` (sns/tasks.py): through sns/netfetch.py's guarded door, with
+`sns.fetch_link_snippet` (sns/tasks.py): through sns/core/netfetch.py's guarded door, with
 the site-wide, per-host and per-address limits, the card read from the page's head and
 cached. The request side is sns/linksnippets/service.py."""
 
@@ -10,8 +10,8 @@ from urllib.parse import urlsplit
 from django.conf import settings
 from django.core.cache import cache
 
-from sns import netfetch
-from sns.errors import TooManyRequests
+from sns.core import netfetch
+from sns.core.errors import TooManyRequests
 
 from . import extract, store
 from .records import limits, snippet

@@ -8,8 +8,8 @@ from __future__ import annotations
 import re
 
 from sns import selectors
-from sns.errors import DomainError
-from sns.ids import parse_id
+from sns.core.errors import DomainError
+from sns.core.ids import parse_id
 from sns.mdtree import parse_markdown, render_text
 from sns.media import embeds
 from sns.selectors.publication import pub_config_get, public_post_get

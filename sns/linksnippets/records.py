@@ -8,7 +8,7 @@ from datetime import datetime, timezone
 
 from django.conf import settings
 
-from ..isotime import iso as iso_time
+from ..core.isotime import iso as iso_time
 
 _FIELDS = ("url", "status", "title", "description", "siteName", "imageUrl", "fetchedAt",
            "expiresAt")

@@ -20,12 +20,12 @@ from urllib.parse import urlsplit
 from django.conf import settings
 from django.core.cache import cache
 
-from sns.errors import LoginRequired, TooManyRequests
+from sns.core.errors import LoginRequired, TooManyRequests
 from sns.extensions import submit_task
-from sns.tasks import fetch_link_snippet
 
 from . import extract, internal, store, urls
 from .records import limits, present, snippet
+from .tasks import fetch_link_snippet
 
 cached = store.cached  # sns/web/link_cards.py draws cached cards
 

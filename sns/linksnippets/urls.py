@@ -12,7 +12,7 @@ from urllib.parse import quote, urlsplit
 
 from django.conf import settings
 
-from sns.errors import InvalidInput
+from sns.core.errors import InvalidInput
 
 _INTERNAL_PATH = re.compile(r"/(users|posts|pub)/([0-9a-fA-F]{16})/?")
 # What a URL may keep unescaped in its path and query (the rest is percent-encoded).

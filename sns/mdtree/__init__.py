@@ -1,6 +1,6 @@
 """The original STGY's Markdown dialect as a node tree: parse, cut, serialise, render
 as text. It produces the `snippet` of posts and users (docs/data-model.md, "Snippets");
-the HTML of our own pages still comes from sns/markdown.py."""
+the HTML of our own pages still comes from sns/reads/markdown.py."""
 
 from .blocks import parse_markdown
 from .codec import deserialize, serialize

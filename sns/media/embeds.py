@@ -25,7 +25,7 @@ def resolve(srcs: list[str]) -> dict[str, tuple[str, int | None, int | None]]:
     wanted = {src: key for src in srcs if (key := embedded_key(src))}
     if not wanted:
         return {}
-    from sns.models_media import MediaImage  # the renderer loads before the app registry
+    from sns.models.media import MediaImage  # the renderer loads before the app registry
 
     sizes = {row.key: (row.width, row.height)
              for row in MediaImage.objects.filter(key__in=set(wanted.values()))}

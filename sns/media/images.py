@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from django.conf import settings
 from PIL import Image, ImageOps, UnidentifiedImageError
 
-from sns.errors import InvalidInput
+from sns.core.errors import InvalidInput
 
 _FORMATS = {"JPEG": "image/jpeg", "PNG": "image/png", "WEBP": "image/webp"}
 _SAVE_AS = {mime: fmt for fmt, mime in _FORMATS.items()}

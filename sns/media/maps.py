@@ -132,7 +132,7 @@ def resolve_tracks(specs: list[dict]) -> None:
     wanted = {key for spec in specs if spec["kind"] == "track" and (key := preview_key(spec["src"]))}
     if not wanted:
         return
-    from sns.models_media import MediaTrack  # the renderer loads before the app registry
+    from sns.models.media import MediaTrack  # the renderer loads before the app registry
 
     rows = {row.preview_key: row for row in MediaTrack.objects.filter(preview_key__in=wanted)}
     bucket = storage.tracks_bucket()

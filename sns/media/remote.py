@@ -1,5 +1,5 @@
 """Fetching a remote image for an admin's `POST images/import` (docs/media.md §1), with
-the original's guards against reaching inside the network (sns/netfetch.py): http(s)
+the original's guards against reaching inside the network (sns/core/netfetch.py): http(s)
 only, never this site's own host, every resolved address public (or in
 STGY_MEDIA_IMPORT_ALLOWED_NETWORKS), the connection pinned to the checked address,
 redirects checked again, a byte limit, a timeout. Only JPEG, PNG and WebP come back
@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from django.conf import settings
 
-from sns import netfetch
-from sns.errors import InvalidInput
+from sns.core import netfetch
+from sns.core.errors import InvalidInput
 
 from . import images
 

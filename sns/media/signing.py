@@ -3,7 +3,7 @@ maxBytes, expiresInSec}` and POSTs the fields plus a `file` part to `url`, as th
 original's frontend does against S3.
 
 With S3 the store checks the policy. With the local driver this module signs the same
-kind of policy with HMAC-SHA256 (key derived from SECRET_KEY) and sns/media/local_views.py
+kind of policy with HMAC-SHA256 (key derived from SECRET_KEY) and sns/api/storage_views.py
 checks it: the key, the one content type, the byte range and the expiry cannot be
 changed, and each signed policy uploads once.
 """

@@ -6,9 +6,9 @@ from __future__ import annotations
 import hmac
 
 
-from sns.errors import Forbidden, InvalidInput
+from sns.core.errors import Forbidden, InvalidInput
 from sns.geo.service import query_hash
-from sns.ids import id_to_hex, parse_id
+from sns.core.ids import id_to_hex, parse_id
 from sns.models import Post, User
 from sns.selectors import viewable_q
 from sns.selectors.publication import public_posts_q

@@ -17,7 +17,7 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
-from sns.markdown import _parser, to_plain_text
+from sns.reads.markdown import _parser, to_plain_text
 
 MAX_SEGMENTS = 4
 CONTEXT_SIZE = 40

@@ -15,8 +15,8 @@ from dataclasses import dataclass, field
 
 from django.conf import settings
 
-from sns.errors import InvalidInput
-from sns.ids import parse_id
+from sns.core.errors import InvalidInput
+from sns.core.ids import parse_id
 
 _TOKEN = re.compile(r'-?"[^"]*"|\S+')
 # What a term is made of to count as one: a letter, digit or symbol, not just quotes

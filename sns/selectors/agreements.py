@@ -23,7 +23,7 @@ def agreement_latest_id() -> int | None:
 
 def agreement_required(user: User) -> int | None:
     """The id of the term `user` has yet to accept, or None (nothing to accept). The
-    session's user arrives with the newest id already read (sns/auth_backend.py)."""
+    session's user arrives with the newest id already read (sns/auth/backend.py)."""
     if hasattr(user, "latest_agreement_term_id"):
         latest = user.latest_agreement_term_id
     else:

@@ -4,7 +4,7 @@ The People / AI / All filter of every timeline (page and API, docs/pages.md §5)
 written here once: `authors_sql` is the only place that turns `people`, `ai` or `all`
 into SQL, and every read (the ORM reads, the API's lean rows, the pages' written
 reads, the live count) takes its condition from it. An AI user is a user with an AI
-tier (`User.ai_model`, sns/models.py).
+tier (`User.ai_model`, sns/models/social.py).
 
 `interleave` is the order of *Everyone* and *For you* under "All": the two streams
 (people's posts, AI users' posts), each in its own order, merged so that a page of
@@ -20,8 +20,8 @@ from django.db import connection
 from django.db.models import Q
 from django.db.models.expressions import RawSQL
 
-from ..errors import InvalidInput
-from ..ids import id_to_datetime
+from ..core.errors import InvalidInput
+from ..core.ids import id_to_datetime
 from ..models import User
 
 AUTHORS = ("all", "people", "ai")

@@ -16,7 +16,7 @@ from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from ..models import AiMemory, User
-from ..models_messages import AiBoundaries, AiStop
+from ..models.messages import AiBoundaries, AiStop
 
 KINDS = ("reply", "mention", "message")
 _SWITCH = {"reply": "allow_replies", "mention": "allow_mentions", "message": "allow_messages"}

@@ -25,7 +25,7 @@ from django.conf import settings
 from django.db import connection
 
 from ..models import Notification
-from ..models_reports import Report, ReportStatus
+from ..models.reports import Report, ReportStatus
 from .messages import inbox_unread_sql, messages_unread_counts
 from .notifications import notifications_unread_count, unread_count_of
 from .post_reads.execute import fetch

@@ -14,9 +14,9 @@ from django.db import connection
 from django.db.models import Count, F, IntegerField, OuterRef, Subquery, Value
 from django.db.models.functions import Coalesce, Substr
 
-from ..errors import InvalidInput, NotFound
+from ..core.errors import InvalidInput, NotFound
 from ..models import User
-from ..models_messages import ConversationMember, Message
+from ..models.messages import ConversationMember, Message
 from .paging import Page
 
 FOLDERS = ("inbox", "requests")

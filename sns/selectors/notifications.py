@@ -7,8 +7,8 @@ from dataclasses import dataclass
 from django.conf import settings
 from django.db.models import BooleanField, Q, Value
 
-from ..errors import InvalidInput
-from ..ids import parse_id
+from ..core.errors import InvalidInput
+from ..core.ids import parse_id
 from ..models import Notification, User
 from .paging import union_all
 from .visibility import viewable_posts, viewable_q

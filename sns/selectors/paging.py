@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from django.db import connection
 from django.db.models import Q
 
-from ..errors import InvalidInput
+from ..core.errors import InvalidInput
 
 
 BIGINT_MAX = (1 << 63) - 1

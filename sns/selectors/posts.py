@@ -12,9 +12,9 @@ from __future__ import annotations
 from django.db.models import BigIntegerField, BooleanField, CharField, OuterRef, QuerySet, Subquery
 from django.db.models.expressions import RawSQL
 
-from ..access import owner_refuses
-from ..errors import NotFound
+from ..core.errors import NotFound
 from ..models import Post
+from ..reads.access import owner_refuses
 from .post_reads.execute import fetch
 from .post_reads.statement import names, post_facts, vendor, where, where_sql
 from .visibility import viewable_q

@@ -16,7 +16,7 @@ from django.conf import settings
 from django.db.models import Q, Sum
 from django.utils import timezone
 
-from ..errors import NotFound
+from ..core.errors import NotFound
 from ..models import Post, PostPubView, PubConfig, User
 from .paging import Page
 from .posts import post_queryset

@@ -4,7 +4,7 @@ mutees, likers; and a user's muted words."""
 from __future__ import annotations
 
 from ..models import Block, Follow, Like, User
-from ..models_mutes import Mute, MutedWord
+from ..models.mutes import Mute, MutedWord
 from .paging import Page, after_pivot, time_then_key
 from .users import user_queryset
 from .visibility import viewable_q

@@ -1,8 +1,8 @@
-"""Reads of the review queue (sns/models_reports.py) for the pages."""
+"""Reads of the review queue (sns/models/reports.py) for the pages."""
 
 from __future__ import annotations
 
-from ..models_reports import Report, ReportStatus
+from ..models.reports import Report, ReportStatus
 
 
 def reports_open_count(viewer) -> int:

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from ..access import access_user_self_or_admin
 from ..models import User
-from ..models_tokens import AccessToken
+from ..models.tokens import AccessToken
+from ..reads.access import access_user_self_or_admin
 
 
 def user_tokens(actor: User, user_id: int) -> list[AccessToken]:

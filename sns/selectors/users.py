@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.db.models import Exists, OuterRef, Q, QuerySet
 
-from ..errors import InvalidInput, NotFound
+from ..core.errors import InvalidInput, NotFound
 from ..models import Block, Follow, User
 from .paging import Page, id_order, page_slice
 

@@ -5,7 +5,7 @@ through it, so they agree on what is hidden.
 A row owned by a user is hidden from `viewer` when
 
 * the owner refuses the viewer — an explicit block, or blockStrangers without a follow
-  back: the rule that also refuses writes (`sns.access.owner_refuses` is its row
+  back: the rule that also refuses writes (`sns.reads.access.owner_refuses` is its row
   form); admins are never refused;
 * the owner is frozen (admins still see frozen accounts);
 * the viewer blocked or muted the owner, or the row is a post containing one of the
@@ -36,7 +36,7 @@ from django.db import connection
 from django.db.models import BooleanField, Expression, ExpressionWrapper, F, Q, QuerySet
 
 from ..models import Block, Follow, Post, User
-from ..models_mutes import Mute, MutedWord
+from ..models.mutes import Mute, MutedWord
 
 
 class _Viewable(Expression):

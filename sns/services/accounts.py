@@ -19,13 +19,13 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
-from .. import mail_limits, mailer
-from ..access import access_user_self_or_admin, access_writable
-from ..errors import InvalidInput
+from ..core import mail_limits, mailer
+from ..reads.access import access_user_self_or_admin, access_writable
+from ..core.errors import InvalidInput
 from ..models import User
-from ..models_accounts import EmailVerification, VerificationPurpose
-from ..session_auth import auth_record_forget
-from ..text import normalize_locale, normalize_timezone
+from ..models.accounts import EmailVerification, VerificationPurpose
+from ..auth.session import auth_record_forget
+from ..core.text import normalize_locale, normalize_timezone
 from . import verification
 from .users import _clean_email, _clean_password, owner_proof, user_create_verified
 

@@ -7,12 +7,12 @@ import json
 
 from django.db import transaction
 
-from sns.access import access_admin
-from sns.errors import InvalidInput, NotFound, NotLatest
+from sns.auth.session import auth_record_forget, latest_term_forget
+from sns.core.errors import InvalidInput, NotFound, NotLatest
+from sns.core.text import normalize_locale
+from sns.core.textguard import refuse_invalid
 from sns.models import AgreementTerm, User
-from sns.session_auth import auth_record_forget, latest_term_forget
-from sns.text import normalize_locale
-from sns.textguard import refuse_invalid
+from sns.reads.access import access_admin
 
 CONTENTS_LENGTH_LIMIT = 262_144
 

@@ -14,11 +14,11 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from .. import throttle
-from ..access import access_user, access_user_self_or_admin, access_writable
-from ..errors import InvalidInput, NotFound
+from ..core import throttle
+from ..core.errors import InvalidInput, NotFound
 from ..models import User
-from ..models_messages import AiBoundaries, AiStop
+from ..models.messages import AiBoundaries, AiStop
+from ..reads.access import access_user, access_user_self_or_admin, access_writable
 from ..selectors.boundaries import Boundaries, ai_boundaries_get
 
 _UNSET = object()
@@ -113,7 +113,7 @@ def ai_stop_add(
 def ai_stop_from_words(person: User, ai_user: User, *, said_in: int, source: str = "words", now=None) -> tuple[AiStop, bool]:
     """The person asked the AI user in their own words (a reply, mention or message:
     `said_in`) to stop: the same stop as the Stop button's, for STGY_AI_STOP_HOURS.
-    Caught by `sns.stop_words.stop_request` ("words") or by the model reading them
+    Caught by `sns.core.stop_words.stop_request` ("words") or by the model reading them
     ("model"); the AI side records it, and may only add a stop, never lift or shorten
     one: a stop already in force is left as it is. (stop, whether it is new)."""
     if source not in ("words", "model"):

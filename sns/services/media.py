@@ -13,13 +13,13 @@ from datetime import UTC, datetime
 from django.conf import settings
 from django.utils import timezone as dj_timezone
 
-from .. import throttle
-from ..access import access_user_self_or_admin, access_writable
-from ..errors import Forbidden, InvalidInput
-from ..ids import id_to_hex
+from ..core import throttle
+from ..core.errors import Forbidden, InvalidInput
+from ..core.ids import id_to_hex
 from ..media import images, keys, remote, signing, storage
 from ..models import User
-from ..models_media import MediaImage
+from ..models.media import MediaImage
+from ..reads.access import access_user_self_or_admin, access_writable
 from . import media_usage
 
 log = logging.getLogger(__name__)

@@ -18,7 +18,7 @@ from datetime import UTC, datetime, timedelta
 from django.conf import settings
 
 from ..media import keys, storage
-from ..models_media import TrackUpload
+from ..models.media import TrackUpload
 
 log = logging.getLogger(__name__)
 IMAGES, TRACKS = "images", "tracks"

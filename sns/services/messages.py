@@ -13,19 +13,16 @@ from django.db.models import Exists, OuterRef
 from django.db.models.functions import Greatest
 from django.utils import timezone
 
-from .. import live_marks, throttle
-from ..access import access_writable, block_annotations, is_blocked_annotated
-from ..errors import Conflict, Forbidden, InvalidInput, NotFound
+from ..reads import live_marks
+from ..core import throttle
+from ..reads.access import access_writable, block_annotations, is_blocked_annotated
+from ..core.errors import Conflict, Forbidden, InvalidInput, NotFound
 from ..models import Block, User
-from ..models_messages import (
-    Conversation,
-    ConversationMember,
-    Message,
-)
-from ..models_reports import Report, ReportKind
+from ..models.messages import Conversation, ConversationMember, Message
+from ..models.reports import Report, ReportKind
 from .reports import report_create
 from ..selectors.boundaries import ai_contact_allowed
-from ..text import normalize_content
+from ..core.text import normalize_content
 from . import hooks, notifications
 
 MESSAGES = throttle.Limit(
@@ -113,7 +110,7 @@ def message_send(actor: User, recipient_id: int, *, content) -> Message:
         )
         is_request = _place_for_recipient(conversation, recipient)
     notifications.notify_message(recipient_id=recipient.id, actor=actor, request=is_request)
-    # The open thread pages learn of it from the cache (sns/live_marks.py).
+    # The open thread pages learn of it from the cache (sns/reads/live_marks.py).
     transaction.on_commit(lambda: live_marks.conversation_mark(actor.id, recipient.id, message.id), robust=True)
     if recipient.is_ai:
         transaction.on_commit(lambda: hooks.message_written(message))

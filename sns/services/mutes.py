@@ -7,11 +7,11 @@ from __future__ import annotations
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from .. import throttle
-from ..access import access_user_self_or_admin, access_writable
-from ..errors import Conflict, InvalidInput, NotFound
+from ..core import throttle
+from ..core.errors import Conflict, InvalidInput, NotFound
 from ..models import User
-from ..models_mutes import Mute, MutedWord
+from ..models.mutes import Mute, MutedWord
+from ..reads.access import access_user_self_or_admin, access_writable
 
 MUTED_WORDS_MAX = 100  # a list longer than this is a filter, not a few words
 MUTED_WORD_MAX_CHARS = 50  # the column's length

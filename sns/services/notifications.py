@@ -19,11 +19,11 @@ from django.db import IntegrityError, connection, transaction
 from django.db.models import BooleanField, CharField, Exists, Q, Value
 from django.utils import timezone
 
-from ..access import access_writable
-from ..errors import InvalidInput
+from ..core.errors import InvalidInput
+from ..core.textguard import refuse_invalid
 from ..mdtree import notification_text
 from ..models import Notification, Post, User
-from ..textguard import refuse_invalid
+from ..reads.access import access_writable
 
 log = logging.getLogger(__name__)
 

@@ -10,14 +10,15 @@ from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.utils import timezone
 
-from .. import live_marks, mentions, throttle
-from ..access import access_post, access_writable, block_annotations, is_blocked_annotated
-from ..errors import Conflict, InvalidInput
-from ..ids import parse_id
+from ..core import throttle
+from ..core.errors import Conflict, InvalidInput
+from ..core.ids import parse_id
+from ..core.text import normalize_content, normalize_locale, normalize_post_tags
 from ..mdtree import make_snippet
 from ..models import Follow, Post, PostTag, User
+from ..reads import live_marks, mentions
+from ..reads.access import access_post, access_writable, block_annotations, is_blocked_annotated
 from ..selectors.boundaries import ai_contact_annotated, ai_contact_annotations
-from ..text import normalize_content, normalize_locale, normalize_post_tags
 from . import notifications
 from .hooks import post_mentioned, post_written
 from .post_insert import post_insert
@@ -113,7 +114,7 @@ def post_create(
             )
             post_insert(post, tag_names, parent.id if parent is not None else None)
             post_written(post, created=True)
-            # Open pages of the thread learn of a reply from the cache (sns/live_marks.py);
+            # Open pages of the thread learn of a reply from the cache (sns/reads/live_marks.py);
             # robust: a failure there must not turn a committed post into an error.
             transaction.on_commit(partial(live_marks.post_mark, post.id, reply=parent is not None), robust=True)
     except IntegrityError:
@@ -176,7 +177,7 @@ def _notify_new_post(author: User, post: Post, parent: Post | None) -> None:
 
 
 def _notify_name_mentions(author: User, post: Post, parent: Post | None) -> set[int]:
-    """"@Nick" mentions (sns/mentions.py): the first STGY_MENTION_NOTIFY_LIMIT (5)
+    """"@Nick" mentions (sns/reads/mentions.py): the first STGY_MENTION_NOTIFY_LIMIT (5)
     mentioned users are notified (slot `name-mention:<post>`), unless they block the
     author or, for an AI author, turned AI mentions off or stopped it; the AI users among
     them are owed an answer (the post hook). One query for the lot; the ids notified."""

@@ -14,11 +14,11 @@ from django.core.cache import cache
 from django.db import IntegrityError, transaction
 from django.db.models import F
 
-from .. import throttle
-from ..access import access_user_self_or_admin, access_writable
-from ..errors import InvalidInput
+from ..core import throttle
+from ..reads.access import access_user_self_or_admin, access_writable
+from ..core.errors import InvalidInput
 from ..models import Post, PostPubView, PubConfig, User
-from ..textguard import clean_long_text, refuse_invalid, strip_invisible
+from ..core.textguard import clean_long_text, refuse_invalid, strip_invisible
 
 _UNSET = object()
 _THEME = re.compile(r"^[A-Za-z0-9_-]*$")

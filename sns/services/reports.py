@@ -8,12 +8,12 @@ from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from .. import throttle
-from ..access import access_admin, access_post, access_writable
-from ..errors import Conflict, InvalidInput
+from ..core import throttle
+from ..core.errors import Conflict, InvalidInput
+from ..core.textguard import clean_long_text
 from ..models import User
-from ..models_reports import POST_REPORT_REASONS, Report, ReportKind, ReportStatus
-from ..textguard import clean_long_text
+from ..models.reports import POST_REPORT_REASONS, Report, ReportKind, ReportStatus
+from ..reads.access import access_admin, access_post, access_writable
 
 REASONS = [key for key, _ in POST_REPORT_REASONS]
 

@@ -13,11 +13,11 @@ from django.core.cache import cache
 from django.utils import timezone
 from django.utils.module_loading import import_string
 
-from sns import auth_backend
-from sns.access import access_admin
-from sns.errors import NotFound
-from sns.isotime import iso
+from sns.auth import backend as auth_backend
+from sns.core.errors import NotFound
+from sns.core.isotime import iso
 from sns.models import User
+from sns.reads.access import access_admin
 
 from .users import user_set_password
 

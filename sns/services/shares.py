@@ -13,10 +13,10 @@ from __future__ import annotations
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from .. import throttle
-from ..access import access_writable, is_blocked_annotated
-from ..errors import Conflict, InvalidInput, NotFound
+from ..core import throttle
+from ..core.errors import Conflict, InvalidInput, NotFound
 from ..models import Bookmark, Post, Quote, Repost, User
+from ..reads.access import access_writable, is_blocked_annotated
 from . import notifications
 from .posts import post_create
 from .targets import share_target

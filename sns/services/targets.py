@@ -1,7 +1,7 @@
 """The rows a like, follow, share or reply acts on, each with the facts its checks read,
 in one plain SQL statement (sns/sql_statements.py): the AI cycle likes, follows and
 replies in every run, and the querysets with their annotations cost more CPU to build
-than to run. The facts are those of `sns.access.block_annotations` (does the owner block
+than to run. The facts are those of `sns.reads.access.block_annotations` (does the owner block
 the actor, does the owner follow the actor), read back by `is_blocked_annotated`.
 """
 

@@ -8,13 +8,13 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import transaction
 
-from .. import throttle
-from ..access import access_user_self_or_admin, access_writable
-from ..errors import Forbidden, InvalidInput, NotFound
+from ..auth.token import token_digest, token_grant_forget, token_secret_new
+from ..core import throttle
+from ..core.errors import Forbidden, InvalidInput, NotFound
+from ..core.textguard import checked_text, strip_invisible
 from ..models import User
-from ..models_tokens import AccessToken, TokenScope
-from ..textguard import checked_text, strip_invisible
-from ..token_auth import token_digest, token_grant_forget, token_secret_new
+from ..models.tokens import AccessToken, TokenScope
+from ..reads.access import access_user_self_or_admin, access_writable
 
 NAME_MAX_CHARS = 100  # the column's length
 

@@ -18,9 +18,9 @@ from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.utils import timezone as dj_timezone
 
-from ..ids import id_to_hex
+from ..core.ids import id_to_hex
 from ..media import fit, storage, trackjson
-from ..models_media import MediaTrack, TrackUpload
+from ..models.media import MediaTrack, TrackUpload
 from . import media_usage
 
 KINDS = {"fit": (".fit", "application/octet-stream"), "trjgz": (".trjgz", "application/gzip")}

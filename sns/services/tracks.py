@@ -18,14 +18,13 @@ from datetime import UTC, datetime
 from django.conf import settings
 from django.db import IntegrityError
 
-from .. import throttle
-from ..errors import InvalidInput
+from ..core import throttle
+from ..core.errors import InvalidInput
+from ..core.ids import id_to_hex
 from ..extensions import submit_task
-from ..ids import id_to_hex
 from ..media import keys, signing, storage
 from ..models import User
-from ..models_media import MediaTrack, TrackUpload
-from ..tasks import process_track
+from ..models.media import MediaTrack, TrackUpload
 from . import media_usage
 from .media import (
     _target,
@@ -36,6 +35,7 @@ from .media import (
     staged_upload_key,
 )
 from .track_processing import KINDS, kind_of, upload_answer
+from .track_tasks import process_track
 
 TRACK_POSTS = throttle.Limit("track-posts", "STGY_HOURLY_IMAGE_POSTS_COUNT_LIMIT", None, "too often track posts")
 ACCEPTED_TYPES = {"fit": {"application/octet-stream", "application/vnd.ant.fit"},

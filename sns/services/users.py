@@ -9,20 +9,20 @@ from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 
-from .. import throttle
-from ..access import (
+from ..core import throttle
+from ..reads.access import (
     access_admin,
     access_owner_proof,
     access_user_self_or_admin,
     access_writable,
 )
-from ..errors import Conflict, Forbidden, InvalidInput
+from ..core.errors import Conflict, Forbidden, InvalidInput
 from ..mdtree import make_snippet
-from ..passwords import password_check
-from ..session_auth import auth_record_forget
+from ..auth.passwords import password_check
+from ..auth.session import auth_record_forget
 from ..models import AiMemory, AiTier, Follow, Like, Post, User
-from ..text import normalize_locale, normalize_timezone
-from ..textguard import checked_text, refuse_invalid, strip_invisible
+from ..core.text import normalize_locale, normalize_timezone
+from ..core.textguard import checked_text, refuse_invalid, strip_invisible
 
 _UNSET = object()
 
@@ -55,7 +55,7 @@ def _clean_nickname(nickname) -> str:
 def _clean_password(password, user: User | None = None, *, self_service: bool = True) -> str:
     """Self-service passwords meet AUTH_PASSWORD_VALIDATORS (length, not common, not
     like the e-mail or nickname); one an admin sets only has to be non-blank, as in
-    the original (docs/accounts.md §6). The rule is sns/passwords.py's."""
+    the original (docs/accounts.md §6). The rule is sns/auth/passwords.py's."""
     return password_check(password, user, self_service=self_service)
 
 
@@ -232,7 +232,7 @@ def user_update(
 
 def owner_proof(actor: User, user: User, *, current_password, logged_in_at) -> None:
     """When `actor` changes their own password or address: the proof of
-    sns/access.py `access_owner_proof`. Each current password given costs one of the
+    sns/reads/access.py `access_owner_proof`. Each current password given costs one of the
     hourly profile updates, so a stolen session cannot guess it at leisure."""
     if user.id != actor.id:
         return  # an admin acting on someone else (access_user_self_or_admin)

@@ -22,8 +22,8 @@ from django.db.models import F
 from django.utils import timezone
 from django.utils.crypto import constant_time_compare, salted_hmac
 
-from ..errors import InvalidInput
-from ..models_accounts import EmailVerification
+from ..core.errors import InvalidInput
+from ..models.accounts import EmailVerification
 
 _HMAC_SALT = "sns.verification"
 

@@ -29,7 +29,7 @@ class EmailForm(forms.Form):
 
 class EmailChangeForm(EmailForm):
     # Not needed shortly after logging in; the rule is the service's
-    # (sns/access.py access_owner_proof), the same as the API's.
+    # (sns/reads/access.py access_owner_proof), the same as the API's.
     current_password = _password("Current password", "current-password", required=False)
 
     def __init__(self, *args, **kwargs):

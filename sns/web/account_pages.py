@@ -12,7 +12,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods
 
-from sns.mail_limits import client_of
+from sns.core.mail_limits import client_of
 from sns.selectors import agreements as selectors_agreements
 from sns.services import accounts, agreements
 from sns.services.sessions import session_begin, session_logged_in_at

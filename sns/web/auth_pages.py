@@ -9,7 +9,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 from rest_framework.throttling import ScopedRateThrottle
 
 from sns.selectors import agreements as selectors_agreements
-from sns.errors import InvalidInput, Throttled
+from sns.core.errors import InvalidInput, Throttled
 from sns.services.sessions import session_login, session_logout, session_password_change
 
 from .forms import LoginForm, PasswordForm

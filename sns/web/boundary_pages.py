@@ -9,7 +9,7 @@ from django.shortcuts import redirect
 from django.urls import NoReverseMatch, reverse
 from django.views.decorators.http import require_POST
 
-from sns.ids import parse_id
+from sns.core.ids import parse_id
 from sns.selectors import boundaries as selectors_boundaries
 from sns.services import boundaries as boundary_services
 

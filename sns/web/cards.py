@@ -5,7 +5,7 @@ It is built here with `format_html` rather than in a Django template because a p
 shows twenty to fifty of them: the template engine's variable lookups, includes and
 filters cost about a millisecond per card, most of a timeline page's render time.
 Every value from users goes through `format_html` / `conditional_escape`, and post
-bodies through sns.markdown.render_html (markdown-it, then the nh3 sanitiser), the
+bodies through sns.reads.markdown.render_html (markdown-it, then the nh3 sanitiser), the
 same as the template did.
 
 `card_html` draws a card from the post, the viewer and its per-view parts
@@ -26,9 +26,9 @@ from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext_lazy
 
-from sns.ids import id_to_hex
-from sns.markdown import render_html
-from sns.mentions import mentions_attach, post_mention_links
+from sns.core.ids import id_to_hex
+from sns.reads.markdown import render_html
+from sns.reads.mentions import mentions_attach, post_mention_links
 from sns.selectors import shares
 from sns.selectors.visibility import hidden_user_ids
 
@@ -57,7 +57,7 @@ OPEN_THREAD = gettext_lazy("Open thread")
 def cards_attach(viewer, posts) -> list:
     """What a page's cards read besides the posts, for all of them at once: their share
     facts and quoted posts (sns/selectors/shares.py `shares_attach`), whom their
-    mentions link to (sns/mentions.py `mentions_attach`) and, for replies, whether the
+    mentions link to (sns/reads/mentions.py `mentions_attach`) and, for replies, whether the
     parent's author is hidden from the reader (one query when a reply's parent is
     someone else's and not on the page)."""
     posts = shares.shares_attach(viewer, posts)
@@ -116,7 +116,7 @@ def _time_html(post, ago_text: str) -> SafeString:
 
 
 def _body_html(post, *, compact: bool, full: bool, link_cards) -> SafeString:
-    # sanitised by render_html; known @nicknames link to the user (sns/mentions.py)
+    # sanitised by render_html; known @nicknames link to the user (sns/reads/mentions.py)
     text = without_macros(post.content)  # link-card lines become the cards below
     body = mark_safe(render_html(text, mentions=post_mention_links(post)))
     long = not full and is_long(post.content, compact)

@@ -115,6 +115,6 @@ def _english_since(moment, now, seconds: float) -> str:
 
 def time_title(local) -> str:
     """A card's time tooltip for the local `local`: the year always four digits, as the
-    API prints its dates (sns/isotime.py); strftime's %Y gives "179" for the year 179."""
+    API prints its dates (sns/core/isotime.py); strftime's %Y gives "179" for the year 179."""
     return f"{local.year:04d}-{local:%m-%d %H:%M} {local.tzname() or ''}"
 

@@ -18,7 +18,7 @@ from collections.abc import Iterable
 
 from django.utils.text import capfirst
 
-from sns.errors import DomainError
+from sns.core.errors import DomainError
 
 _WORD = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
 _CAMEL = re.compile(r"(?<=[a-z0-9])([A-Z])")

@@ -8,8 +8,8 @@ from django import forms
 from django.conf import settings
 from django.utils.translation import gettext_lazy as _
 
-from sns.errors import InvalidInput
-from sns.text import normalize_locale
+from sns.core.errors import InvalidInput
+from sns.core.text import normalize_locale
 
 from . import kept_widgets
 
@@ -41,7 +41,7 @@ class LoginForm(forms.Form):
 
 
 class PasswordForm(forms.Form):
-    # Not needed shortly after logging in; the rule is the service's (sns/access.py
+    # Not needed shortly after logging in; the rule is the service's (sns/reads/access.py
     # access_owner_proof), the same as the API's.
     current_password = forms.CharField(
         label="Current password",
@@ -230,7 +230,7 @@ class PostReportForm(forms.Form):
     )
 
     def __init__(self, *args, **kwargs):
-        from sns.models_reports import POST_REPORT_REASONS
+        from sns.models.reports import POST_REPORT_REASONS
 
         super().__init__(*args, **kwargs)
         self.fields["reason"].choices = POST_REPORT_REASONS

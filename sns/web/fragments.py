@@ -27,7 +27,7 @@ from django.utils import timezone
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language
 
-from sns.mentions import post_mention_links
+from sns.reads.mentions import post_mention_links
 
 from . import cards
 from .card_forms import csrf_token
@@ -37,7 +37,7 @@ from .link_cards import card_targets, link_cards_html
 from .share_cards import quoted_html, reposted_by_html
 
 # Enough for the posts a busy site shows within minutes; a card is a few kilobytes.
-# Longer texts are drawn whole on every view (sns/markdown.py still keeps their
+# Longer texts are drawn whole on every view (sns/reads/markdown.py still keeps their
 # rendering), so the store stays near ten megabytes a process at worst.
 _KEPT_CARDS = 2048
 _KEPT_BODY_CHARS = 2000
@@ -140,7 +140,7 @@ def _facts(post, view: _View, compact: bool, full: bool, hide_reply_to: bool) ->
 
 
 def _mentions(post, content: str) -> tuple:
-    # Without an "@" there is nothing to link (sns/mentions.py); a page's posts come with
+    # Without an "@" there is nothing to link (sns/reads/mentions.py); a page's posts come with
     # their links attached (sns/web/cards.py `cards_attach`).
     return tuple(sorted(post_mention_links(post).items())) if "@" in content else ()
 
@@ -214,7 +214,7 @@ def post_card_html(post, *, request, compact: bool = False, full: bool = False, 
 
 def clear() -> None:
     """Forget every kept card, fragment, rendering and widget (the tests' cold start)."""
-    from sns import markdown
+    from sns.reads import markdown
 
     from . import kept_parts, kept_widgets
 

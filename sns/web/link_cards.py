@@ -15,7 +15,7 @@ import re
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
 
-from sns.errors import InvalidInput
+from sns.core.errors import InvalidInput
 from sns.linksnippets import service, urls
 
 MAX_CARDS = 4

@@ -8,9 +8,9 @@ from __future__ import annotations
 from django.http import JsonResponse
 from django.views.decorators.http import require_GET
 
-from sns import live_marks
-from sns.errors import InvalidInput
-from sns.ids import id_to_hex, parse_id
+from sns.core.errors import InvalidInput
+from sns.core.ids import id_to_hex, parse_id
+from sns.reads import live_marks
 from sns.selectors.authors import authors_parse
 from sns.selectors.live import live_counts
 
@@ -33,7 +33,7 @@ def live(request):
 
 def _newer(request, read) -> JsonResponse:
     """{"changed": whether the mark is past `after`, "newest": the mark}: one cache read
-    (sns/live_marks.py), what a post page or a message thread polls."""
+    (sns/reads/live_marks.py), what a post page or a message thread polls."""
     if not request.user.is_authenticated:
         return JsonResponse({"error": "login required"}, status=401)
     try:

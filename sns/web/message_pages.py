@@ -10,8 +10,8 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from sns.selectors import messages as selectors_messages
-from sns.errors import InvalidInput
-from sns.ids import id_to_hex, parse_id
+from sns.core.errors import InvalidInput
+from sns.core.ids import id_to_hex, parse_id
 from sns.selectors import Page
 from sns.services import messages as message_services
 

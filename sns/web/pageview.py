@@ -30,7 +30,7 @@ from django.urls import reverse
 from django.utils.functional import LazyObject, empty
 from django.utils.http import url_has_allowed_host_and_scheme
 
-from sns.errors import DomainError
+from sns.core.errors import DomainError
 from sns.selectors.agreements import agreement_required
 from sns.selectors import Page
 
@@ -82,7 +82,7 @@ def page(
 
 def _unwrap_user(request, *, load: bool) -> None:
     """Put the user itself in `request.user` in place of the lazy proxy that
-    sns/session_auth.py sets: through the proxy every attribute read first fails on the
+    sns/auth/session.py sets: through the proxy every attribute read first fails on the
     proxy (an AttributeError made and dropped) before reaching the user, and a page
     reads the viewer's attributes a few hundred times. A page open to visitors leaves
     a user that is not loaded yet alone."""

@@ -11,9 +11,9 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from sns import selectors, services
-from sns.access import access_post
+from sns.core.ids import id_to_hex, parse_id
 from sns.extensions import page_extras
-from sns.ids import id_to_hex, parse_id
+from sns.reads.access import access_post
 from sns.reply_tree import reply_tree, reply_tree_nodes
 from sns.selectors import publication as selectors_publication
 from sns.selectors.post_reads import instances, threads
@@ -97,7 +97,7 @@ def _post_detail(request, post_hex):
         "tree": tree,
         "older_id": older_id,
         "newer_id": newer_id,
-        # The page polls for a reply newer than the newest it shows (sns/live_marks.py);
+        # The page polls for a reply newer than the newest it shows (sns/reads/live_marks.py);
         # one it may not see makes one redraw, after which the poll moves past it.
         "live_after": id_to_hex(max((r.id for r in shown_replies), default=0)),
         "parent_exists": parent_exists,

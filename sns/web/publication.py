@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 from rest_framework.throttling import BaseThrottle
 
-from sns.markdown import to_plain_text
+from sns.reads.markdown import to_plain_text
 
 # The original's themes; only these names ever reach a page, as class names.
 THEMES = (

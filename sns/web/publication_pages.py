@@ -20,8 +20,8 @@ from django.utils.feedgenerator import Atom1Feed
 from django.views.decorators.http import require_GET, require_POST
 
 from sns.selectors import publication as pub
-from sns.ids import parse_id
-from sns.markdown import render_html
+from sns.core.ids import parse_id
+from sns.reads.markdown import render_html
 from sns.services import publication as pub_services
 
 from . import publication as site

@@ -8,9 +8,9 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods
 
-from sns.access import access_post
-from sns.errors import InvalidInput
-from sns.ids import parse_id
+from sns.core.errors import InvalidInput
+from sns.core.ids import parse_id
+from sns.reads.access import access_post
 from sns.services import reports as report_services
 
 from .forms import PostReportForm

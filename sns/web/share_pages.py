@@ -8,7 +8,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from sns import selectors, services
-from sns.ids import parse_id
+from sns.core.ids import parse_id
 from sns.selectors import shares
 
 from .cards import cards_attach

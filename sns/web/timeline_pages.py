@@ -12,13 +12,13 @@ from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from sns import selectors, services
-from sns.errors import InvalidInput
+from sns.core.errors import InvalidInput
 from sns.extensions import page_extras
-from sns.markdown import render_html
+from sns.reads.markdown import render_html
 from sns.search import engine
 from sns.search.kwic import post_kwic
 from sns.search.query import parse_query, search_owner
-from sns.ids import id_to_hex
+from sns.core.ids import id_to_hex
 from sns.selectors import Page, shares
 from sns.selectors.authors import AUTHORS, authors_parse
 from sns.selectors.mixed import everyone_page, ranked_page

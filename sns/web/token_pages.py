@@ -7,7 +7,7 @@ from django.contrib import messages
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
-from sns.ids import parse_id
+from sns.core.ids import parse_id
 from sns.selectors.tokens import user_tokens
 from sns.services import tokens as token_services
 

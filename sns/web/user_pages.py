@@ -8,8 +8,8 @@ from django.urls import NoReverseMatch, reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from sns import selectors, services
-from sns.ids import parse_id
-from sns.privacy import can_see_private
+from sns.core.ids import parse_id
+from sns.core.privacy import can_see_private
 from sns.selectors import boundaries as selectors_boundaries
 from sns.selectors.post_reads import instances
 from sns.services import mutes as mute_services

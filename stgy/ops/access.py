@@ -11,7 +11,7 @@ import logging
 from django.conf import settings
 from rest_framework.throttling import BaseThrottle
 
-from sns.access import access_admin
+from sns.reads.access import access_admin
 
 log = logging.getLogger(__name__)
 

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 from django.db import DEFAULT_DB_ALIAS, DatabaseError, connections, transaction
 
-from sns.errors import InvalidInput
+from sns.core.errors import InvalidInput
 
 MAX_OFFSET = 10_000_000
 MAX_LIMIT = 10_000

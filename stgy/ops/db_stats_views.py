@@ -8,11 +8,11 @@ from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from sns.access import access_admin
 from sns.api import schema
 from sns.api.params import int_value
 from sns.api.permissions import Public
-from sns.errors import DomainError, InvalidInput
+from sns.core.errors import DomainError, InvalidInput
+from sns.reads.access import access_admin
 
 from . import db_stats
 

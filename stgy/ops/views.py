@@ -9,9 +9,9 @@ from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from sns.access import access_admin
 from sns.api import schema
 from sns.api.permissions import Public
+from sns.reads.access import access_admin
 
 from . import aggregation, metrics
 from .access import access_metrics

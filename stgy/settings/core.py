@@ -61,16 +61,16 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 AUTH_USER_MODEL = "sns.User"
 # Ours first; Django's stays listed so sessions it stamped remain valid.
 AUTHENTICATION_BACKENDS = [
-    "sns.auth_backend.UserBackend",
+    "sns.auth.backend.UserBackend",
     "django.contrib.auth.backends.ModelBackend",
 ]
 AUTH_PASSWORD_VALIDATORS = [
-    {"NAME": "sns.passwords.NotBlankValidator"},
+    {"NAME": "sns.auth.passwords.NotBlankValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator", "OPTIONS": {"min_length": 8}},
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     # Django's UserAttributeSimilarityValidator, and no password built from these.
     {
-        "NAME": "sns.passwords.PersonalInfoValidator",
+        "NAME": "sns.auth.passwords.PersonalInfoValidator",
         "OPTIONS": {"user_attributes": ("email", "nickname")},
     },
 ]

@@ -19,10 +19,10 @@ STGY_PREPARED_READS = env.bool("STGY_PREPARED_READS", default=True)
 # --- Redis: cache, broker, throttles. Absent -> in-process everything. ---
 REDIS_URL = env.str("REDIS_URL", default="")
 # Seconds a user's auth record (session hash, admin, frozen, locale) is kept in the
-# shared cache (sns/session_auth.py); 0 reads it from the database on every request,
+# shared cache (sns/auth/session.py); 0 reads it from the database on every request,
 # the default without Redis, whose stand-in cache is per process.
 STGY_AUTH_RECORD_TTL = num("STGY_AUTH_RECORD_TTL", 300 if REDIS_URL else 0)
-# Personal access tokens (sns/token_auth.py): a token's last use is written at most once
+# Personal access tokens (sns/auth/token.py): a token's last use is written at most once
 # per this many seconds, not on every request; a person holds at most this many tokens.
 STGY_TOKEN_LAST_USED_STEP = num("STGY_TOKEN_LAST_USED_STEP", 300)
 STGY_TOKENS_PER_USER = num("STGY_TOKENS_PER_USER", 20)

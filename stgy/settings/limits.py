@@ -26,7 +26,7 @@ STGY_NOTIFY_FROM_AI_USERS = env.bool("STGY_NOTIFY_FROM_AI_USERS", default=True)
 # How often open pages ask /live for new posts and unread counts (static/stgy.js).
 STGY_LIVE_POLL_SECONDS = num("STGY_LIVE_POLL_SECONDS", 30, float)
 # How often an open post page or message thread asks whether an answer came (one cache
-# read, sns/live_marks.py): every STGY_LIVE_THREAD_SECONDS for the first two minutes
+# read, sns/reads/live_marks.py): every STGY_LIVE_THREAD_SECONDS for the first two minutes
 # after the page was drawn or last changed, when an answer is most likely, then every
 # STGY_LIVE_THREAD_IDLE_SECONDS (docs/pages.md §6).
 STGY_LIVE_THREAD_SECONDS = num("STGY_LIVE_THREAD_SECONDS", 4, float)

@@ -20,12 +20,12 @@ STGY_MAIL_ADDRESS_LIMIT_PER_MIN = num("STGY_MAIL_ADDRESS_LIMIT_PER_MIN", 2)
 STGY_MAIL_DOMAIN_LIMIT_PER_MIN = num("STGY_MAIL_DOMAIN_LIMIT_PER_MIN", 10)
 STGY_MAIL_GLOBAL_LIMIT_PER_MIN = num("STGY_MAIL_GLOBAL_LIMIT_PER_MIN", 100)
 # Mails one client address (an IPv6 one by its /64) may ask for, checked before the
-# limits above so that one client cannot use up the site's (sns/mail_limits.py).
+# limits above so that one client cannot use up the site's (sns/core/mail_limits.py).
 STGY_MAIL_CLIENT_LIMIT_PER_MIN = num("STGY_MAIL_CLIENT_LIMIT_PER_MIN", 5)
 STGY_MAIL_CLIENT_LIMIT_PER_HOUR = num("STGY_MAIL_CLIENT_LIMIT_PER_HOUR", 30)
 STGY_HOURLY_GLOBAL_SIGNUP_COUNT_LIMIT = num("STGY_HOURLY_GLOBAL_SIGNUP_COUNT_LIMIT", 60)
 STGY_VERIFICATION_TTL_SECONDS = num("STGY_VERIFICATION_TTL_SECONDS", 900)
 STGY_VERIFICATION_MAX_ATTEMPTS = num("STGY_VERIFICATION_MAX_ATTEMPTS", 5)
 # Seconds after logging in during which a session may change its own password without
-# giving the current one (GitHub's "sudo mode"; sns/access.py, docs/accounts.md §6).
+# giving the current one (GitHub's "sudo mode"; sns/reads/access.py, docs/accounts.md §6).
 STGY_PASSWORD_CHANGE_RECENT_LOGIN_SECONDS = num("STGY_PASSWORD_CHANGE_RECENT_LOGIN_SECONDS", 600)

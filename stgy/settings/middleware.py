@@ -20,7 +20,7 @@ MIDDLEWARE = [
     # The API at the root of the hosts in STGY_API_ROOT_HOSTS (stgy/api_root.py); the hot
     # reads' paths, under /api/ and /backend/, are the same views on those hosts.
     "stgy.api_root.ApiRootHostMiddleware",
-    "sns.session_auth.SessionAuthenticationMiddleware",
+    "sns.auth.session.SessionAuthenticationMiddleware",
     # The member's language of the interface (sns/web/language.py).
     "sns.web.language.InterfaceLanguageMiddleware",
     # Our pages for Django's own 405 and, under DEBUG, 404 (sns/web/error_pages.py): inside

@@ -80,6 +80,6 @@ CELERY_BEAT_SCHEDULE = {
     "sns-sweep-staged-media": {"task": "sns.sweep_staged_media", "schedule": timedelta(minutes=10)},
 }
 
-# Embedded mode runs tasks, and every mode sends mail (sns/mailer.py), on background
+# Embedded mode runs tasks, and every mode sends mail (sns/core/mailer.py), on background
 # threads; tests set this to run both inline.
 STGY_EAGER_TASKS_INLINE = env.bool("STGY_EAGER_TASKS_INLINE", default=False)

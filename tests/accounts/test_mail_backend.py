@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from django.core import mail
 
-from sns import mailer
+from sns.core import mailer
 
 
 def test_a_mail_lands_on_the_console_and_in_a_file(settings, tmp_path, capsys):

@@ -1,5 +1,5 @@
 """One client cannot use up the site's mail: each client address has its own budget,
-checked before the site-wide limit (sns/mail_limits.py, docs/accounts.md §4)."""
+checked before the site-wide limit (sns/core/mail_limits.py, docs/accounts.md §4)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import pytest
 from django.core import mail
 from django.test import Client
 
-from sns.mail_limits import client_of
+from sns.core.mail_limits import client_of
 from tests.clients import APIClient
 from tests.conftest import login_client
 from tests.factories import PASSWORD

@@ -1,6 +1,6 @@
 """Verification mail leaves on the mail threads, not inside the request: a password reset
 answers alike, by the same path, for a registered and an unknown address, even while
-the mail server takes its time, and the mail still arrives (sns/mailer.py,
+the mail server takes its time, and the mail still arrives (sns/core/mailer.py,
 docs/accounts.md §5). The mail goes through Django's real SMTP backend to a server of
 the test's own (tests/smtp_server.py)."""
 

@@ -7,7 +7,7 @@ import threading
 import pytest
 from django.db import connection
 
-from sns.errors import InvalidInput
+from sns.core.errors import InvalidInput
 from sns.models import EmailVerification, User
 from sns.services import accounts
 from tests.accounts.mailbox import code_sent_to

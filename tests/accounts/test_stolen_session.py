@@ -14,7 +14,7 @@ from django.core import mail
 from django.test import Client
 from django.utils import timezone
 
-from sns.isotime import iso
+from sns.core.isotime import iso
 from sns.models import User
 from tests.accounts.mailbox import code_sent_to
 from tests.clients import APIClient

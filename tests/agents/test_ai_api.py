@@ -8,8 +8,8 @@ import pytest
 
 from agents.embeddings import embed_features
 from agents.models import LlmUsage
-from sns.ids import id_to_hex
-from sns.privacy import mask_email
+from sns.core.ids import id_to_hex
+from sns.core.privacy import mask_email
 from tests.conftest import login_client
 from tests.factories import make_ai_user
 

@@ -14,7 +14,7 @@ from agents.embeddings.inputs import interest_embedding_input
 from agents.memory_versions import API
 from agents.models import Interest, PeerImpression, PostImpression
 from agents.vectors import features_to_b64
-from sns.ids import id_to_hex
+from sns.core.ids import id_to_hex
 from sns.selectors import Page
 from tests.conftest import login_client
 from tests.factories import make_ai_user, make_post
@@ -282,7 +282,7 @@ def test_memory_writes_are_idempotent(world, ai_user, human):
 
 
 def test_memory_functions_enforce_access(world, ai_user, human, admin):
-    from sns.errors import Forbidden
+    from sns.core.errors import Forbidden
 
     with pytest.raises(Forbidden):
         memory.interest_get(human, user_id=ai_user.id)
@@ -311,7 +311,7 @@ def test_memory_lists_cost_constant_queries(world, ai_user, human, settings):
             if "django_session" not in q["sql"] and not q["sql"].startswith(("SAVEPOINT", "RELEASE"))
         )
 
-    # The first request fills the cached auth record (sns/session_auth.py); count after it.
+    # The first request fills the cached auth record (sns/auth/session.py); count after it.
     client.get(f"{base}/post-impressions")
     one = count(f"{base}/post-impressions", 1)
     peers_one = count(f"{base}/peer-impressions", 1)

@@ -10,7 +10,7 @@ import pytest
 
 from agents.llm import gateway
 from agents.models import LlmUsage
-from sns.ids import id_to_hex
+from sns.core.ids import id_to_hex
 from tests.conftest import login_client
 from tests.llm_down import HELLO, open_breaker
 

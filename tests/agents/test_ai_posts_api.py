@@ -11,7 +11,7 @@ from agents.keyword_hash import fnv1a32
 from agents.models import AiPostTag, PostSummary
 from agents.vectors import features_to_b64
 from sns import services
-from sns.ids import id_to_hex
+from sns.core.ids import id_to_hex
 from tests.conftest import login_client
 from tests.factories import make_post, make_user
 

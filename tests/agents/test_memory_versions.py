@@ -16,7 +16,7 @@ from agents.models import Interest, MemoryVersion, PeerImpression
 from agents.relationships import relationship_bump
 from agents.tasks import prune_memory_versions
 from agents.vectors import features_to_b64
-from sns.ids import id_to_hex
+from sns.core.ids import id_to_hex
 from tests.conftest import login_client
 from tests.factories import make_ai_user, make_post
 

@@ -25,7 +25,7 @@ from agents.recommend.kmeans import kmeans_labels, mulberry32, shuffled_indices,
 from agents.recommend.seeds import round3
 from agents.summaries.service import summary_generate
 from sns import services
-from sns.ids import id_to_hex
+from sns.core.ids import id_to_hex
 from sns.models import User
 from tests.factories import make_post, make_user
 

@@ -17,7 +17,7 @@ from agents.runner import drain_publishes
 from agents.summaries import sweep
 from agents.summaries.sweep import summaries_sweep
 from agents.tasks import sweep_summaries
-from sns.ids import id_to_hex
+from sns.core.ids import id_to_hex
 from stgy.celery import app as celery_app
 from tests.conftest import login_client
 from tests.factories import make_post

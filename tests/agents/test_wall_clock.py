@@ -1,5 +1,5 @@
 """The wall clock a test moves forward (tests/llm_down.py `wall_clock`) stays in that
-test. The process's id issuer never goes back (sns/ids.py), so ids issued on a clock
+test. The process's id issuer never goes back (sns/core/ids.py), so ids issued on a clock
 moved 31 s on used to give every id of the tests that followed one and the same
 millisecond until the real clock caught up: posts made one after the other shared their
 creation time (tests/agents/test_ai_posts_api.py's `newerThan` after
@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import time
 
-from sns.ids import id_to_datetime, new_id
+from sns.core.ids import id_to_datetime, new_id
 
 AN_HOUR = 3600.0
 

@@ -54,7 +54,7 @@ def test_generated_texts_match_the_site_functions(settings):
     """The generator's shortcuts give what to_plain_text and post_embedding_input give."""
     from agents.embeddings.inputs import post_embedding_input
     from agents.synthetic_community import text
-    from sns.markdown import to_plain_text
+    from sns.reads.markdown import to_plain_text
 
     rng = random.Random(9)
     for _ in range(300):

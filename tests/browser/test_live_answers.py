@@ -1,6 +1,6 @@
 """In a real Chromium: a person replies to an AI user's post and the AI user's answer
 appears on the open page by itself — no reload, no navigation — and the page's live
-region says so (static/stgy.js liveThread, GET /live/replies, sns/live_marks.py); the
+region says so (static/stgy.js liveThread, GET /live/replies, sns/reads/live_marks.py); the
 same for a direct message and its answer (GET /live/messages)."""
 
 from __future__ import annotations

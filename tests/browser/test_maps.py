@@ -88,7 +88,7 @@ GPX = """<?xml version="1.0" encoding="UTF-8"?>
 ])
 def test_add_a_track_in_the_compose_box_and_see_it_on_a_map(open_session, name, mime, payload):
     from sns.models import Post
-    from sns.models_media import MediaTrack
+    from sns.models.media import MediaTrack
 
     alice = make_user("Carol")
     page = open_session(alice).page
@@ -115,7 +115,7 @@ def test_a_track_still_being_parsed_is_awaited_by_the_compose_box(open_session, 
     """Finalize answers 202 "processing" when the parsing task has not finished (here it
     runs on the server's background threads, and finalize does not wait at all);
     static/stgy-upload.js asks GET .../tracks/finalize?key= until it has."""
-    from sns.models_media import MediaTrack, TrackUpload
+    from sns.models.media import MediaTrack, TrackUpload
 
     settings.STGY_EAGER_TASKS_INLINE = False
     settings.STGY_MEDIA_TRACK_FINALIZE_WAIT_MS = 0

@@ -12,7 +12,7 @@ from PIL import Image
 from playwright.sync_api import expect
 
 from sns.models import Post, User
-from sns.models_media import MediaImage
+from sns.models.media import MediaImage
 from tests.factories import make_user
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]

@@ -8,7 +8,7 @@ import pytest
 from playwright.sync_api import expect
 
 from sns import services
-from sns.models_reports import Report
+from sns.models.reports import Report
 from tests.browser.test_accessibility import AXE, BLOCKING, audit
 from tests.factories import make_ai_user, make_post, make_user
 

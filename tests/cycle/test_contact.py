@@ -11,7 +11,7 @@ from django.utils import timezone
 
 from agents.cycle.run import run_cycle_sync
 from sns.models import Like, Post
-from sns.models_messages import AiStop
+from sns.models.messages import AiStop
 from sns.services import boundaries, messages
 
 from .helpers import make_site, push_answers

@@ -12,7 +12,7 @@ from agents.cycle.follows import plan_follows
 from agents.cycle.run import run_cycle_sync
 from agents.models import PeerImpression
 from sns import services
-from sns.ids import min_id_at
+from sns.core.ids import min_id_at
 from sns.models import Follow
 from tests.factories import make_user
 

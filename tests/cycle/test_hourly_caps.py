@@ -11,7 +11,7 @@ from django.utils import timezone
 
 from agents.cycle.run import run_cycle_sync
 from agents.rate_limits import HourlyWrites
-from sns.ids import min_id_at
+from sns.core.ids import min_id_at
 from sns.models import Post
 from sns.services import messages
 from tests.factories import make_ai_user, make_post, make_user

@@ -14,7 +14,7 @@ from agents.cycle import STAGES
 from agents.cycle.run import cycle_begin, cycle_end, stage_execute
 from agents.memory_versions import API
 from agents.models import CycleRun, Interest, MemoryVersion, PeerImpression, PostImpression
-from sns.ids import id_to_hex
+from sns.core.ids import id_to_hex
 from tests.conftest import login_client
 
 from .helpers import UNIVERSAL, base_vector, give_interest, make_site, push_answers

@@ -12,7 +12,7 @@ from django.utils import timezone
 
 from agents.cycle.run import run_cycle_sync
 from sns import services
-from sns.ids import min_id_at
+from sns.core.ids import min_id_at
 from sns.models import Post
 from tests.factories import make_ai_user
 

@@ -15,7 +15,7 @@ from agents.cycle.outreach import outreach
 from agents.models import AttentionEvent, CycleRun, Relationship
 from agents.relationships import relationship_now
 from sns import services
-from sns.models_messages import ConversationMember, Message
+from sns.models.messages import ConversationMember, Message
 from sns.selectors.boundaries import person_zone
 from sns.services import boundaries, messages
 from tests.factories import make_ai_user, make_post, make_user
@@ -166,7 +166,7 @@ def test_quiet_hours_hold_back_an_opener_but_not_an_answer(ai):
 
 
 def test_an_opener_left_unanswered_for_a_day_lowers_the_relationship_once(ai):
-    from sns.ids import min_id_at
+    from sns.core.ids import min_id_at
 
     person = friend_of(ai, score=0.7)
     assert run_outreach(ai)["candidates"][0]["result"] == "sent"

@@ -11,7 +11,7 @@ from django.utils import timezone
 from agents.cycle import STAGES
 from agents.cycle.run import cycle_begin, run_cycle_sync, stage_execute
 from sns import services
-from sns.ids import min_id_at
+from sns.core.ids import min_id_at
 from sns.models import Like, Post
 
 from .helpers import (

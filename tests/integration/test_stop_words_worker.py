@@ -13,7 +13,7 @@ from agents.cycle.outreach import outreach
 from agents.models import AttentionEvent, CycleRun, Relationship
 from agents.respond.stop import ACKNOWLEDGEMENT
 from sns import services
-from sns.models_messages import Message
+from sns.models.messages import Message
 from tests.conftest import login_client
 from tests.factories import make_ai_user, make_post, make_user
 from tests.integration.worker import WORKER_TEST_MARKS, celery_worker, sending_to, wait_for

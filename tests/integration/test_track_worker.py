@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from sns.media import storage
-from sns.models_media import MediaTrack, TrackUpload
+from sns.models.media import MediaTrack, TrackUpload
 from tests.conftest import login_client, requires_postgres, requires_redis
 from tests.integration.worker import celery_worker, sending_to, wait_for
 from tests.media.flow import finalize, presign, upload

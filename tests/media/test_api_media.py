@@ -13,7 +13,7 @@ from PIL import Image
 
 from sns.media import storage
 from sns.models import User
-from sns.models_media import MediaImage
+from sns.models.media import MediaImage
 from tests.conftest import login_client
 from tests.factories import make_user
 from tests.media.conftest import make_image

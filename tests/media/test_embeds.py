@@ -6,9 +6,9 @@ import pytest
 
 from agents.prompt_text import post_prompt_text
 from agents.runs.inputs import context_post
-from sns.markdown import render_html, to_plain_text
 from sns.media.embeds import images_as_alt_text
-from sns.models_media import MediaImage
+from sns.models.media import MediaImage
+from sns.reads.markdown import render_html, to_plain_text
 from sns.web.cards import user_name_html
 from tests.conftest import login_client
 from tests.factories import make_post, make_user

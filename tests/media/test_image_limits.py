@@ -12,7 +12,7 @@ import pytest
 from PIL import Image
 
 from sns.media import storage
-from sns.models_media import MediaImage
+from sns.models.media import MediaImage
 from tests.conftest import login_client
 from tests.media.flow import full_flow
 

@@ -10,8 +10,8 @@ import re
 
 import pytest
 
-from sns.markdown import render_html
 from sns.media import maps
+from sns.reads.markdown import render_html
 from tests.conftest import login_client
 from tests.media.flow import full_flow
 from tests.media.track_files import make_fit, route
@@ -91,7 +91,7 @@ def test_parse_line_ignores_other_embeds():
 
 
 def test_a_map_line_is_not_a_mention(human, ai_user):
-    from sns.mentions import mention_names, mentions_neutralise
+    from sns.reads.mentions import mention_names, mentions_neutralise
 
     line = "@[Tokyo Station](map://139.7671,35.6812,16) and @[Someone Else]"
     assert mention_names(line) == ["someone else"]

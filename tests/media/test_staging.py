@@ -124,7 +124,7 @@ def test_the_sweep_also_removes_old_track_finalizes(human, settings):
 
     from django.utils import timezone
 
-    from sns.models_media import TrackUpload
+    from sns.models.media import TrackUpload
 
     settings.STGY_MEDIA_STAGING_TTL_SECONDS = 3600
     rows = [TrackUpload.objects.create(staging_key=f"tracks-staging/{human.hex_id}/{n}.fit", owner=human,

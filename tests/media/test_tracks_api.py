@@ -12,7 +12,7 @@ import pytest
 from django.test import Client
 
 from sns.media import storage
-from sns.models_media import MediaTrack
+from sns.models.media import MediaTrack
 from tests.conftest import login_client
 from tests.factories import make_user
 from tests.media.flow import finalize, full_flow, presign, upload
@@ -269,7 +269,7 @@ def test_a_frozen_user_cannot_upload(settings):
 
 
 def test_a_racing_second_finalize_of_one_upload_makes_no_second_track(human, settings):
-    from sns.models_media import TrackUpload
+    from sns.models.media import TrackUpload
     from sns.services.track_processing import track_process
 
     client = login_client(human)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from django.db import connections
 
-from sns.errors import InvalidInput
+from sns.core.errors import InvalidInput
 from stgy.ops import db_stats
 from tests.pg_server import own_postgres, requires_pg_binaries  # noqa: F401
 

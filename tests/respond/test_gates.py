@@ -13,7 +13,7 @@ from agents.llm.usage import usage_record
 from agents.models import AttentionEvent, LlmUsage
 from agents.respond.run import respond_run
 from sns import services
-from sns.ids import min_id_at
+from sns.core.ids import min_id_at
 from sns.models import Post, User
 from tests.factories import make_ai_user, make_user
 

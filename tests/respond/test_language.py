@@ -10,7 +10,7 @@ import pytest
 from agents.respond.run import respond_run
 from agents.runs.language import answer_locale, text_language
 from sns.models import Post, User
-from sns.models_messages import Message
+from sns.models.messages import Message
 from tests.factories import make_user
 
 from .helpers import answer_json, conversation, dm

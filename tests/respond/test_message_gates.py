@@ -12,7 +12,7 @@ from agents.respond.facts_message import CONVERSATION_LIMIT
 from agents.respond.run import respond_run
 from sns import services
 from sns.models import User
-from sns.models_messages import Message
+from sns.models.messages import Message
 from sns.services import boundaries
 from tests.factories import make_ai_user, make_user
 

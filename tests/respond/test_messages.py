@@ -10,7 +10,7 @@ from django.test import TestCase
 
 from agents.models import AttentionEvent
 from agents.respond.run import respond_run
-from sns.models_messages import ConversationMember, Message
+from sns.models.messages import ConversationMember, Message
 from sns.services import messages
 from tests.factories import make_ai_user, make_user
 

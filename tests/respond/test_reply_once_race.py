@@ -12,7 +12,7 @@ import pytest
 from django.db import connections, transaction
 
 from sns import services
-from sns.errors import Conflict
+from sns.core.errors import Conflict
 from sns.models import Post
 from tests.conftest import requires_postgres
 from tests.factories import make_ai_user, make_user

@@ -15,7 +15,7 @@ from agents.relationships import relationship_bump
 from agents.respond.run import respond_run
 from agents.respond.stop import ACKNOWLEDGEMENT
 from sns.models import AiStop, Post
-from sns.models_messages import Message
+from sns.models.messages import Message
 from sns.selectors.boundaries import ai_contact_allowed, ai_stops_list
 from sns.services import boundaries
 from tests.conftest import login_client

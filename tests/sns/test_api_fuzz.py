@@ -5,7 +5,7 @@ declares for that operation, in the shape it declares.
 Runs as an ordinary user and as an admin. Each role keeps one session across its cases
 and logs in again only when a case ended it (the fuzzer logs itself out, changes
 passwords, switches user...): after every case the session is resolved by the server's
-own code (sns/session_auth.py), so no case goes out anonymous unnoticed, and the run
+own code (sns/auth/session.py), so no case goes out anonymous unnoticed, and the run
 asserts that every request was sent authenticated. Every operation is fuzzed with
 generated ids and, where its path names a resource, with ids of real rows, so the rules
 and the database are reached, not only the id parser. Generation is derandomized: the
@@ -40,8 +40,8 @@ from schemathesis.specs.openapi.checks import (
 from agents import memory
 from agents.memory_versions import API
 from sns import services
+from sns.auth.session import session_user
 from sns.models import User
-from sns.session_auth import session_user
 from stgy.wsgi import application
 from tests.factories import make_ai_user, make_post, make_user
 

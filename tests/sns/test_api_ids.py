@@ -2,8 +2,8 @@
 
 import pytest
 
-from sns.errors import InvalidInput
-from sns.ids import id_to_hex, new_id, parse_id
+from sns.core.errors import InvalidInput
+from sns.core.ids import id_to_hex, new_id, parse_id
 from tests.conftest import login_client
 from tests.factories import make_post
 

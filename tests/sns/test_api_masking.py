@@ -2,7 +2,7 @@
 
 import pytest
 
-from sns.privacy import mask_email
+from sns.core.privacy import mask_email
 from tests.conftest import login_client
 from tests.factories import make_ai_user
 

@@ -7,7 +7,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from sns import services
-from sns.errors import Conflict, InvalidInput, NotFound, Throttled
+from sns.core.errors import Conflict, InvalidInput, NotFound, Throttled
 from sns.models import Follow, Like, Post, User
 from tests.factories import make_ai_user, make_post, make_user
 
@@ -182,7 +182,7 @@ def test_likes_and_follows_go_in_with_their_counters_in_one_statement():
 
 
 def test_a_batch_reads_the_hourly_window_once_and_counts_its_likes_for_later_ones(human, settings, monkeypatch):
-    from sns import throttle
+    from sns.core import throttle
 
     settings.STGY_HOURLY_LIKES_COUNT_LIMIT = 4
     ai = make_ai_user("Aiko")
@@ -200,7 +200,7 @@ def test_a_batch_reads_the_hourly_window_once_and_counts_its_likes_for_later_one
 
 
 def test_follows_add_respects_a_used_up_size_window_of_user_updates(settings):
-    from sns import throttle
+    from sns.core import throttle
 
     ai = make_ai_user("Aiko")
     throttle.throttle_check(ai, throttle.USER_UPDATES, size=40)

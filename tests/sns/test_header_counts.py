@@ -11,7 +11,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from sns import selectors, services
-from sns.models_reports import Report
+from sns.models.reports import Report
 from sns.selectors.header_counts import HeaderCounts, header_counts
 from sns.selectors.messages import messages_unread_counts
 from sns.selectors.reports import reports_open_count

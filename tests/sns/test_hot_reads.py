@@ -20,7 +20,7 @@ from sns import services
 from sns.api import posts_views
 from sns.api.hot_reads import HOT_PATH, HotReadsMiddleware, plain_accept
 from sns.models import User
-from sns.session_auth import auth_record_forget
+from sns.auth.session import auth_record_forget
 from stgy.ops.middleware import route_label
 from tests.clients import APIClient
 from tests.factories import make_post, make_user

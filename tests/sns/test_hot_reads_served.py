@@ -23,7 +23,7 @@ from prometheus_client import REGISTRY
 
 from sns.api.hot_reads import HotReadsMiddleware
 from sns.models import Post
-from sns.session_auth import auth_record_forget
+from sns.auth.session import auth_record_forget
 from tests.clients import APIClient
 from tests.sns import test_hot_reads
 from tests.sns.test_hot_reads import LEAN, _full_middleware, _reads

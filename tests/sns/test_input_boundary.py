@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from sns import services
-from sns.errors import InvalidInput
+from sns.core.errors import InvalidInput
 from sns.models import Post
 from tests.accounts.mailbox import sign_up_through_the_code
 from tests.conftest import PASSWORD, login_client

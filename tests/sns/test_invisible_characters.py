@@ -1,5 +1,5 @@
 """Characters that show nothing leave nicknames and tags, by the one rule that already
-removed bidi controls (sns/textguard.py strip_invisible; README, "Input limits"): a
+removed bidi controls (sns/core/textguard.py strip_invisible; README, "Input limits"): a
 zero-width space, a soft hyphen or a Hangul filler cannot make one name pass for
 another. Emoji built with a zero-width joiner or a variation selector stay whole."""
 

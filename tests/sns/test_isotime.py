@@ -1,4 +1,4 @@
-"""Timestamps as the API prints them (sns/isotime.py): UTC, four-digit years,
+"""Timestamps as the API prints them (sns/core/isotime.py): UTC, four-digit years,
 milliseconds cut (not rounded), `Z` — byte for byte what the formula before the C
 isoformat call wrote, for every kind of datetime the rows and models hand it."""
 
@@ -8,8 +8,8 @@ import random
 from datetime import datetime, timedelta, timezone
 from zoneinfo import ZoneInfo
 
-from sns.ids import id_to_datetime
-from sns.isotime import iso
+from sns.core.ids import id_to_datetime
+from sns.core.isotime import iso
 
 
 def _spelled_out(moment: datetime) -> str:

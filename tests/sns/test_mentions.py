@@ -8,9 +8,9 @@ from __future__ import annotations
 import pytest
 
 from sns import services
-from sns.markdown import render_html
-from sns.mentions import mention_links, mention_names
 from sns.models import Notification, Post
+from sns.reads.markdown import render_html
+from sns.reads.mentions import mention_links, mention_names
 from sns.services import boundaries
 from tests.conftest import login_client
 from tests.factories import make_ai_user, make_post, make_user

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from sns import services
-from sns.models_mutes import Mute, MutedWord
+from sns.models.mutes import Mute, MutedWord
 from sns.services import mutes
 from tests.conftest import login_client
 from tests.factories import make_post, make_user

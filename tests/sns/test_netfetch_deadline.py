@@ -1,4 +1,4 @@
-"""sns/netfetch.py keeps one deadline for the whole fetch, whatever the peer does: a
+"""sns/core/netfetch.py keeps one deadline for the whole fetch, whatever the peer does: a
 server that sends its status line and headers a byte at a time, each byte well within
 any per-read timeout, is cut off at the deadline instead of holding the caller for as
 long as it keeps sending (a dribbling server once held a 10 s fetch for 40 s); so is one that accepts
@@ -14,7 +14,7 @@ from contextlib import contextmanager
 
 import pytest
 
-from sns import netfetch
+from sns.core import netfetch
 
 HEAD = b"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nX-Padding: " + b"a" * 40 + b"\r\n\r\n"
 BODY = b"<html><head><title>Finally</title></head></html>"

@@ -1,9 +1,14 @@
-"""Content, tag and locale normalisation (sns/text.py) and their effect through the API."""
+"""Content, tag and locale normalisation (sns/core/text.py) and their effect through the API."""
 
 import pytest
 
-from sns.errors import InvalidInput
-from sns.text import normalize_content, normalize_locale, normalize_post_tags, normalize_timezone
+from sns.core.errors import InvalidInput
+from sns.core.text import (
+    normalize_content,
+    normalize_locale,
+    normalize_post_tags,
+    normalize_timezone,
+)
 from tests.conftest import login_client
 
 pytestmark = pytest.mark.django_db

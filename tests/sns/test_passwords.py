@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from sns.errors import InvalidInput
+from sns.core.errors import InvalidInput
 from sns.models import User
 from tests.accounts.mailbox import sign_up_through_the_code
 from tests.clients import APIClient

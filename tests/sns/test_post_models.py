@@ -9,7 +9,7 @@ import pytest
 from django.db.models import Q
 
 from sns import model_rows, services
-from sns.errors import DomainError
+from sns.core.errors import DomainError
 from sns.models import Follow, Post, Repost, User
 from sns.selectors import Page
 from sns.selectors.post_reads import instances as post_models
@@ -100,7 +100,7 @@ def test_the_followees_reposts_are_the_orm_s(reposts):
 
 def test_the_post_and_user_pages_reads_are_the_orm_s(community):
     users, posts = community
-    from sns.errors import NotFound
+    from sns.core.errors import NotFound
     from sns.selectors import post_get
 
     replied = list(Post.objects.filter(pk__in=Post.objects.values("reply_to")))

@@ -7,9 +7,9 @@ import pytest
 from django.db import IntegrityError, transaction
 
 from sns import services
-from sns.errors import Conflict, Forbidden, InvalidInput, NotFound, Throttled
+from sns.core.errors import Conflict, Forbidden, InvalidInput, NotFound, Throttled
 from sns.models import Post
-from sns.models_reports import Report, ReportKind, ReportStatus
+from sns.models.reports import Report, ReportKind, ReportStatus
 from sns.services import reports
 from tests.conftest import login_client
 from tests.factories import make_post, make_user

@@ -16,7 +16,7 @@ from django.utils import timezone
 
 from sns import selectors, services
 from sns.api.presenters import post_detail_json, post_json
-from sns.errors import Forbidden, InvalidInput, NotFound
+from sns.core.errors import Forbidden, InvalidInput, NotFound
 from sns.models import Post, User
 from sns.selectors import Page
 from sns.services import mutes

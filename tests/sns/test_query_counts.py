@@ -64,7 +64,7 @@ def test_query_count_is_constant(human, follower, django_capture_on_commit_callb
 # sns/services/post_insert.py, the summary row through sns/extensions.py `post_rows`).
 # (PostgreSQL inserts a new notification row outright; SQLite reads it locked first,
 # and its savepoints and locks count as statements.) After a reply commits, one read of
-# its ancestors gives the open thread pages their mark (sns/live_marks.py).
+# its ancestors gives the open thread pages their mark (sns/reads/live_marks.py).
 LIKE_QUERIES = {"postgresql": 6, "sqlite": 10}
 FOLLOW_QUERIES = {"postgresql": 6, "sqlite": 10}
 REPLY_QUERIES = {"postgresql": 7, "sqlite": 14}

@@ -4,7 +4,7 @@ frozen users. Each case fails if its rule is missing."""
 import pytest
 
 from sns import services
-from sns.errors import Forbidden
+from sns.core.errors import Forbidden
 from tests.conftest import login_client
 from tests.factories import make_post, make_user
 

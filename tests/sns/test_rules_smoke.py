@@ -1,7 +1,7 @@
 import pytest
 
 from sns import services
-from sns.errors import Conflict
+from sns.core.errors import Conflict
 from tests.factories import make_post
 
 

@@ -1,4 +1,4 @@
-"""Authentication from the session alone (sns/session_auth.py): the session's user is
+"""Authentication from the session alone (sns/auth/session.py): the session's user is
 built from a small auth record, and every change that must end or alter sessions —
 password, freeze, role, locale, deletion, logout — is seen on the very next request,
 with the record read from the database each time (TTL 0) or kept in the cache."""
@@ -187,7 +187,7 @@ def test_a_page_view_reads_no_user_row_and_no_term(settings, human):
     with CaptureQueriesContext(connection) as queries:
         assert client.get("/").status_code == 200
     sql = [q["sql"] for q in queries]
-    # The header's nickname and time zone are in the auth record (sns/session_auth.py).
+    # The header's nickname and time zone are in the auth record (sns/auth/session.py).
     assert [q for q in sql if q.lstrip().startswith('SELECT "sns_user"') and "password" in q] == []
     assert not [q for q in sql if q.lstrip().startswith('SELECT "sns_agreementterm"')]
 

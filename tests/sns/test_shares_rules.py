@@ -4,7 +4,7 @@ import pytest
 from django.test import TestCase
 
 from sns import services
-from sns.errors import Conflict, Forbidden, InvalidInput, NotFound, Throttled
+from sns.core.errors import Conflict, Forbidden, InvalidInput, NotFound, Throttled
 from sns.models import Bookmark, Notification, Post, Quote, Repost
 from tests.factories import make_post, make_user
 

@@ -10,7 +10,7 @@ from django.db.models import BigIntegerField, Case, Count, F, Q, Value, When
 
 from agents.models import AgentState, CycleRun, LlmUsage
 from sns.models import Post
-from sns.models_messages import Message
+from sns.models.messages import Message
 from sns.sql_statements import fetch, ids_in, insert_rows_sql
 from tests.factories import make_post
 

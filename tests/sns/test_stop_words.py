@@ -1,4 +1,4 @@
-"""The matcher of boundaries said in plain words (sns/stop_words.py), tested both
+"""The matcher of boundaries said in plain words (sns/core/stop_words.py), tested both
 ways: requests to stop in English and Japanese, and near-misses that use the same
 words without asking anything of the reader."""
 
@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from sns.stop_words import stop_request
+from sns.core.stop_words import stop_request
 
 ASKS_TO_STOP = [
     "please stop messaging me",

@@ -8,8 +8,8 @@ from django.db import transaction
 from django.db.models import Exists, OuterRef, Value
 from django.utils import timezone
 
-from sns.access import block_annotations
-from sns.errors import Conflict
+from sns.reads.access import block_annotations
+from sns.core.errors import Conflict
 from sns.models import Block, Bookmark, Follow, Like, Post, Repost, User
 from sns.services import posts as post_services
 from sns.services import targets

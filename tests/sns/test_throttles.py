@@ -1,12 +1,13 @@
-"""Hourly write throttles per user (sns/throttle.py), AI users included, admins exempt."""
+"""Hourly write throttles per user (sns/core/throttle.py), AI users included, admins exempt."""
 
 import time
 
 import pytest
 from django.core.cache import cache
 
-from sns import services, throttle
-from sns.errors import Throttled
+from sns import services
+from sns.core import throttle
+from sns.core.errors import Throttled
 from tests.conftest import login_client
 from tests.factories import make_post, make_user
 
@@ -85,7 +86,7 @@ def test_admins_are_not_throttled(settings, admin, human):
 def test_vanished_bucket_does_not_fail_the_write(settings, human, monkeypatch):
     from django.core.cache import cache
 
-    from sns import throttle
+    from sns.core import throttle
 
     settings.STGY_HOURLY_LIKES_COUNT_LIMIT = 1
 

@@ -12,8 +12,8 @@ import logging
 import pytest
 from rest_framework.test import APIClient
 
+from sns.auth.token import TOKEN_PREFIX
 from sns.models import AccessToken, Like, User
-from sns.token_auth import TOKEN_PREFIX
 from stgy.log_filters import SecretsRedacted
 from tests.conftest import PASSWORD, login_client
 from tests.factories import make_post
@@ -270,8 +270,8 @@ def test_a_request_with_a_token_and_a_cookie_is_the_tokens_on_the_hot_reads_too(
 
 def test_a_tokens_cached_grant_is_kept_where_a_missed_delete_becomes_a_tombstone():
     """A revocation Redis misses is written to the database like a session's end
-    (sns/cache_tombstones.py), because the grant's key has the auth records' prefix."""
-    from sns.cache_tombstones import PREFIXES
-    from sns.token_auth import _key, token_digest
+    (sns/auth/tombstones.py), because the grant's key has the auth records' prefix."""
+    from sns.auth.token import _key, token_digest
+    from sns.auth.tombstones import PREFIXES
 
     assert _key(token_digest(TOKEN_PREFIX + "x")).startswith(PREFIXES)

@@ -1,5 +1,5 @@
 """Deletes of session and auth-record keys that Redis missed are written to the database
-and applied by any process before it reads Redis (stgy/cache.py, sns/cache_tombstones.py);
+and applied by any process before it reads Redis (stgy/cache.py, sns/auth/tombstones.py);
 the whole story with gunicorn restarts is tests/integration/test_logout_outage.py."""
 
 from __future__ import annotations

@@ -7,7 +7,7 @@ import time
 import pytest
 from django.core.cache import cache
 
-from sns import throttle
+from sns.core import throttle
 from stgy.cache import FailSoftRedisCache
 from tests.redis_server import free_port, own_redis, requires_redis_server  # noqa: F401
 

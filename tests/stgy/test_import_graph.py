@@ -2,7 +2,8 @@
 seam" and §3): `sns` imports nothing from `agents` or `bench`, `agents` nothing from
 `bench`, neither of them the MCP server (`mcp_server`), and no import loop runs through
 `sns`; inside `agents`, the cycle and the respond path import neither each other, and
-what they share (`agents.runs`) imports neither. Imports inside functions count: a
+what they share (`agents.runs`) imports neither; inside `sns`, no module imports from a
+layer above its own (docs/architecture.md §2). Imports inside functions count: a
 deferred import is still an arrow."""
 
 from __future__ import annotations
@@ -91,6 +92,61 @@ def test_no_arrow_up(graph, source, target):
 def test_the_cycle_and_the_respond_path_stand_on_agents_runs(graph, source, target):
     assert "agents.runs.turn" in graph["agents.cycle.run"] and "agents.runs.llm_calls" in graph["agents.respond.run"]
     assert arrows(graph, source, target) == []
+
+
+# The layers of `sns`, lowest first (docs/architecture.md §2): a module may import its
+# own layer and those below it, never one above. Every module of `sns` is on exactly one.
+SNS_LAYERS = {
+    "Vocabulary": ("sns.core", "sns.mdtree", "sns.extensions"),
+    "Framework internals": ("sns.internals",),
+    "Models": ("sns.models",),
+    "Reads and checks": (
+        "sns.auth",
+        "sns.reads",
+        "sns.selectors",
+        "sns.search",
+        "sns.linksnippets",
+        "sns.media",
+        "sns.geo",
+        "sns.sessions",
+        "sns.threads",
+        "sns.reply_tree",
+        "sns.model_rows",
+        "sns.sql_statements",
+    ),
+    "Writes": ("sns.services",),
+    "Interfaces": (
+        "sns.api",
+        "sns.web",
+        "sns.admin",
+        "sns.templatetags",
+        "sns.management",
+        "sns.tasks",
+        "sns.apps",
+        "sns.input_limits",
+    ),
+}
+
+
+def sns_layer(module: str) -> int | None:
+    floors = [i for i, packages in enumerate(SNS_LAYERS.values()) for p in packages if inside(module, p)]
+    return floors[0] if len(floors) == 1 else None
+
+
+def test_every_sns_module_is_on_one_layer(graph):
+    assert [m for m in sorted(graph) if m.startswith("sns.") and sns_layer(m) is None] == []
+
+
+def test_no_sns_module_imports_from_a_higher_layer(graph):
+    names = list(SNS_LAYERS)
+    upward = sorted(
+        f"{m} ({names[sns_layer(m)]}) → {t} ({names[sns_layer(t)]})"
+        for m, targets in graph.items()
+        if m.startswith("sns.")
+        for t in targets
+        if t.startswith("sns.") and sns_layer(t) > sns_layer(m)
+    )
+    assert upward == []
 
 
 def strongly_connected(graph: dict[str, set[str]]) -> list[set[str]]:

@@ -37,7 +37,7 @@ def page_queries(monkeypatch, settings):
     bookkeeping and the recommender (an optional extra with its own cache) are left
     out, so the count is the page's own and does not depend on what a cache holds;
     the session's auth record is read from the database on every request for the same
-    reason (sns/session_auth.py)."""
+    reason (sns/auth/session.py)."""
     settings.STGY_AUTH_RECORD_TTL = 0
     monkeypatch.setattr(agents.recommend, "recommended_posts_for_user", lambda user, **kw: [])
     monkeypatch.setattr(agents.recommend, "user_recommended_ids", lambda user_id: [])

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from sns.errors import InvalidInput, Throttled
+from sns.core.errors import InvalidInput, Throttled
 from sns.web.field_errors import error_field, field_message
 
 

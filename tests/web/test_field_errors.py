@@ -87,7 +87,7 @@ def test_password_reset_code_refusal(page_client, human):
 
 def test_password_change_refusals(page_client, human):
     client = page_client(human)
-    # The rulebook's check of the current password (sns/access.py), the API's too.
+    # The rulebook's check of the current password (sns/reads/access.py), the API's too.
     response = client.post(
         "/settings/password",
         {"current_password": "nope-nope", "new_password": "x", "new_password2": "x"},

@@ -8,7 +8,7 @@ import pytest
 from django.test import Client, TestCase
 
 from sns import services
-from sns.models_reports import Report
+from sns.models.reports import Report
 from sns.services import messages, reports
 from tests.factories import make_post, make_user
 

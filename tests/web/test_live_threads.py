@@ -1,5 +1,5 @@
 """A post page and a message thread learn of something new from one cache read
-(sns/live_marks.py, GET /live/replies/<post>, /live/messages/<user>): a reply anywhere
+(sns/reads/live_marks.py, GET /live/replies/<post>, /live/messages/<user>): a reply anywhere
 under the post, or a message between the two, turns `changed` on; a lost mark is read
 again from the database; a stranger's or a bad request gets a JSON error."""
 

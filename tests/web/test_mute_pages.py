@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from sns.models_mutes import Mute
+from sns.models.mutes import Mute
 from tests.factories import make_post, make_user
 
 from .conftest import text_of

@@ -7,7 +7,7 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from sns.models_reports import Report
+from sns.models.reports import Report
 from sns.selectors.reports import reports_open_count
 from sns.services import reports
 from tests.factories import make_post, make_user

@@ -15,7 +15,8 @@ from datetime import timedelta
 import pytest
 from django.test import TestCase
 
-from sns import ids, services
+from sns import services
+from sns.core import ids
 from sns.models import User
 from sns.services import mutes
 from sns.web import fragments

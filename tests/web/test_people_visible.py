@@ -12,7 +12,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from sns import services
-from sns.ids import id_to_hex, min_id_at
+from sns.core.ids import id_to_hex, min_id_at
 from sns.selectors.authors import interleave
 from tests.factories import make_ai_user, make_post, make_user
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from sns import services
-from sns.models_reports import Report
+from sns.models.reports import Report
 from sns.services import messages as dm
 from sns.services import reports
 from tests.factories import make_post

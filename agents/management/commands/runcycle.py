@@ -6,8 +6,8 @@ from django.core.management.base import BaseCommand, CommandError
 
 from agents.cycle.run import run_cycle_sync
 from agents.runs.record import run_record_json
-from sns.errors import InvalidInput
-from sns.ids import parse_id
+from sns.core.errors import InvalidInput
+from sns.core.ids import parse_id
 
 
 class Command(BaseCommand):

@@ -10,8 +10,8 @@ from agents.llm.errors import LlmError
 from agents.models import PostSummary
 from agents.summaries.service import summary_generate
 from agents.summaries.sweep import summaries_due
-from sns.errors import InvalidInput
-from sns.ids import id_to_hex, parse_id
+from sns.core.errors import InvalidInput
+from sns.core.ids import id_to_hex, parse_id
 from sns.models import Post
 
 BAR_WIDTH = 30

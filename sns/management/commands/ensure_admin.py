@@ -2,8 +2,8 @@
 
 from django.core.management.base import BaseCommand, CommandError
 
-from sns.errors import InvalidInput
-from sns.ids import parse_id
+from sns.core.errors import InvalidInput
+from sns.core.ids import parse_id
 from sns.models import User
 
 

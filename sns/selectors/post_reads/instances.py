@@ -12,7 +12,8 @@ from functools import lru_cache
 
 from django.db.models import BigIntegerField, BooleanField, CharField
 
-from ...errors import NotFound
+from sns.core.errors import NotFound
+
 from ...model_rows import RowParts
 from ...models import Follow, Post, Repost, User
 from ..paging import Page

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from ...errors import NotFound
+from sns.core.errors import NotFound
+
 from ...models import Post, User
 from ..paging import Page
 from . import dialect

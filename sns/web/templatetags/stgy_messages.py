@@ -5,7 +5,7 @@ from __future__ import annotations
 from django import template
 
 from sns.selectors import messages as selectors_messages
-from sns.ids import id_to_datetime
+from sns.core.ids import id_to_datetime
 
 register = template.Library()
 

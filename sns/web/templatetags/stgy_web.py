@@ -1,7 +1,7 @@
 """Template helpers of the pages (`{% load stgy_web %}`).
 
 `markdown` is the only place user text becomes markup, and it goes through
-sns.markdown.render_html (markdown-it with raw HTML off, then the nh3 sanitiser).
+sns.reads.markdown.render_html (markdown-it with raw HTML off, then the nh3 sanitiser).
 """
 
 from __future__ import annotations
@@ -18,8 +18,8 @@ from django.utils.safestring import mark_safe
 from django.utils.text import Truncator
 
 from sns import selectors
-from sns.ids import id_to_hex
-from sns.markdown import render_html
+from sns.core.ids import id_to_hex
+from sns.reads.markdown import render_html
 from sns.selectors import reports as selectors_reports
 from sns.web import cards, display, fragments, kept_parts, theme
 

@@ -14,13 +14,13 @@ import json
 from django import forms
 from django.contrib import admin
 
-from . import services
-from .admin_base import ReadOnlyAdmin
-from .services import agreements
-from .services.sessions import session_logged_in_at
-from .errors import DomainError
-from .ids import id_to_hex
-from .models import AgreementTerm, Block, Follow, Like, Notification, Post, User
+from .. import services
+from .base import ReadOnlyAdmin
+from ..services import agreements
+from ..services.sessions import session_logged_in_at
+from ..core.errors import DomainError
+from ..core.ids import id_to_hex
+from ..models import AgreementTerm, Block, Follow, Like, Notification, Post, User
 
 
 class ServiceForm(forms.ModelForm):
@@ -29,7 +29,7 @@ class ServiceForm(forms.ModelForm):
 
     actor = None
     # When the actor's session logged in: the proof an admin changing their own
-    # password here gives (sns/access.py access_owner_proof).
+    # password here gives (sns/reads/access.py access_owner_proof).
     logged_in_at = None
 
     def apply(self):  # pragma: no cover - overridden
@@ -391,8 +391,3 @@ class AgreementTermAdmin(ServiceAdmin):
 
     def delete_model(self, request, obj):
         agreements.agreement_term_delete(request.user, obj.id)
-
-
-# Reported conversations and the one review queue of reports register themselves.
-from . import admin_messages  # noqa: F401,E402
-from . import admin_reports  # noqa: F401,E402

@@ -14,9 +14,9 @@ from __future__ import annotations
 from django.core.cache import cache
 from django.db import connection
 
-from .models import Post
-from .models_messages import Conversation
-from .threads import THREAD_DEPTH_LIMIT
+from ..models import Post
+from ..models.messages import Conversation
+from ..threads import THREAD_DEPTH_LIMIT
 
 MARK_SECONDS = 3600  # a page open longer reads its mark from the database once an hour
 

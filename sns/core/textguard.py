@@ -7,6 +7,8 @@ a 400 naming the field. Names and tags are shown inline next to other people's
 text, where bidi overrides and invisible characters can disguise them ("admin" shown
 for "nimda", "ad\\u200bmin" for "admin"); those characters are removed rather than
 refused, since a name stays meaningful without them (one rule, `strip_invisible`).
+A JSON body's nesting depth is measured here too (`json_depth`), before any view
+parses it (sns/input_limits.py).
 """
 
 from __future__ import annotations
@@ -110,3 +112,23 @@ def first_invalid_key(data) -> str | None:
         elif isinstance(node, list):
             stack.extend((item, top) for item in node)
     return None
+
+
+# Strings are skipped whole (escapes included), so brackets inside them never count.
+_TOKENS = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}]', re.DOTALL)
+
+
+def json_depth(text: str, limit: int) -> int:
+    """The nesting depth of a JSON text, counting stops once it passes `limit`."""
+    depth = deepest = 0
+    for match in _TOKENS.finditer(text):
+        token = match.group()
+        if token in "[{":
+            depth += 1
+            if depth > deepest:
+                deepest = depth
+                if deepest > limit:
+                    return deepest
+        elif token in "]}":
+            depth -= 1
+    return deepest

@@ -11,11 +11,11 @@ from django.contrib import admin, messages
 from django.urls import reverse
 from django.utils.html import format_html
 
-from .admin_base import ReadOnlyAdmin
-from .admin_messages import thread_html
-from .ids import id_to_hex
-from .models_reports import POST_REPORT_REASONS, Report, ReportKind
-from .services.reports import reports_resolve
+from ..core.ids import id_to_hex
+from ..models.reports import POST_REPORT_REASONS, Report, ReportKind
+from ..services.reports import reports_resolve
+from .base import ReadOnlyAdmin
+from .messages import thread_html
 
 _REASON_LABELS = dict(POST_REPORT_REASONS)
 

@@ -1,4 +1,5 @@
-"""Tables of the social network (docs/data-model.md §1–§3).
+"""Accounts, posts and the social graph: users, posts and tags, likes, follows, blocks,
+notifications, agreement terms (docs/data-model.md §1–§3).
 
 Rows are written only through `sns.services`; models hold fields, constraints and
 cheap properties.
@@ -13,8 +14,8 @@ from django.db import models
 from django.utils.crypto import salted_hmac
 from django.db.models import Q
 
-from .ids import HexIdentified, IdDated, id_to_hex, new_id
-from .mdtree import make_snippet, snippet_text
+from ..core.ids import HexIdentified, IdDated, id_to_hex, new_id
+from ..mdtree import make_snippet, snippet_text
 
 
 class AiTier(models.TextChoices):
@@ -132,7 +133,7 @@ class User(IdDated, AbstractBaseUser):
 
     def refresh_from_db(self, using=None, fields=None, from_queryset=None):
         # A session's user is built from the session record with most columns deferred
-        # (sns/session_auth.py); the first deferred column a view reads loads all the
+        # (sns/auth/session.py); the first deferred column a view reads loads all the
         # others in the same statement, not one statement per column.
         if fields is not None and getattr(self, "load_rest_together", False):
             deferred = self.get_deferred_fields()
@@ -338,24 +339,3 @@ class AgreementTerm(HexIdentified, models.Model):
                 if match(content):
                     return str(content.get("text", ""))
         return ""
-
-
-# Direct messages and AI boundaries live in their own module; importing them here is
-# what registers them with the sns app.
-from .models_messages import (  # noqa: F401
-    AiBoundaries,
-    AiStop,
-    Conversation,
-    ConversationMember,
-    Message,
-)
-from .models_reports import Report, ReportKind, ReportStatus  # noqa: E402,F401  (docs/pages.md §3)
-
-# E-mail verifications of sign-up, e-mail change and password reset (docs/accounts.md).
-from .models_accounts import EmailVerification  # noqa: E402,F401
-from .models_sessions import CacheTombstone  # noqa: F401  (docs/architecture.md §9)
-from .models_media import MediaImage  # noqa: E402,F401  (docs/media.md §5)
-from .models_publication import PostPubView, PubConfig  # noqa: E402,F401  (docs/publication.md)
-from .models_shares import Bookmark, Quote, Repost  # noqa: E402,F401  (docs/shares.md)
-from .models_mutes import Mute, MutedWord  # noqa: E402,F401  (docs/mutes.md)
-from .models_tokens import AccessToken  # noqa: E402,F401  (docs/api.md, "Personal access tokens")

@@ -6,9 +6,9 @@ from __future__ import annotations
 from django.contrib.auth.backends import ModelBackend
 from django.db.models import Subquery
 
-from .models import AgreementTerm, User
+from ..models import AgreementTerm, User
 
-PATH = "sns.auth_backend.UserBackend"
+PATH = "sns.auth.backend.UserBackend"
 
 
 class UserBackend(ModelBackend):

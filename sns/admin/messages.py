@@ -2,7 +2,7 @@
 
 Messages are private to their two members, so the admin lists no messages and no
 conversations of its own accord: only the conversations that have a report (the
-reports themselves are in the review queue, sns/admin_reports.py). Read-only.
+reports themselves are in the review queue, sns/admin/reports.py). Read-only.
 """
 
 from __future__ import annotations
@@ -11,10 +11,10 @@ from django.contrib import admin
 from django.db.models import Exists, OuterRef
 from django.utils.html import format_html, format_html_join
 
-from .admin_base import ReadOnlyAdmin
-from .ids import id_to_hex
-from .models_messages import Conversation, Message
-from .models_reports import Report, ReportStatus
+from ..core.ids import id_to_hex
+from ..models.messages import Conversation, Message
+from ..models.reports import Report, ReportStatus
+from .base import ReadOnlyAdmin
 
 _CONTEXT_MESSAGES = 50
 

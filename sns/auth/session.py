@@ -42,7 +42,7 @@ from django.db.models import Subquery
 from django.utils.crypto import constant_time_compare
 from django.utils.functional import SimpleLazyObject
 
-from .models import AgreementTerm, User, session_auth_hash
+from ..models import AgreementTerm, User, session_auth_hash
 
 # The columns the auth record keeps besides the id (the hash stands for the password).
 # The accepted agreement term is here because every page checks it against the newest
@@ -50,7 +50,7 @@ from .models import AgreementTerm, User, session_auth_hash
 # nickname and time zone because every page's header shows them (templates/base.html).
 RECORDED = ("is_admin", "is_frozen", "locale", "agreement_term_id", "nickname", "timezone")
 # Every key of this module starts so; a delete of one that Redis missed is kept in the
-# database until Redis has it (sns/cache_tombstones.py).
+# database until Redis has it (sns/auth/tombstones.py).
 AUTH_RECORD_PREFIX = "auth-record:"
 _LATEST_TERM = f"{AUTH_RECORD_PREFIX}latest-agreement-term"
 _NO_TERM = 0  # the cached stand-in for "no term yet" (a cache cannot hold None as a hit)
@@ -108,7 +108,7 @@ def auth_record(user_id: int) -> tuple[AuthRecord | None, int | None]:
 
 def record_key_forget(key: str) -> None:
     """Delete a key of this prefix at once and again after commit (a token's grant in
-    sns/token_auth.py is kept under the prefix too)."""
+    sns/auth/token.py is kept under the prefix too)."""
     cache.delete(key)
     transaction.on_commit(lambda: cache.delete(key))
 
@@ -200,7 +200,7 @@ def session_user(request):
 
 def recorded_user(user_id: int, record: AuthRecord, latest_term: int | None) -> User:
     """A `User` with only the recorded columns loaded (the rest load together on first
-    read); for a session here and for a personal access token (sns/token_auth.py)."""
+    read); for a session here and for a personal access token (sns/auth/token.py)."""
     known = {"id": user_id, **{name: getattr(record, name) for name in RECORDED}}
     # from_db takes the given values in the model's column order.
     names = [f.attname for f in User._meta.concrete_fields if f.attname in known]

@@ -1,6 +1,6 @@
-"""What every read-only page of Django admin shares (sns/admin.py, sns/admin_messages.py,
-agents/admin.py): rows there are written through the services or by the AI cycle,
-never by hand."""
+"""What every read-only page of Django admin shares (sns/admin/social.py,
+sns/admin/messages.py, agents/admin.py): rows there are written through the services or
+by the AI cycle, never by hand."""
 
 from __future__ import annotations
 

@@ -16,7 +16,7 @@ from django.views.decorators.http import require_GET, require_POST
 from sns.api.cors import origin_allowed
 from sns.services import media_usage
 
-from . import keys, signing, storage
+from ..media import keys, signing, storage
 
 _TYPES = {"trjgz": "application/gzip", "fit": "application/octet-stream"}
 

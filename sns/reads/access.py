@@ -9,9 +9,9 @@ from django.conf import settings
 from django.db.models import Exists, OuterRef
 from django.utils import timezone
 
-from .errors import Forbidden, NotFound
-from .models import Block, Follow, Post, User
-from .textguard import refuse_invalid
+from ..core.errors import Forbidden, NotFound
+from ..core.textguard import refuse_invalid
+from ..models import Block, Follow, Post, User
 
 
 def access_writable(actor: User) -> User:

@@ -13,7 +13,7 @@ class CacheTombstone(models.Model):
     auth record from before a password, admin or frozen change. The row outlives the
     process that could not reach Redis; every process deletes these keys from Redis,
     then the rows, before it first reads Redis and after each outage it saw
-    (sns/cache_tombstones.py)."""
+    (sns/auth/tombstones.py)."""
 
     # The key as the cache API is given it (no prefix or version).
     key = models.CharField(max_length=250, unique=True)

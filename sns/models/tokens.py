@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from django.db import models
 
-from .ids import IdDated, new_id
+from ..core.ids import IdDated, new_id
 
 
 class TokenScope(models.TextChoices):
@@ -25,7 +25,7 @@ class AccessToken(IdDated, models.Model):
     scope = models.CharField(max_length=10, choices=TokenScope.choices)
     # sha256 of the whole secret, hex: the secret itself is shown once and never stored.
     digest = models.CharField(max_length=64, unique=True)
-    # Written at most once per STGY_TOKEN_LAST_USED_STEP seconds (sns/token_auth.py).
+    # Written at most once per STGY_TOKEN_LAST_USED_STEP seconds (sns/auth/token.py).
     last_used_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:

@@ -8,7 +8,7 @@ process dies first, nothing would: the old cookie would be let in again, read fr
 copy. So such a missed delete is also written here, a row per key, in the request that
 ended the session; and every process, before it first reads Redis and after every
 outage it saw, deletes the recorded keys from Redis and then the rows. The same holds
-for a user's auth record (sns/session_auth.py), whose stale copy would keep the old
+for a user's auth record (sns/auth/session.py), whose stale copy would keep the old
 password's sessions alive after a password change.
 """
 
@@ -17,8 +17,8 @@ from __future__ import annotations
 from django.contrib.sessions.backends.cached_db import KEY_PREFIX as SESSION_PREFIX
 from django.db import transaction
 
-from .models_sessions import CacheTombstone
-from .session_auth import AUTH_RECORD_PREFIX
+from ..models.sessions import CacheTombstone
+from .session import AUTH_RECORD_PREFIX
 
 PREFIXES = (SESSION_PREFIX, AUTH_RECORD_PREFIX)
 _BATCH = 1000

@@ -1,13 +1,13 @@
 """Who is asking, from a personal access token (docs/api.md, "Personal access tokens").
 
 A request with `Authorization: Bearer stgy_pat_…` acts as the token's user: the user is
-built from the same auth record a session's is (sns/session_auth.py), so the flags a
+built from the same auth record a session's is (sns/auth/session.py), so the flags a
 service checks (admin, frozen) are the current ones, and every rule, throttle and block
 applies through the services as for a session. The token itself is looked up by the
 sha256 of the secret; with `STGY_AUTH_RECORD_TTL` > 0 the lookup is kept in the shared
 cache under the auth-record prefix, so a revocation deletes it at once and again after
 commit, and a delete Redis missed is kept as a tombstone like a session's
-(sns/cache_tombstones.py): a revoked token answers 401 on its next request.
+(sns/auth/tombstones.py): a revoked token answers 401 on its next request.
 """
 
 from __future__ import annotations
@@ -20,9 +20,9 @@ from django.conf import settings
 from django.core.cache import cache
 from django.utils import timezone
 
-from .models import User
-from .models_tokens import AccessToken, TokenScope
-from .session_auth import AUTH_RECORD_PREFIX, auth_record, record_key_forget, recorded_user
+from ..models import User
+from ..models.tokens import AccessToken, TokenScope
+from .session import AUTH_RECORD_PREFIX, auth_record, record_key_forget, recorded_user
 
 # Recognisable by secret scanners and by the log filter (stgy/log_filters.py).
 TOKEN_PREFIX = "stgy_pat_"

@@ -10,7 +10,7 @@ from __future__ import annotations
 from django.db import models
 from django.db.models import Q
 
-from .ids import id_to_hex, new_id
+from ..core.ids import id_to_hex, new_id
 
 
 class ReportStatus(models.TextChoices):

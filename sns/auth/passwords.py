@@ -10,8 +10,8 @@ from django.contrib.auth import password_validation
 from django.contrib.auth.password_validation import UserAttributeSimilarityValidator
 from django.core.exceptions import FieldDoesNotExist, ValidationError
 
-from .errors import InvalidInput
-from .textguard import refuse_invalid
+from ..core.errors import InvalidInput
+from ..core.textguard import refuse_invalid
 
 
 def password_check(password, user=None, *, self_service: bool = True) -> str:

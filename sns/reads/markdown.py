@@ -46,7 +46,7 @@ def _parser() -> MarkdownIt:
 
 
 def _maps():
-    from .media import maps
+    from ..media import maps
 
     return maps
 
@@ -69,7 +69,7 @@ def _map_line(state, start: int, end: int, silent: bool) -> bool:
 
 
 def render_html(markdown_text: str, mentions: dict[str, str] | None = None) -> str:
-    """`mentions`: lower-cased nickname → user hex id (`sns.mentions.mention_links`);
+    """`mentions`: lower-cased nickname → user hex id (`sns.reads.mentions.mention_links`);
     those mentions become links to the user, every other "@name" stays text."""
     text = markdown_text or ""
     key = tuple(sorted(mentions.items())) if mentions else ()
@@ -103,7 +103,7 @@ def _render(markdown_text: str, mentions: tuple = ()) -> str:
 def _prepare_images(tokens) -> None:
     """Every image loads lazily; our uploads (`/images/...`) point at the store and get
     their width and height (docs/media.md §6)."""
-    from .media import embeds
+    from ..media import embeds
 
     images = []
     for block in tokens:

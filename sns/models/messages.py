@@ -9,7 +9,7 @@ from __future__ import annotations
 from django.db import models
 from django.db.models import F, Q
 
-from .ids import HexIdentified, IdDated, id_to_hex, new_id
+from ..core.ids import HexIdentified, IdDated, id_to_hex, new_id
 
 
 class Conversation(HexIdentified, models.Model):
@@ -118,7 +118,7 @@ class AiStop(models.Model):
     until = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField()
     # How the person said it: the Stop button (or the API), their own words to the AI
-    # user caught by sns/stop_words.py, or the model reading those words.
+    # user caught by sns/core/stop_words.py, or the model reading those words.
     SOURCES = ("button", "words", "model")
     source = models.CharField(max_length=10, default="button")
     # The post or message whose words set it (source "words" or "model").

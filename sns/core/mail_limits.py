@@ -7,7 +7,7 @@ an hour site-wide. Ours, checked first: STGY_MAIL_CLIENT_LIMIT_PER_MIN and
 STGY_MAIL_CLIENT_LIMIT_PER_HOUR mails asked for by one client address (an IPv6 client
 by its /64), so that one client cannot use up the site-wide budget and make everyone's
 sign-up and reset answer "global limit exceeded". Counters live in the cache in
-one-minute buckets, like sns/throttle.py; check-then-count is not atomic across
+one-minute buckets, like sns/core/throttle.py; check-then-count is not atomic across
 processes, so a burst may overshoot by the number of concurrent requests, which is
 acceptable for a throttle; a refused request counts nothing.
 
