@@ -20,7 +20,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from agents.models import MemoryVersion
-from sns.sql_statements import column, insert_rows_sql
+from sns.reads.sql_statements import column, insert_rows_sql
 
 Kind = MemoryVersion.Kind
 

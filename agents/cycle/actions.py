@@ -29,12 +29,12 @@ from agents.runs.near_duplicate import RecentWrites
 from sns import services
 from sns.core.errors import Conflict, DomainError
 from sns.core.ids import parse_id
-from sns.model_rows import RowParts
+from sns.internals.model_rows import RowParts
 from sns.models import Post, PostTag, Repost, User
 from sns.models.messages import AiStop
+from sns.reads.sql_statements import columns, fetch, ids_in, prepared
 from sns.selectors.boundaries import ai_contact_annotated
 from sns.selectors.visibility import viewable_sql
-from sns.sql_statements import columns, fetch, ids_in, prepared
 
 from .context import StageContext
 from .reposts import reposts_write

@@ -28,8 +28,8 @@ from agents.runs.llm_calls import LlmJob, run_jobs, scaled
 from agents.tags import normalize_interest_tags
 from agents.textmeasure import truncate_pt
 from agents.vectors import blend_interest
+from sns.reads.sql_statements import fetch
 from sns.selectors.visibility import viewable_sql
-from sns.sql_statements import fetch
 
 from .context import StageContext
 from .impressions import OWN_TAGS_BESIDE_TEXT

@@ -24,7 +24,7 @@ from agents.tags import parse_tags_field
 from sns import services
 from sns.core.ids import id_to_datetime, id_to_hex
 from sns.models import Post
-from sns.sql_statements import fetch
+from sns.reads.sql_statements import fetch
 
 from .context import StageContext
 

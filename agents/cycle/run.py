@@ -23,7 +23,7 @@ from agents.runs.record import run_save_with_lease, stage_record_save
 from agents.runs.turn import WritingTurnBusy, turn_give, turn_take
 from agents.runs.usage_held import usage_holding
 from sns.models import User
-from sns.sql_statements import insert_rows_sql
+from sns.reads.sql_statements import insert_rows_sql
 
 from . import STAGES
 from .actions import likes_and_replies

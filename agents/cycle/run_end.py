@@ -11,7 +11,7 @@ from django.db import connection
 
 from agents.models import AgentState, CycleRun, LlmUsage
 from agents.runs.lease import lease_values
-from sns.model_rows import RowParts
+from sns.internals.model_rows import RowParts
 from sns.models import User
 
 from . import STAGES

@@ -8,7 +8,7 @@ from django.db import connection
 
 from agents.models import CycleRun, Interest
 from agents.runs.lease import respond_lease_claim_sql
-from sns.model_rows import RowParts
+from sns.internals.model_rows import RowParts
 from sns.models import User
 
 # The three rows a stage needs, each under its alias; the interest may be missing.

@@ -11,8 +11,8 @@ from __future__ import annotations
 from functools import lru_cache
 
 from sns.models import User
+from sns.reads.sql_statements import fetch, ids_in
 from sns.selectors.visibility import viewable_sql
-from sns.sql_statements import fetch, ids_in
 
 
 @lru_cache(maxsize=8)

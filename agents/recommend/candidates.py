@@ -17,7 +17,7 @@ from django.db.models import F, Window
 from django.db.models.functions import RowNumber
 
 from sns.models import PostTag
-from sns.sql_statements import fetch, ids_in
+from sns.reads.sql_statements import fetch, ids_in
 
 from ..keyword_hash import fnv1a32, unpack_hashes
 from ..models import AiPostTag

@@ -13,8 +13,8 @@ from agents.relationships import relationship_annotations
 from agents.runs import inputs
 from sns.models import Block, Follow, Post, User
 from sns.reads.access import block_annotations
+from sns.reads.threads import thread_authors
 from sns.selectors.boundaries import ai_contact_annotations
-from sns.threads import thread_authors
 
 EXISTING_REPLIES_LIMIT = 5  # as the cycle's reply input
 # How far up a thread the loop breaker counts AI turns: deeper than any AI turn limit

@@ -16,7 +16,7 @@ from django.db import connection
 from agents.models import AgentState, AttentionEvent, CycleRun
 from sns.api.presenters import iso
 from sns.core.ids import id_to_hex
-from sns.sql_statements import prepared, set_clause
+from sns.reads.sql_statements import prepared, set_clause
 
 from .lease import lease_values
 from .owed import respond_enqueue

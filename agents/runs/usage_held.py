@@ -17,7 +17,7 @@ from contextvars import ContextVar
 from agents.llm.trace import traces_of
 from agents.llm.usage import usage_rows_save
 from agents.models import LlmCallTrace, LlmUsage
-from sns.sql_statements import insert_rows_sql
+from sns.reads.sql_statements import insert_rows_sql
 
 _held: ContextVar[tuple[int, str, list[LlmUsage]] | None] = ContextVar("cycle_usage_held", default=None)
 

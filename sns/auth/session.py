@@ -170,6 +170,11 @@ def _remember(session_key: str | None, user_id: int) -> None:
     _SESSION_USERS[session_key] = user_id
 
 
+# A session names the backend that logged it in; sessions written before the backend
+# moved into sns/auth/ name its old path, and stay logged in (a login writes the new one).
+_MOVED_BACKENDS = {"sns.auth_backend.UserBackend": "sns.auth.backend.UserBackend"}
+
+
 def session_user(request):
     """The session's user, a `User` with only the recorded columns loaded, or an
     `AnonymousUser`; a session whose hash no longer matches is flushed, as
@@ -181,6 +186,7 @@ def session_user(request):
         backend = session[BACKEND_SESSION_KEY]
     except (KeyError, TypeError, ValueError):
         return AnonymousUser()
+    backend = _MOVED_BACKENDS.get(backend, backend)
     if backend not in settings.AUTHENTICATION_BACKENDS:
         return AnonymousUser()
     if prefetched is not None and prefetched[0] == user_id:

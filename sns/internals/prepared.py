@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from django.conf import settings
 from django.db.backends.utils import CursorDebugWrapper, CursorWrapper
+
+from . import internals_on
 
 # Django opens its psycopg connections with preparation off (prepare_threshold None),
 # which refuses even an explicit prepare=True; a threshold never reached prepares only
@@ -14,20 +15,12 @@ from django.db.backends.utils import CursorDebugWrapper, CursorWrapper
 _NEVER = 2**31 - 1
 
 
-def prepared_reads_on() -> bool:
-    """STGY_PREPARED_READS, read once per process."""
-    return _switch()
-
-
-@lru_cache(maxsize=1)
-def _switch() -> bool:
-    return bool(getattr(settings, "STGY_PREPARED_READS", True))
 
 
 def fetch_all(database, statement: str, params) -> list[tuple]:
     """The rows of `statement`, prepared on PostgreSQL when the switch is on, else run
     through Django's plain cursor. `database`: a connection of django.db.connections."""
-    if database.vendor != "postgresql" or not prepared_reads_on():
+    if database.vendor != "postgresql" or not internals_on():
         with database.cursor() as cursor:
             cursor.execute(statement, params)
             return cursor.fetchall()

@@ -16,7 +16,7 @@ from django.db import connection
 
 from ..models import Post
 from ..models.messages import Conversation
-from ..threads import THREAD_DEPTH_LIMIT
+from .threads import THREAD_DEPTH_LIMIT
 
 MARK_SECONDS = 3600  # a page open longer reads its mark from the database once an hour
 

@@ -18,7 +18,7 @@ import re
 from django.db.models import Q
 
 from ..models import User
-from ..threads import thread_authors
+from .threads import thread_authors
 
 # "@[caption](url)" is a map, track or embed line (docs/media.md §10), never a mention.
 MENTION_RE = re.compile(r"(?<![\w@/\[])@(?:\[([^\[\]\n]{1,50})\](?![ \t]*\()|(\w(?:[\w.\-]*\w)?))")

@@ -14,7 +14,7 @@ from functools import lru_cache
 from django.db.models import Q
 
 from ..models import Bookmark, Post, Quote, Repost, User
-from ..sql_statements import ids_in
+from ..reads.sql_statements import ids_in
 from .authors import authors_admit
 from .paging import Page
 from .post_reads.execute import fetch

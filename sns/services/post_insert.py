@@ -11,7 +11,7 @@ from django.db.models import F
 
 from .. import extensions
 from ..models import Post, PostTag, User
-from ..sql_statements import insert_rows_sql
+from ..reads.sql_statements import insert_rows_sql
 
 
 def post_insert(post: Post, tag_names: list[str], parent_id: int | None) -> None:

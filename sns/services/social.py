@@ -11,7 +11,7 @@ from ..core import throttle
 from ..core.errors import Conflict, DomainError, InvalidInput, NotFound
 from ..models import Block, Follow, Like, Post, User
 from ..reads.access import access_writable, is_blocked_annotated
-from ..sql_statements import ids_in, insert_rows_sql
+from ..reads.sql_statements import ids_in, insert_rows_sql
 from . import hooks, notifications
 from .targets import follow_targets, like_targets
 

@@ -1,5 +1,5 @@
 """The rows a like, follow, share or reply acts on, each with the facts its checks read,
-in one plain SQL statement (sns/sql_statements.py): the AI cycle likes, follows and
+in one plain SQL statement (sns/reads/sql_statements.py): the AI cycle likes, follows and
 replies in every run, and the querysets with their annotations cost more CPU to build
 than to run. The facts are those of `sns.reads.access.block_annotations` (does the owner block
 the actor, does the owner follow the actor), read back by `is_blocked_annotated`.
@@ -12,9 +12,9 @@ from functools import lru_cache
 from django.db import connection
 from django.db.models import BooleanField
 
-from ..model_rows import RowParts
+from ..internals.model_rows import RowParts
 from ..models import Bookmark, Post, Repost, User
-from ..sql_statements import columns, fetch, ids_in
+from ..reads.sql_statements import columns, fetch, ids_in
 
 
 def _block_facts(owner: str) -> str:

@@ -14,9 +14,9 @@ from sns import selectors, services
 from sns.core.ids import id_to_hex, parse_id
 from sns.extensions import page_extras
 from sns.reads.access import access_post
-from sns.reply_tree import reply_tree, reply_tree_nodes
 from sns.selectors import publication as selectors_publication
 from sns.selectors.post_reads import instances, threads
+from sns.selectors.reply_tree import reply_tree, reply_tree_nodes
 
 from .cards import cards_attach
 from .forms import LOCALE_CHOICES, PostForm, ReplyForm
@@ -80,7 +80,7 @@ def _post_detail(request, post_hex):
     # A parent that is not shown is either gone or hidden from the reader (a block, a
     # mute): the page says which, rather than calling a hidden post deleted.
     parent_exists = bool(post.reply_to and not ancestors and selectors.post_exists(post.reply_to))
-    # The replies' own conversations, a few levels deep (sns/reply_tree.py).
+    # The replies' own conversations, a few levels deep (sns/selectors/reply_tree.py).
     tree = reply_tree(list(replies.items), viewer=viewer)
     shown_replies = [node.post for node in reply_tree_nodes(tree)]
     cards_attach(viewer, [post, *ancestors, *shown_replies])

@@ -91,7 +91,7 @@ SESSION_COOKIE_NAME = "session_id"
 SESSION_COOKIE_SAMESITE = "Strict"
 SESSION_COOKIE_HTTPONLY = True
 SESSION_COOKIE_AGE = num("STGY_SESSION_TTL", 604800)
-# Sliding expiry (the original refreshed the TTL on read) by sns.sessions, which writes a
+# Sliding expiry (the original refreshed the TTL on read) by sns.auth.sliding, which writes a
 # used session at most once per refresh interval rather than on every request.
 SESSION_SAVE_EVERY_REQUEST = False
 SESSION_COOKIE_SECURE = env.bool("SESSION_COOKIE_SECURE", default=not DEBUG)

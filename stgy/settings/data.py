@@ -12,9 +12,10 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         {"timeout": 30, "transaction_mode": "IMMEDIATE", "init_command": "PRAGMA journal_mode=WAL;"}
     )
 DATABASES["default"].setdefault("CONN_MAX_AGE", num("CONN_MAX_AGE", 0))
-# The post reads and the header's counts prepared once per connection on PostgreSQL
-# (sns/internals/); false runs the same SQL through Django's plain cursor, the reference.
-STGY_PREPARED_READS = env.bool("STGY_PREPARED_READS", default=True)
+# The post reads and the header's counts prepared once per connection on PostgreSQL, and
+# their model instances made without Model.__init__ (sns/internals/); false runs the
+# same SQL through Django's plain cursor and Model.from_db, the reference.
+STGY_FRAMEWORK_INTERNALS = env.bool("STGY_FRAMEWORK_INTERNALS", default=True)
 
 # --- Redis: cache, broker, throttles. Absent -> in-process everything. ---
 REDIS_URL = env.str("REDIS_URL", default="")

@@ -8,7 +8,7 @@ MIDDLEWARE = [
     "stgy.ops.middleware.RequestMetricsMiddleware",  # after static files: routes only
     "sns.api.cors.ApiCorsMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
-    "sns.sessions.SlidingSessionMiddleware",
+    "sns.auth.sliding.SlidingSessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",

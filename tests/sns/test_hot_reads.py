@@ -19,8 +19,8 @@ from rest_framework.response import Response as DrfResponse
 from sns import services
 from sns.api import posts_views
 from sns.api.hot_reads import HOT_PATH, HotReadsMiddleware, plain_accept
-from sns.models import User
 from sns.auth.session import auth_record_forget
+from sns.models import User
 from stgy.ops.middleware import route_label
 from tests.clients import APIClient
 from tests.factories import make_post, make_user
@@ -55,7 +55,7 @@ def _pair(settings, user=None):
     if user is not None:
         lean.force_login(user)
         full.cookies = lean.cookies
-        # A first request stamps the fresh session's sliding refresh (sns/sessions.py),
+        # A first request stamps the fresh session's sliding refresh (sns/auth/sliding.py),
         # so neither path below is the one that happens to write it.
         assert _ask(settings, full, True, "GET", "/api/auth", {}).status_code == 200
     return lean, full

@@ -22,8 +22,8 @@ from django.utils import timezone
 from prometheus_client import REGISTRY
 
 from sns.api.hot_reads import HotReadsMiddleware
-from sns.models import Post
 from sns.auth.session import auth_record_forget
+from sns.models import Post
 from tests.clients import APIClient
 from tests.sns import test_hot_reads
 from tests.sns.test_hot_reads import LEAN, _full_middleware, _reads
@@ -42,7 +42,7 @@ BEFORE_HOT_READS = [
     "stgy.ops.middleware.RequestMetricsMiddleware",  # times the hot reads too
     "sns.api.cors.ApiCorsMiddleware",  # their CORS headers, preflights
     "django.contrib.sessions.middleware.SessionMiddleware",  # the session they read; Vary: Cookie
-    "sns.sessions.SlidingSessionMiddleware",  # the sliding refresh of that session
+    "sns.auth.sliding.SlidingSessionMiddleware",  # the sliding refresh of that session
     "django.middleware.common.CommonMiddleware",  # hosts and user agents refused; Content-Length
     "django.middleware.csrf.CsrfViewMiddleware",  # a malformed CSRF cookie replaced
     "django.middleware.clickjacking.XFrameOptionsMiddleware",  # X-Frame-Options, where pages have it
@@ -164,7 +164,7 @@ def _browsers(handlers, user=None):
         client = APIClient()
         client.force_login(user)
         cookies = {k: m.value for k, m in client.cookies.items()}
-        # Stamps the fresh session's sliding refresh (sns/sessions.py) so neither
+        # Stamps the fresh session's sliding refresh (sns/auth/sliding.py) so neither
         # handler below is the one that happens to write it.
         assert _Browser(full, cookies).request("GET", "/api/auth")[0].startswith("200")
     return _Browser(lean, cookies), _Browser(full, cookies)

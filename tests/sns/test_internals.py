@@ -1,8 +1,8 @@
 """sns/internals/: the one package that reaches below Django's and psycopg's public
 surface. It was verified on the versions pinned here; a new version fails this test
-until someone has read sns/internals/prepared.py against it (Django's cursor wrappers,
-psycopg's server-binding cursor and its prepare threshold) and moved the pin. Both
-positions of its switch, STGY_PREPARED_READS, give the same rows."""
+until someone has read sns/internals/ against it (Django's cursor wrappers, psycopg's
+server-binding cursor and its prepare threshold, ModelState and the deferred attributes) and moved the pin. Both
+positions of its switch, STGY_FRAMEWORK_INTERNALS, give the same rows and instances."""
 
 from __future__ import annotations
 
@@ -12,7 +12,9 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from sns.internals import prepared
+from sns.internals import internals_on
+from sns.internals.model_rows import maker
+from sns.models import Post
 from sns.selectors import Page
 from sns.selectors.post_reads import instances, tuples
 from tests.sns.test_post_rows import community  # noqa: F401 (the seeded community)
@@ -39,11 +41,13 @@ def _reads(users, posts):
 
 
 @pytest.fixture
-def switch(monkeypatch):
+def switch(settings):
     def turn(on: bool):
-        monkeypatch.setattr(prepared, "prepared_reads_on", lambda: on)
+        settings.STGY_FRAMEWORK_INTERNALS = on
+        internals_on.cache_clear()
 
-    return turn
+    yield turn
+    internals_on.cache_clear()
 
 
 def test_both_positions_of_the_switch_give_the_same_rows(community, switch):
@@ -54,6 +58,13 @@ def test_both_positions_of_the_switch_give_the_same_rows(community, switch):
     off = _reads(users, posts)
     assert on == off
     assert any(on[0]) and on[1] and on[3]
+
+
+def test_the_switch_decides_how_instances_are_made(switch):
+    switch(True)
+    assert maker(Post) is not Post.from_db
+    switch(False)
+    assert maker(Post) == Post.from_db
 
 
 @pytest.mark.skipif(connection.vendor != "postgresql", reason="prepared on PostgreSQL only")

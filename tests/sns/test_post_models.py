@@ -8,8 +8,9 @@ from __future__ import annotations
 import pytest
 from django.db.models import Q
 
-from sns import model_rows, services
+from sns import services
 from sns.core.errors import DomainError
+from sns.internals import model_rows
 from sns.models import Follow, Post, Repost, User
 from sns.selectors import Page
 from sns.selectors.post_reads import instances as post_models

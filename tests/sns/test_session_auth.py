@@ -210,3 +210,19 @@ def test_a_session_rewritten_for_another_user_is_read_for_that_user(ttl, human, 
     other = _logged_in(admin)
     assert other.put(f"/api/users/{admin.hex_id}/password", {"password": "changed-again"}, format="json").status_code == 200
     assert client.get("/api/posts?limit=1").status_code == 401
+
+
+def test_a_session_naming_the_backends_old_path_stays_logged_in(ttl, human):
+    from django.contrib.auth import BACKEND_SESSION_KEY
+
+    client = _logged_in(human)
+    session = client.session
+    assert session[BACKEND_SESSION_KEY] == "sns.auth.backend.UserBackend"
+    session[BACKEND_SESSION_KEY] = "sns.auth_backend.UserBackend"
+    session.save()
+    assert client.get("/api/auth").json()["userId"] == human.hex_id
+    assert client.get("/api/posts?limit=1").status_code == 200
+    session = client.session
+    session[BACKEND_SESSION_KEY] = "sns.nowhere.UserBackend"
+    session.save()
+    assert client.get("/api/auth").status_code == 401

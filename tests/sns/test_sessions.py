@@ -9,7 +9,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from sns.sessions import refresh_interval
+from sns.auth.sliding import refresh_interval
 from tests.conftest import PASSWORD
 
 pytestmark = pytest.mark.django_db

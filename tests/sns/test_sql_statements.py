@@ -1,4 +1,4 @@
-"""Plain SQL statements (sns/sql_statements.py and their users): the INSERT writes what
+"""Plain SQL statements (sns/reads/sql_statements.py and their users): the INSERT writes what
 bulk_create writes, the stage record's saves write their fields and the lease, and the
 hourly writes and back-off reads agree with their ORM references below."""
 
@@ -11,7 +11,7 @@ from django.db.models import BigIntegerField, Case, Count, F, Q, Value, When
 from agents.models import AgentState, CycleRun, LlmUsage
 from sns.models import Post
 from sns.models.messages import Message
-from sns.sql_statements import fetch, ids_in, insert_rows_sql
+from sns.reads.sql_statements import fetch, ids_in, insert_rows_sql
 from tests.factories import make_post
 
 pytestmark = pytest.mark.django_db

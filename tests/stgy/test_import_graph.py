@@ -108,11 +108,6 @@ SNS_LAYERS = {
         "sns.linksnippets",
         "sns.media",
         "sns.geo",
-        "sns.sessions",
-        "sns.threads",
-        "sns.reply_tree",
-        "sns.model_rows",
-        "sns.sql_statements",
     ),
     "Writes": ("sns.services",),
     "Interfaces": (

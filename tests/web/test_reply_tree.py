@@ -1,4 +1,4 @@
-"""A post page shows the whole conversation under it (sns/reply_tree.py): replies to
+"""A post page shows the whole conversation under it (sns/selectors/reply_tree.py): replies to
 replies, nested, a few levels deep, the first five of each in order, the rest behind a
 "show more" link; the query count does not grow with the thread."""
 
@@ -12,8 +12,8 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
 from sns import services
-from sns.reply_tree import DEPTH, PER_PARENT, reply_tree
 from sns.selectors import Page
+from sns.selectors.reply_tree import DEPTH, PER_PARENT, reply_tree
 from tests.factories import make_post, make_user
 from tests.sns.reference_reads import posts_list
 

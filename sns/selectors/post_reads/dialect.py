@@ -6,7 +6,7 @@ Why each branch earns its place:
 
 * `tag_names`: string_agg has no SQLite equal; group_concat has no PostgreSQL one.
 * `icontains`: the ORM's own lookup, written as each backend writes it.
-* `ids_in` (sns/sql_statements.py, shared with the writes): on PostgreSQL one array
+* `ids_in` (sns/reads/sql_statements.py, shared with the writes): on PostgreSQL one array
   parameter keeps one statement text (one prepared plan) for any number of ids.
 * `newest_per_key` / `followees_latest`: on PostgreSQL a LATERAL join reads `n`
   entries of the (key, id) index per key, however many posts the key has; SQLite has
@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from ...sql_statements import ids_in
+from ...reads.sql_statements import ids_in
 
 LOWEST_ID = -(2**63)
 

@@ -2,7 +2,7 @@
 reads"): the cards, the templates and the reply tree read `post.owner`,
 `post.tag_names` and the focus flags, so the rows become `Post` instances with their
 owner cached, as select_related would make them, each column through the converters
-the ORM's compiler would apply (sns/model_rows.py). tests/sns/test_post_models.py
+the ORM's compiler would apply (sns/internals/model_rows.py). tests/sns/test_post_models.py
 compares them with the ORM reference (tests/sns/reference_reads.py), field by field.
 """
 
@@ -14,7 +14,7 @@ from django.db.models import BigIntegerField, BooleanField, CharField
 
 from sns.core.errors import NotFound
 
-from ...model_rows import RowParts
+from ...internals.model_rows import RowParts
 from ...models import Follow, Post, Repost, User
 from ..paging import Page
 from ..visibility import viewable_sql

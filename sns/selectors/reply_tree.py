@@ -9,8 +9,8 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass, field
 
-from .models import Post
-from .selectors.post_reads.threads import reply_descendants
+from ..models import Post
+from .post_reads.threads import reply_descendants
 
 DEPTH = 4  # levels shown, the page's own replies included
 PER_PARENT = 5

@@ -6,7 +6,7 @@ A statement's columns are described once, as its parts in order — a model's co
 fields under a table alias, or one value read as an ORM expression or field — and the
 converters each column needs are worked out once per database, not per row. Used by the
 pages' post reads (sns/selectors/post_reads/instances.py) and every other statement
-written by hand that gives instances (sns/sql_statements.py says how they are written).
+written by hand that gives instances (sns/reads/sql_statements.py says how they are written).
 """
 
 from __future__ import annotations
@@ -20,6 +20,8 @@ from django.db.models.expressions import RawSQL
 from django.db.models.fields.related_descriptors import ForeignKeyDeferredAttribute
 from django.db.models.query_utils import DeferredAttribute
 from django.db.models.signals import post_init, pre_init
+
+from . import internals_on
 
 
 class RowParts:
@@ -116,9 +118,10 @@ def maker(model):
     instance sets as plainly) and for which nobody listens to pre_init or post_init,
     `from_db` with all its columns amounts to a loaded `_state` and the columns in its
     `__dict__`. Model.__init__ was the largest single cost of a home view's reads (two
-    instances a card)."""
+    instances a card). With STGY_FRAMEWORK_INTERNALS off, always `from_db`."""
     if (
-        model.from_db.__func__ is not Model.from_db.__func__
+        not internals_on()
+        or model.from_db.__func__ is not Model.from_db.__func__
         or not _plain(model)
         or pre_init.has_listeners(model)
         or post_init.has_listeners(model)

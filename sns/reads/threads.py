@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from django.db import connection
 
-from .models import Post, User
+from ..models import Post, User
 
 THREAD_DEPTH_LIMIT = 50
 

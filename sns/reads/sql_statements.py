@@ -5,7 +5,7 @@ the reads the AI cycle runs in every stage, whose querysets cost more CPU to bui
 to run (bench/cycle_overhead). A statement's text is a module constant, or built once per
 shape (`functools.lru_cache`); a call binds only its parameters. Values go through the
 model field's `get_db_prep_save`, as the ORM's own INSERT and UPDATE send them, and rows
-come back through `sns.model_rows.RowParts`, which converts them as the ORM would.
+come back through `sns.internals.model_rows.RowParts`, which converts them as the ORM would.
 """
 
 from __future__ import annotations
