@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from django.middleware.csrf import get_token
 from django.utils.functional import SimpleLazyObject
-from django.utils.html import format_html
 from django.utils.safestring import SafeString
 
 from .display import post_url
+from .markup import format_html
 
 
 def csrf_token(request) -> str:

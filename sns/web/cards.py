@@ -22,7 +22,6 @@ from urllib.parse import quote
 
 from django.urls import reverse
 from django.utils import timezone
-from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext_lazy
 
@@ -35,6 +34,7 @@ from sns.selectors.visibility import hidden_user_ids
 from .card_forms import csrf_token, toggle_form_html
 from .display import ago, hue, is_long, post_url, profile_url, time_title
 from .link_cards import link_cards_html, without_macros
+from .markup import format_html, format_html_join
 from .share_cards import quoted_html, reposted_by_html, share_actions_html
 
 _REPLY_ICON = mark_safe(

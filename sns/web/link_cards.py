@@ -12,11 +12,12 @@ from __future__ import annotations
 
 import re
 
-from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
 
 from sns.core.errors import InvalidInput
 from sns.linksnippets import service, urls
+
+from .markup import format_html, format_html_join
 
 MAX_CARDS = 4
 # The original's link-snippet macro: a line of its own, an http(s) URL or a site path.

@@ -6,12 +6,12 @@ plain forms with the CSRF token, so they work without JavaScript."""
 from __future__ import annotations
 
 from django.urls import reverse
-from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.text import Truncator
 
 from .card_forms import toggle_form_html
 from .display import ago, post_url, profile_url
+from .markup import format_html
 
 _REPOST_ICON = mark_safe(
     '<svg class="icon" viewBox="0 0 24 24" aria-hidden="true"><path d="M4 9V7h13l-3-3M20 15v2H7l3 3"/></svg>'
