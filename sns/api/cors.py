@@ -14,7 +14,8 @@ from django.http import HttpResponse
 
 API_PREFIXES = ("/api/", "/backend/")
 ALLOWED_METHODS = "GET, POST, PUT, DELETE, HEAD, OPTIONS"
-ALLOWED_HEADERS = "Content-Type"
+# Authorization: a frontend that signs in with a personal access token (sns/auth/token.py).
+ALLOWED_HEADERS = "Content-Type, Authorization"
 PREFLIGHT_MAX_AGE = "600"
 
 

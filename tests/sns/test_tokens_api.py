@@ -275,3 +275,24 @@ def test_a_tokens_cached_grant_is_kept_where_a_missed_delete_becomes_a_tombstone
     from sns.auth.tombstones import PREFIXES
 
     assert _key(token_digest(TOKEN_PREFIX + "x")).startswith(PREFIXES)
+
+
+def test_an_allowed_frontend_origin_may_send_a_token(settings, human):
+    frontend = "http://localhost:3000"
+    settings.STGY_CORS_ALLOWED_ORIGINS = [frontend]
+    preflight = APIClient().options(
+        "/api/posts",
+        HTTP_ORIGIN=frontend,
+        HTTP_ACCESS_CONTROL_REQUEST_METHOD="POST",
+        HTTP_ACCESS_CONTROL_REQUEST_HEADERS="authorization, content-type",
+    )
+    assert preflight.status_code == 204
+    allowed = {name.strip().lower() for name in preflight["Access-Control-Allow-Headers"].split(",")}
+    assert {"authorization", "content-type"} <= allowed
+    client = _bearer(_make(human, ["read", "write"])["token"])
+    posted = client.post("/api/posts", {"content": "from a frontend", "tags": []}, format="json", HTTP_ORIGIN=frontend)
+    assert posted.status_code == 201 and posted["Access-Control-Allow-Origin"] == frontend
+    listed = client.get("/api/posts?limit=1", HTTP_ORIGIN=frontend)
+    assert listed.status_code == 200 and listed["Access-Control-Allow-Origin"] == frontend
+    # Another origin gets no CORS headers, so a browser there cannot read the answer.
+    assert "Access-Control-Allow-Origin" not in client.get("/api/posts?limit=1", HTTP_ORIGIN="http://evil.test")
