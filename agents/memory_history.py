@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from django.conf import settings
-from django.db.models import OuterRef, Subquery
+from django.db.models import Max, Min, OuterRef, Subquery
 from django.utils import timezone
 
 from agents.memory import interest_save as _interest_save
@@ -157,29 +157,32 @@ def drift_chart(points: list[DriftPoint], *, width: int = 320, height: int = 80)
 def interests_drifted(*, now: datetime | None = None) -> list[tuple[User, float]]:
     """AI users whose interest moved farther than STGY_AI_INTEREST_DRIFT_FLAG
     (1 − similarity) in the last day: the newest version against the last one before
-    the day began (or the day's first). Farthest first; three queries."""
+    the day began (or the day's first). Farthest first; three queries, which load two
+    vectors per AI user whatever the number of versions the day kept."""
     now = now or timezone.now()
     since = now - timedelta(days=1)
-    day: dict[int, list[MemoryVersion]] = {}
-    for row in MemoryVersion.objects.filter(kind=Kind.INTEREST, created_at__gte=since).order_by("id").only(
-        "id", "user_id", "features", "embedding_model"
-    ):
-        day.setdefault(row.user_id, []).append(row)
-    if not day:
+    before = _versions(OuterRef("user_id"), Kind.INTEREST).filter(created_at__lt=since).order_by("-id").values("id")[:1]
+    spans = list(
+        MemoryVersion.objects.filter(kind=Kind.INTEREST, created_at__gte=since)
+        .values("user_id")
+        .annotate(first_id=Min("id"), last_id=Max("id"), base_id=Subquery(before))
+        .values_list("user_id", "first_id", "last_id", "base_id")
+    )
+    if not spans:
         return []
-    before = _versions(OuterRef("pk"), Kind.INTEREST).filter(created_at__lt=since).order_by("-id").values("id")[:1]
-    users = {u.id: u for u in User.objects.filter(id__in=list(day)).annotate(base_id=Subquery(before))}
-    bases = MemoryVersion.objects.in_bulk([u.base_id for u in users.values() if u.base_id])
+    ends = [(user_id, base_id or first_id, last_id) for user_id, first_id, last_id, base_id in spans]
+    vectors = MemoryVersion.objects.only("id", "features", "embedding_model").in_bulk(
+        [i for _user, base, last in ends for i in (base, last)]
+    )
+    users = User.objects.in_bulk([user_id for user_id, _base, _last in ends])
     flagged = []
-    for user_id, rows in day.items():
-        user = users.get(user_id)
-        base = bases.get(user.base_id) if user else None
-        similarity = _similarity(base or rows[0], rows[-1])
-        if similarity is None:
+    for user_id, base, last in ends:
+        similarity = _similarity(vectors[base], vectors[last])
+        if similarity is None or user_id not in users:
             continue
         distance = round(1 - similarity, 3)
         if distance > settings.STGY_AI_INTEREST_DRIFT_FLAG:
-            flagged.append((user, distance))
+            flagged.append((users[user_id], distance))
     return sorted(flagged, key=lambda pair: -pair[1])
 
 

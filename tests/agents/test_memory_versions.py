@@ -225,6 +225,28 @@ def test_agent_activity_flags_an_interest_that_moved_far_in_a_day(ai_user, admin
     assert f"/users/{id_to_hex(steady.id)}/memory" not in html.split('data-testid="drift-flags"')[1].split("</section>")[0]
 
 
+def test_drift_compares_the_newest_version_with_the_last_before_the_day(ai_user, settings, django_assert_max_num_queries):
+    from agents.memory_history import interests_drifted
+
+    settings.STGY_AI_INTEREST_DRIFT_FLAG = 0.3
+    a = bytes([100] * 256 + [0] * 256)
+    b = bytes([0] * 256 + [100] * 256)
+    wanderer, settled, returned = make_ai_user("Wanderer"), make_ai_user("Settled"), make_ai_user("Returned")
+    # Yesterday's versions: the base each of today's is measured against.
+    for user, base in ((wanderer, a), (settled, b), (returned, a)):
+        memory.interest_save(user, interest="x", tags=[], features=base, embedding_model="m", source=API)
+    MemoryVersion.objects.update(created_at=timezone.now() - timedelta(days=2))
+    # Today: the wanderer ends far from its base, the settled one had moved before the
+    # day and stays, the returned one goes far and comes back; many versions each.
+    for user, path in ((wanderer, [a, a, b]), (settled, [b] * 6), (returned, [b, b, a])):
+        for features in path:
+            memory.interest_save(user, interest="x", tags=[], features=features, embedding_model="m", source=API)
+    with django_assert_max_num_queries(3):
+        flagged = interests_drifted()
+    assert [user.id for user, _distance in flagged] == [wanderer.id]
+    assert flagged[0][1] > 0.3
+
+
 def test_the_versions_of_an_impression_are_shown_and_restored_from_the_page(history, ai_user, admin, human, client):
     client.force_login(admin)
     base = f"/users/{id_to_hex(ai_user.id)}/memory/peers/{id_to_hex(human.id)}"
