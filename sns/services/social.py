@@ -211,10 +211,8 @@ def follows_remove(actor: User, user_ids: list[int]) -> dict[int, DomainError | 
     table = qn(Follow._meta.db_table)
     # DELETE ... RETURNING (PostgreSQL, SQLite ≥ 3.35): which follows existed, in the
     # statement that removes them, so a concurrent unfollow counts once.
-    delete = (
-        f"DELETE FROM {table} WHERE follower_id = %s AND followee_id IN ({', '.join(['%s'] * len(ids))})"
-        " RETURNING followee_id"
-    )
+    followee, followee_params = ids_in("followee_id", ids)
+    delete = f"DELETE FROM {table} WHERE follower_id = %s AND {followee} RETURNING followee_id"
     if connection.vendor == "postgresql":
         # The counters in the same statement: an UPDATE of the rows the DELETE returned.
         users, followees, followers = qn(User._meta.db_table), qn("followee_count"), qn("follower_count")
@@ -228,11 +226,11 @@ def follows_remove(actor: User, user_ids: list[int]) -> dict[int, DomainError | 
             f"SELECT followee_id FROM gone"
         )
         with transaction.atomic(), connection.cursor() as cursor:
-            cursor.execute(sql, [actor.id, *ids, actor.id, actor.id])
+            cursor.execute(sql, [actor.id, *followee_params, actor.id, actor.id])
             gone = {row[0] for row in cursor.fetchall()}
         return {uid: None if uid in gone else NotFound("not followed") for uid in ids}
     with transaction.atomic(), connection.cursor() as cursor:
-        cursor.execute(delete, [actor.id, *ids])
+        cursor.execute(delete, [actor.id, *followee_params])
         deleted = [row[0] for row in cursor.fetchall()]
         if deleted:
             User.objects.filter(pk__in=[actor.id, *deleted]).update(

@@ -94,6 +94,8 @@ def posts_by_ids(viewer, post_ids, *, focus_user_id: int | None = None) -> dict[
     if not ids:
         return {}
     conditions, params = where(viewer=viewer)
+    # A list of placeholders, not ids_in's one array: PostgreSQL keeps this prepared
+    # statement's generic plan only with the list (tests/web/test_page_query_counts.py).
     conditions.insert(0, f"{names().id} IN ({', '.join(['%s'] * len(ids))})")
     return {post.id: post for post in posts_read(conditions, [*ids, *params], focus_user_id=focus_user_id)}
 

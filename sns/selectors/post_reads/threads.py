@@ -12,6 +12,7 @@ compares both on PostgreSQL.
 from __future__ import annotations
 
 from ...models import Post
+from ...reads.sql_statements import ids_in
 from ..visibility import viewable_sql
 from .instances import posts_read, reply_chain
 from .statement import col, names, qn, vendor, where
@@ -42,13 +43,14 @@ def descendants_by_level(viewer, parents: list[Post], *, levels: int, per_parent
         if not ids:
             break
         conditions, params = where(viewer=viewer)
-        conditions.insert(0, f"{n.reply_to} IN ({', '.join(['%s'] * len(ids))})")
+        parents_in, parent_params = ids_in(n.reply_to, ids, vendor())
+        conditions.insert(0, parents_in)
         ranked = (
             f"SELECT ranked.id FROM (SELECT {n.id} AS id, ROW_NUMBER() OVER (PARTITION BY {n.reply_to} "
             f"ORDER BY {n.id} ASC) AS rank FROM {n.post} WHERE {' AND '.join(conditions)}) AS ranked "
             f"WHERE ranked.rank <= {int(per_parent)}"
         )
-        level = posts_read([f"{n.id} IN ({ranked})"], [*ids, *params], focus_user_id=focus_user_id,
+        level = posts_read([f"{n.id} IN ({ranked})"], [*parent_params, *params], focus_user_id=focus_user_id,
                            tail=f" ORDER BY {n.id}")
         found += level
     return sorted(found, key=lambda post: post.id)
